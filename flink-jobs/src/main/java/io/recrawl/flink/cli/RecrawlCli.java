@@ -1,0 +1,35 @@
+package io.recrawl.flink.cli;
+
+import java.util.Arrays;
+
+/** Entry point of {@code bin/recrawl} and of the shaded job jar: dispatches sub-commands. */
+public final class RecrawlCli {
+
+  private RecrawlCli() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0 || args[0].equals("help") || args[0].equals("--help")) {
+      usage();
+      return;
+    }
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    int rc;
+    switch (args[0]) {
+      // Each sub-command is one class with a static int run(String[]) method.
+      default:
+        System.err.println("recrawl: unknown command '" + args[0] + "'");
+        usage();
+        rc = 2;
+    }
+    if (rc != 0) {
+      System.exit(rc);
+    }
+  }
+
+  private static void usage() {
+    System.err.println(String.join("\n",
+        "usage: bin/recrawl COMMAND [OPTIONS]",
+        "commands:",
+        "  help                      this text"));
+  }
+}

@@ -1,0 +1,38 @@
+package io.recrawl.policy;
+
+/** The blog's objective and the default: time-averaged freshness, w (1 - e^(-delta/rho)) rho / delta. */
+public final class Freshness implements Objective {
+
+  public static final String NAME = "freshness";
+  public static final Freshness INSTANCE = new Freshness();
+
+  private Freshness() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public double crawlValue(double weight, double changeRate, double tau) {
+    return CrawlValue.value(weight, changeRate, tau);
+  }
+
+  @Override
+  public double valueCeiling(double weight, double changeRate) {
+    return CrawlValue.ceiling(weight, changeRate);
+  }
+
+  @Override
+  public double timeToThreshold(double weight, double changeRate, double threshold) {
+    return CrawlValue.timeToThreshold(weight, changeRate, threshold);
+  }
+
+  @Override
+  public double utility(double weight, double changeRate, double rate) {
+    if (rate <= 0) {
+      return changeRate <= 0 ? weight : 0.0;
+    }
+    return weight * CrawlValue.freshness(changeRate, 1.0 / rate);
+  }
+}

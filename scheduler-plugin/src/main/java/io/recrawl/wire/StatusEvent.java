@@ -1,0 +1,33 @@
+package io.recrawl.wire;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A validated status event: what a crawler reports about one URL (topic {@code crawl.status}).
+ *
+ * @param url the URL as fetched
+ * @param host the partition key: the normalised host (or domain) of the URL
+ * @param status what happened
+ * @param time event time, epoch milliseconds (the fetch time)
+ * @param metadata StormCrawler's metadata multimap; never null
+ * @param changed the crawler's own change verdict, or null when it did not judge
+ * @param weight the page's importance, or null to keep the current one (or the default)
+ * @param httpStatus the HTTP status code, or null
+ */
+public record StatusEvent(
+    String url,
+    String host,
+    CrawlStatus status,
+    long time,
+    Map<String, List<String>> metadata,
+    Boolean changed,
+    Double weight,
+    Integer httpStatus) {
+
+  /** The first value of a metadata key, or null. */
+  public String first(String key) {
+    List<String> values = metadata.get(key);
+    return values == null || values.isEmpty() ? null : values.get(0);
+  }
+}
