@@ -1,0 +1,136 @@
+package io.recrawl.estimate;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.util.List;
+import java.util.Locale;
+
+/** Decides whether a page changed since its previous fetch, from whatever evidence the crawler gave. */
+public final class ChangeEvidence {
+
+  /** The outcome of weighing the evidence. */
+  public enum Verdict {
+    CHANGED,
+    UNCHANGED,
+    UNKNOWN
+  }
+
+  private ChangeEvidence() {}
+
+  /**
+   * Decides whether a page changed since its previous fetch. The strongest evidence wins, in this
+   * order: the crawler's explicit verdict; HTTP 304 (unchanged); content signatures, when both are
+   * present; ETags, when both are present; Last-Modified against the previous fetch time, when both
+   * are known. Otherwise UNKNOWN.
+   *
+   * @param previousFetchMillis epoch ms of the previous fetch; 0 or less when there was none
+   */
+  public static Verdict assess(
+      Boolean explicitChanged,
+      Integer httpStatus,
+      String signature,
+      String previousSignature,
+      String etag,
+      String previousEtag,
+      Long lastModifiedMillis,
+      long previousFetchMillis) {
+    if (explicitChanged != null) {
+      return explicitChanged ? Verdict.CHANGED : Verdict.UNCHANGED;
+    }
+    if (httpStatus != null && httpStatus == 304) {
+      return Verdict.UNCHANGED;
+    }
+    if (present(signature) && present(previousSignature)) {
+      return signature.equals(previousSignature) ? Verdict.UNCHANGED : Verdict.CHANGED;
+    }
+    if (present(etag) && present(previousEtag)) {
+      return normaliseEtag(etag).equals(normaliseEtag(previousEtag)) ? Verdict.UNCHANGED : Verdict.CHANGED;
+    }
+    if (lastModifiedMillis != null && previousFetchMillis > 0) {
+      return lastModifiedMillis > previousFetchMillis ? Verdict.CHANGED : Verdict.UNCHANGED;
+    }
+    return Verdict.UNKNOWN;
+  }
+
+  private static boolean present(String s) {
+    return s != null && !s.isBlank();
+  }
+
+  /** A weak validator (W/"x") names the same version as the strong one for our purpose. */
+  private static String normaliseEtag(String etag) {
+    String e = etag.trim();
+    if (e.startsWith("W/") || e.startsWith("w/")) {
+      e = e.substring(2);
+    }
+    return e;
+  }
+
+  private static final List<DateTimeFormatter> HTTP_DATES =
+      List.of(
+          DateTimeFormatter.RFC_1123_DATE_TIME,
+          // RFC 850, obsolete but still sent: "Sunday, 06-Nov-94 08:49:37 GMT"
+          new DateTimeFormatterBuilder()
+              .appendPattern("EEEE, dd-MMM-")
+              .appendValueReduced(ChronoField.YEAR, 2, 2, 1970)
+              .appendPattern(" HH:mm:ss zzz")
+              .toFormatter(Locale.ENGLISH),
+          // ANSI C asctime(): "Sun Nov  6 08:49:37 1994"
+          DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ENGLISH).withZone(ZoneOffset.UTC));
+
+  /**
+   * Parses a Last-Modified value leniently: HTTP-date (RFC 1123, RFC 850, asctime), ISO-8601
+   * instant, offset date-time or date, or epoch milliseconds. Returns epoch ms, or null when the
+   * value is absent or not a date.
+   */
+  public static Long parseDate(String value) {
+    if (value == null) {
+      return null;
+    }
+    String s = value.trim();
+    if (s.isEmpty()) {
+      return null;
+    }
+    if (s.chars().allMatch(Character::isDigit)) {
+      try {
+        return Long.parseLong(s);
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    for (DateTimeFormatter f : HTTP_DATES) {
+      try {
+        return ZonedDateTime.parse(s, f).toInstant().toEpochMilli();
+      } catch (DateTimeParseException e) {
+        // try the next format
+      }
+    }
+    try {
+      return Instant.parse(s).toEpochMilli();
+    } catch (DateTimeParseException e) {
+      // not an instant
+    }
+    try {
+      return OffsetDateTime.parse(s).toInstant().toEpochMilli();
+    } catch (DateTimeParseException e) {
+      // not an offset date-time
+    }
+    try {
+      return LocalDateTime.parse(s).toInstant(ZoneOffset.UTC).toEpochMilli();
+    } catch (DateTimeParseException e) {
+      // not a local date-time
+    }
+    try {
+      return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+}
