@@ -1,0 +1,163 @@
+package io.recrawl.wire;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads and writes status events (topic {@code crawl.status}) as JSON, validating every field.
+ * Parsing never throws: a bad input becomes a {@link DeadLetter} with a reason.
+ */
+public final class StatusEventCodec implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Default tolerance for event times ahead of the reader's clock: one hour of clock skew. */
+  public static final long DEFAULT_MAX_FUTURE_MS = 3_600_000L;
+  /** Default maximum size of one input, in characters. */
+  public static final int DEFAULT_MAX_CHARS = 1_048_576;
+
+  private final HostKeys.Mode mode;
+  private final long maxFutureMs;
+  private final int maxChars;
+
+  /**
+   * @param mode how the host key is computed from the URL
+   * @param maxFutureMs how far past the supplied "now" an event time may lie; negative disables the check
+   * @param maxChars the largest accepted input, in characters
+   */
+  public StatusEventCodec(HostKeys.Mode mode, long maxFutureMs, int maxChars) {
+    if (maxChars <= 0) {
+      throw new IllegalArgumentException("maxChars must be positive: " + maxChars);
+    }
+    this.mode = mode;
+    this.maxFutureMs = maxFutureMs;
+    this.maxChars = maxChars;
+  }
+
+  /** byHost keys and the default limits. */
+  public static StatusEventCodec withDefaults() {
+    return new StatusEventCodec(HostKeys.Mode.BY_HOST, DEFAULT_MAX_FUTURE_MS, DEFAULT_MAX_CHARS);
+  }
+
+  /**
+   * Parses one status event.
+   *
+   * @param raw the JSON text
+   * @param now the reader's clock or watermark, epoch ms: the reference for {@code time_in_future}
+   *     and the time stamped on a dead letter
+   */
+  public Parsed<StatusEvent> parse(String raw, long now) {
+    try {
+      JsonNode o = WireJson.readObject(raw, maxChars);
+      String url = WireJson.text(WireJson.required(o, "url"), "url", DeadLetterReason.BAD_URL);
+      String host = hostKey(url);
+      CrawlStatus status = status(WireJson.required(o, "status"));
+      long time = WireJson.time(WireJson.required(o, "time"), "time", now, maxFutureMs);
+      Map<String, List<String>> metadata = WireJson.metadata(WireJson.optional(o, "metadata"));
+      Boolean changed = changed(WireJson.optional(o, "changed"));
+      Double weight = weight(WireJson.optional(o, "weight"));
+      Integer httpStatus = httpStatus(WireJson.optional(o, "http_status"));
+      return Parsed.ok(new StatusEvent(url, host, status, time, metadata, changed, weight, httpStatus));
+    } catch (Rejection r) {
+      return r.toParsed(raw, now);
+    }
+  }
+
+  /**
+   * Parses one line of a seed file: a URL, optionally followed by tab-separated {@code key=value}
+   * metadata (StormCrawler's seed format). It becomes a DISCOVERED event at {@code time}.
+   */
+  public Parsed<StatusEvent> parseSeed(String line, long time) {
+    try {
+      if (line == null || line.length() > maxChars) {
+        throw new Rejection(DeadLetterReason.TOO_LARGE, "seed line longer than " + maxChars);
+      }
+      String[] parts = line.strip().split("\t");
+      String url = parts[0].strip();
+      String host = hostKey(url);
+      Map<String, List<String>> md = new java.util.LinkedHashMap<>();
+      for (int i = 1; i < parts.length; i++) {
+        int eq = parts[i].indexOf('=');
+        if (eq <= 0) {
+          throw new Rejection(DeadLetterReason.BAD_METADATA, "seed metadata '" + parts[i] + "' is not key=value");
+        }
+        md.computeIfAbsent(parts[i].substring(0, eq), k -> new java.util.ArrayList<>()).add(parts[i].substring(eq + 1));
+      }
+      md.replaceAll((k, v) -> List.copyOf(v));
+      return Parsed.ok(new StatusEvent(url, host, CrawlStatus.DISCOVERED, time, java.util.Collections.unmodifiableMap(md), null, null, null));
+    } catch (Rejection r) {
+      return r.toParsed(line, time);
+    }
+  }
+
+  /** Writes a status event; {@link #parse} reads it back to an equal event. */
+  public static String toJson(StatusEvent e) {
+    return WireJson.object(g -> {
+      g.writeStringField("url", e.url());
+      g.writeStringField("status", e.status().name());
+      g.writeNumberField("time", e.time());
+      WireJson.writeMetadata(g, e.metadata());
+      if (e.changed() != null) {
+        g.writeBooleanField("changed", e.changed());
+      }
+      if (e.weight() != null) {
+        g.writeNumberField("weight", e.weight());
+      }
+      if (e.httpStatus() != null) {
+        g.writeNumberField("http_status", e.httpStatus());
+      }
+    });
+  }
+
+  /** The host key of a URL under this codec's partition mode, or a {@code bad_url} rejection. */
+  String hostKey(String url) throws Rejection {
+    try {
+      return HostKeys.of(mode).keyOf(url);
+    } catch (IllegalArgumentException e) {
+      throw new Rejection(DeadLetterReason.BAD_URL, e.getMessage());
+    }
+  }
+
+  private static CrawlStatus status(JsonNode v) throws Rejection {
+    String s = WireJson.text(v, "status", DeadLetterReason.UNKNOWN_STATUS);
+    try {
+      return CrawlStatus.valueOf(s.strip().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new Rejection(DeadLetterReason.UNKNOWN_STATUS, "unknown status '" + s + "'");
+    }
+  }
+
+  private static Boolean changed(JsonNode v) throws Rejection {
+    if (v == null) {
+      return null;
+    }
+    if (!v.isBoolean()) {
+      throw new Rejection(DeadLetterReason.BAD_CHANGED, "'changed' must be true or false, got " + v);
+    }
+    return v.booleanValue();
+  }
+
+  private static Double weight(JsonNode v) throws Rejection {
+    if (v == null) {
+      return null;
+    }
+    double w = WireJson.finite(v, "weight", DeadLetterReason.BAD_WEIGHT);
+    if (w <= 0) {
+      throw new Rejection(DeadLetterReason.BAD_WEIGHT, "'weight' must be above zero, got " + v);
+    }
+    return w;
+  }
+
+  private static Integer httpStatus(JsonNode v) throws Rejection {
+    if (v == null) {
+      return null;
+    }
+    if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 100 || v.intValue() > 599) {
+      throw new Rejection(DeadLetterReason.BAD_HTTP_STATUS, "'http_status' must be an integer from 100 to 599, got " + v);
+    }
+    return v.intValue();
+  }
+}

@@ -1,0 +1,35 @@
+package io.recrawl.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CrawlRequestCodecTest {
+
+  @Test
+  void roundTrips() {
+    for (CrawlRequest r : List.of(
+        new CrawlRequest("http://a.org/x", "a.org", Map.of("depth", List.of("1"), "tags", List.of("a", "b")), 10, 5, 0.75, 0.5, 3_600_010),
+        new CrawlRequest("https://b.org:8443/", "b.org:8443", Map.of(), 0, 0, 0, 0, 0))) {
+      String json = CrawlRequestCodec.toJson(r);
+      assertThat(CrawlRequestCodec.parse(json, 0).value()).as(json).isEqualTo(r);
+    }
+  }
+
+  @Test
+  void fieldNamesAreTheContract() {
+    String json = CrawlRequestCodec.toJson(new CrawlRequest("http://a.org/", "a.org", Map.of("k", List.of("v")), 1, 2, 3.5, 4.5, 5));
+    assertThat(json).isEqualTo(
+        "{\"url\":\"http://a.org/\",\"host\":\"a.org\",\"metadata\":{\"k\":[\"v\"]},\"time\":1,\"due\":2,\"value\":3.5,\"threshold\":4.5,\"lease\":5}");
+  }
+
+  @Test
+  void refusesMissingAndBadFields() {
+    assertThat(CrawlRequestCodec.parse("{\"url\":\"http://a.org/\"}", 0).deadLetter().reason()).isEqualTo("missing_field:host");
+    assertThat(CrawlRequestCodec.parse(
+        "{\"url\":\"http://a.org/\",\"host\":\"a.org\",\"time\":1,\"due\":1,\"value\":NaN,\"threshold\":1,\"lease\":1}", 0)
+        .deadLetter().reason()).isEqualTo("bad_number");
+  }
+}

@@ -1,0 +1,151 @@
+package io.recrawl.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class StatusEventCodecTest {
+
+  private static final long NOW = Instant.parse("2026-11-21T08:00:00Z").toEpochMilli();
+  private final StatusEventCodec codec = StatusEventCodec.withDefaults();
+
+  private StatusEvent ok(String json) {
+    Parsed<StatusEvent> p = codec.parse(json, NOW);
+    assertThat(p.ok()).as("%s", p).isTrue();
+    return p.value();
+  }
+
+  private DeadLetter rejected(String json) {
+    Parsed<StatusEvent> p = codec.parse(json, NOW);
+    assertThat(p.ok()).as("%s", p).isFalse();
+    assertThat(p.deadLetter().raw()).isEqualTo(json);
+    assertThat(p.deadLetter().time()).isEqualTo(NOW);
+    assertThat(p.deadLetter().detail()).isNotBlank();
+    return p.deadLetter();
+  }
+
+  @Test
+  void parsesAFullEvent() {
+    StatusEvent e = ok("""
+        {"url":"https://Example.com:443/a","status":"FETCHED","time":"2026-11-21T07:59:00Z",
+         "metadata":{"signature":"abc","outlinks":["x","y"],"fetch.statusCode":200},
+         "changed":true,"weight":2.5,"http_status":200,"extra":"ignored"}""");
+    assertThat(e.url()).isEqualTo("https://Example.com:443/a");
+    assertThat(e.host()).isEqualTo("example.com");
+    assertThat(e.status()).isEqualTo(CrawlStatus.FETCHED);
+    assertThat(e.time()).isEqualTo(NOW - 60_000);
+    assertThat(e.metadata()).containsExactly(
+        Map.entry("signature", List.of("abc")), Map.entry("outlinks", List.of("x", "y")), Map.entry("fetch.statusCode", List.of("200")));
+    assertThat(e.changed()).isTrue();
+    assertThat(e.weight()).isEqualTo(2.5);
+    assertThat(e.httpStatus()).isEqualTo(200);
+  }
+
+  @Test
+  void optionalFieldsMayBeAbsentOrNull() {
+    StatusEvent e = ok("{\"url\":\"http://a.org/\",\"status\":\"discovered\",\"time\":1000,\"weight\":null}");
+    assertThat(e.status()).isEqualTo(CrawlStatus.DISCOVERED);
+    assertThat(e.time()).isEqualTo(1000);
+    assertThat(e.metadata()).isEmpty();
+    assertThat(e.changed()).isNull();
+    assertThat(e.weight()).isNull();
+    assertThat(e.httpStatus()).isNull();
+  }
+
+  @Test
+  void timeMayBeEpochMillisAnIsoInstantOrAnOffset() {
+    assertThat(ok("{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":\"1700000000000\"}").time()).isEqualTo(1_700_000_000_000L);
+    assertThat(ok("{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":\"2026-11-21T09:00:00+02:00\"}").time())
+        .isEqualTo(NOW - 3_600_000);
+  }
+
+  @Test
+  void roundTripsEveryField() {
+    for (StatusEvent e : List.of(
+        new StatusEvent("http://a.org/x", "a.org", CrawlStatus.FETCH_ERROR, 5, Map.of("k", List.of("v1", "v2")), false, 0.25, 503),
+        new StatusEvent("http://b.org:81/", "b.org:81", CrawlStatus.REDIRECTION, NOW, Map.of(), null, null, null),
+        new StatusEvent("http://b.org/é?q=\"x\"", "b.org", CrawlStatus.ERROR, 0, Map.of("ü", List.of("\n\t")), true, 1e-9, 404))) {
+      String json = StatusEventCodec.toJson(e);
+      assertThat(ok(json)).isEqualTo(e);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      malformed_json           | {"url":"http://a.org/","status":"FETCHED","time":1
+      malformed_json           | {"url":"http://a.org/","status":"FETCHED","time":1} trailing
+      malformed_json           | {"url":"http://a.org/","url":"http://b.org/","status":"FETCHED","time":1}
+      malformed_json           | ''
+      not_an_object            | ["http://a.org/"]
+      missing_field:url        | {"status":"FETCHED","time":1}
+      missing_field:url        | {"url":null,"status":"FETCHED","time":1}
+      missing_field:status     | {"url":"http://a.org/","time":1}
+      missing_field:time       | {"url":"http://a.org/","status":"FETCHED"}
+      bad_url                  | {"url":"no scheme","status":"FETCHED","time":1}
+      bad_url                  | {"url":"ftp://a.org/","status":"FETCHED","time":1}
+      bad_url                  | {"url":42,"status":"FETCHED","time":1}
+      unknown_status           | {"url":"http://a.org/","status":"DELETED","time":1}
+      unknown_status           | {"url":"http://a.org/","status":3,"time":1}
+      bad_time                 | {"url":"http://a.org/","status":"FETCHED","time":"yesterday"}
+      bad_time                 | {"url":"http://a.org/","status":"FETCHED","time":-5}
+      bad_time                 | {"url":"http://a.org/","status":"FETCHED","time":1.5}
+      bad_time                 | {"url":"http://a.org/","status":"FETCHED","time":"2026-11-21T07:00:00"}
+      time_in_future           | {"url":"http://a.org/","status":"FETCHED","time":"2026-11-21T09:00:01Z"}
+      time_in_future           | {"url":"http://a.org/","status":"FETCHED","time":99999999999999}
+      bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":["a"]}
+      bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":{"a":{"b":"c"}}}
+      bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":{"a":null}}
+      bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":{"a":["x",null]}}
+      bad_weight               | {"url":"http://a.org/","status":"FETCHED","time":1,"weight":NaN}
+      bad_weight               | {"url":"http://a.org/","status":"FETCHED","time":1,"weight":0}
+      bad_weight               | {"url":"http://a.org/","status":"FETCHED","time":1,"weight":-1}
+      bad_weight               | {"url":"http://a.org/","status":"FETCHED","time":1,"weight":1e400}
+      bad_weight               | {"url":"http://a.org/","status":"FETCHED","time":1,"weight":Infinity}
+      bad_weight               | {"url":"http://a.org/","status":"FETCHED","time":1,"weight":"2"}
+      bad_changed              | {"url":"http://a.org/","status":"FETCHED","time":1,"changed":"yes"}
+      bad_http_status          | {"url":"http://a.org/","status":"FETCHED","time":1,"http_status":99}
+      bad_http_status          | {"url":"http://a.org/","status":"FETCHED","time":1,"http_status":200.5}
+      """)
+  void refusesWithAReason(String reason, String json) {
+    assertThat(rejected(json).reason()).isEqualTo(reason);
+  }
+
+  @Test
+  void tooLargeInputIsRefusedAndItsRawCopyIsCut() {
+    StatusEventCodec small = new StatusEventCodec(HostKeys.Mode.BY_HOST, -1, 100);
+    String big = "{\"url\":\"http://a.org/" + "x".repeat(40_000) + "\",\"status\":\"FETCHED\",\"time\":1}";
+    DeadLetter d = small.parse(big, NOW).deadLetter();
+    assertThat(d.reason()).isEqualTo(DeadLetterReason.TOO_LARGE);
+    assertThat(d.raw()).hasSize(DeadLetter.MAX_RAW_CHARS);
+  }
+
+  @Test
+  void futureToleranceIsConfigurableAndCanBeOff() {
+    String json = "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":" + (NOW + 10_000) + "}";
+    assertThat(new StatusEventCodec(HostKeys.Mode.BY_HOST, 5_000, 1000).parse(json, NOW).deadLetter().reason())
+        .isEqualTo("time_in_future");
+    assertThat(new StatusEventCodec(HostKeys.Mode.BY_HOST, 10_000, 1000).parse(json, NOW).ok()).isTrue();
+    assertThat(new StatusEventCodec(HostKeys.Mode.BY_HOST, -1, 1000).parse(json, NOW).ok()).isTrue();
+  }
+
+  @Test
+  void byDomainCodecKeysByRegisteredDomain() {
+    StatusEventCodec domains = new StatusEventCodec(HostKeys.Mode.BY_DOMAIN, -1, 10_000);
+    assertThat(domains.parse("{\"url\":\"http://news.bbc.co.uk/\",\"status\":\"FETCHED\",\"time\":1}", NOW).value().host())
+        .isEqualTo("bbc.co.uk");
+  }
+
+  @Test
+  void seedLinesBecomeDiscoveredEventsWithTabSeparatedMetadata() {
+    StatusEvent s = codec.parseSeed("  http://Seed.org/start\tdepth=0\ttag=a\ttag=b=c ", 77).value();
+    assertThat(s).isEqualTo(new StatusEvent("http://Seed.org/start", "seed.org", CrawlStatus.DISCOVERED, 77,
+        Map.of("depth", List.of("0"), "tag", List.of("a", "b=c")), null, null, null));
+    assertThat(codec.parseSeed("not a url", 77).deadLetter().reason()).isEqualTo("bad_url");
+    assertThat(codec.parseSeed("http://a.org/\tnovalue", 77).deadLetter().reason()).isEqualTo("bad_metadata");
+  }
+}
