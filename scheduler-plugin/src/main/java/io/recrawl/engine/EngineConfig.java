@@ -1,0 +1,237 @@
+package io.recrawl.engine;
+
+import io.recrawl.estimate.ChangeRateEstimator;
+import io.recrawl.policy.Objective;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The engine's settings. Every key, its default and its meaning is listed in {@link #KEYS}; the
+ * same table is in the README and in {@code config/recrawl.yaml} under {@code recrawl.engine}.
+ */
+public final class EngineConfig {
+
+  public static final long DAY_MS = 86_400_000L;
+
+  /** key -> [default, description]. */
+  public static final Map<String, String[]> KEYS = new LinkedHashMap<>();
+
+  static {
+    doc("objective", "freshness", "freshness | harmonic-staleness | changes-caught");
+    doc("host.max-rate", "86400", "default host rate limit, crawls per day (86400 = one a second)");
+    doc("revisit.min-interval", "1 h", "never recrawl a page more often than this");
+    doc("revisit.max-interval", "0", "recrawl every page at least this often; 0 = no floor");
+    doc("lease", "1 h", "a released URL is released again if no status comes back within this");
+    doc("due.bucket", "1 min", "width of the due-time buckets; a page is released at most this late");
+    doc("timer.horizon", "6 h", "no page is indexed further ahead than this, so a threshold fall takes effect within it");
+    doc("fetch-error.backoff", "2 h", "retry delay after the first fetch error; doubles per consecutive error");
+    doc("fetch-error.max", "3", "consecutive fetch errors after which a page becomes ERROR");
+    doc("error.retry-interval", "0", "retry ERROR pages after this; 0 = never");
+    doc("error.remove", "false", "remove ERROR pages from state instead of keeping them");
+    doc("weight.default", "1.0", "weight of a page whose events carry none");
+    doc("estimator.prior-rate", "1.0", "prior mean change rate, changes per day");
+    doc("estimator.prior-shape", "1.0", "weight of the prior, in observations");
+    doc("estimator.max-shape", "200", "cap on the evidence kept; lower forgets faster and follows drift");
+    doc("curve.min-threshold", "1e-6", "lowest threshold on the demand-curve grid");
+    doc("curve.max-threshold", "1e6", "highest threshold on the demand-curve grid");
+    doc("curve.points-per-decade", "3", "resolution of the demand-curve grid");
+    doc("backlog.time-constant", "1 h", "how fast the backlog correction of a host lambda moves");
+    doc("wake.max-slots", "10000", "most due slots one wake-up examines; the rest wait for the next");
+    doc("metadata.transfer", "[]", "metadata keys carried from status events into crawl requests");
+  }
+
+  private static void doc(String key, String def, String what) {
+    KEYS.put(key, new String[] {def, what});
+  }
+
+  public final Objective objective;
+  public final double defaultMaxRate;
+  public final long minRevisitMs;
+  public final long maxRevisitMs;
+  public final long leaseMs;
+  public final long bucketMs;
+  public final long horizonMs;
+  public final long fetchErrorBackoffMs;
+  public final int maxFetchErrors;
+  public final long errorRetryMs;
+  public final boolean errorRemove;
+  public final double defaultWeight;
+  public final ChangeRateEstimator estimator;
+  public final ThresholdGrid grid;
+  public final long backlogTimeConstantMs;
+  public final int maxSlotsPerWake;
+  public final Set<String> metadataTransfer;
+
+  private EngineConfig(Map<String, Object> m, String prefix) {
+    Reader r = new Reader(m, prefix);
+    objective = r.objective("objective");
+    defaultMaxRate = r.positive("host.max-rate");
+    minRevisitMs = r.duration("revisit.min-interval");
+    maxRevisitMs = r.duration("revisit.max-interval");
+    leaseMs = Math.max(1, r.duration("lease"));
+    bucketMs = r.duration("due.bucket");
+    horizonMs = r.duration("timer.horizon");
+    fetchErrorBackoffMs = r.duration("fetch-error.backoff");
+    maxFetchErrors = (int) r.positive("fetch-error.max");
+    errorRetryMs = r.duration("error.retry-interval");
+    errorRemove = r.bool("error.remove");
+    defaultWeight = r.positive("weight.default");
+    estimator =
+        r.build(
+            "estimator.prior-rate",
+            () ->
+                new ChangeRateEstimator(
+                    r.positive("estimator.prior-rate"),
+                    r.positive("estimator.prior-shape"),
+                    r.positive("estimator.max-shape")));
+    grid =
+        r.build(
+            "curve.min-threshold",
+            () ->
+                new ThresholdGrid(
+                    r.positive("curve.min-threshold"),
+                    r.positive("curve.max-threshold"),
+                    (int) r.positive("curve.points-per-decade")));
+    backlogTimeConstantMs = Math.max(1, r.duration("backlog.time-constant"));
+    maxSlotsPerWake = (int) r.positive("wake.max-slots");
+    metadataTransfer = Set.copyOf(r.list("metadata.transfer"));
+    if (bucketMs <= 0) {
+      throw new IllegalArgumentException(prefix + "due.bucket: must be > 0");
+    }
+    if (horizonMs < bucketMs) {
+      throw new IllegalArgumentException(prefix + "timer.horizon: must be at least due.bucket");
+    }
+    if (maxRevisitMs > 0 && maxRevisitMs < minRevisitMs) {
+      throw new IllegalArgumentException(prefix + "revisit.max-interval: must be >= revisit.min-interval");
+    }
+    r.rejectUnknown();
+  }
+
+  /** The defaults. */
+  public static EngineConfig defaults() {
+    return fromMap(Map.of(), "");
+  }
+
+  /**
+   * Builds a configuration from a map of the keys in {@link #KEYS} (missing keys take their
+   * default). Unknown keys and bad values are refused with the full key ({@code prefix + key}) named.
+   */
+  public static EngineConfig fromMap(Map<String, ?> values, String prefix) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> m = (Map<String, Object>) values;
+    return new EngineConfig(m, prefix);
+  }
+
+  /** A copy with some keys changed; handy in tests and in the simulator. */
+  public static EngineConfig with(Map<String, ?> overrides) {
+    return fromMap(overrides, "");
+  }
+
+  /** Reads typed values and remembers which keys it saw. */
+  private static final class Reader {
+    private final Map<String, Object> m;
+    private final String prefix;
+    private final Set<String> seen = new java.util.HashSet<>();
+
+    Reader(Map<String, Object> m, String prefix) {
+      this.m = m;
+      this.prefix = prefix;
+    }
+
+    private Object raw(String key) {
+      seen.add(key);
+      Object v = m.get(key);
+      return v != null ? v : KEYS.get(key)[0];
+    }
+
+    private IllegalArgumentException bad(String key, String why) {
+      return new IllegalArgumentException(prefix + key + ": " + why + " (got '" + m.get(key) + "')");
+    }
+
+    double number(String key) {
+      Object v = raw(key);
+      try {
+        return v instanceof Number n ? n.doubleValue() : Double.parseDouble(v.toString().trim());
+      } catch (NumberFormatException e) {
+        throw bad(key, "not a number");
+      }
+    }
+
+    double positive(String key) {
+      double v = number(key);
+      if (!(v > 0) || Double.isInfinite(v)) {
+        throw bad(key, "must be a positive finite number");
+      }
+      return v;
+    }
+
+    long duration(String key) {
+      Object v = raw(key);
+      return Durations.parseMillis(prefix + key, v);
+    }
+
+    boolean bool(String key) {
+      Object v = raw(key);
+      if (v instanceof Boolean b) {
+        return b;
+      }
+      String s = v.toString().trim();
+      if (s.equals("true") || s.equals("false")) {
+        return Boolean.parseBoolean(s);
+      }
+      throw bad(key, "must be true or false");
+    }
+
+    Objective objective(String key) {
+      try {
+        return Objective.byName(raw(key).toString().trim());
+      } catch (IllegalArgumentException e) {
+        throw bad(key, e.getMessage());
+      }
+    }
+
+    List<String> list(String key) {
+      Object v = raw(key);
+      List<String> out = new ArrayList<>();
+      if (v instanceof List<?> l) {
+        for (Object o : l) {
+          out.add(String.valueOf(o));
+        }
+        return out;
+      }
+      String s = v.toString().trim();
+      if (s.startsWith("[") && s.endsWith("]")) {
+        s = s.substring(1, s.length() - 1);
+      }
+      for (String part : s.split(",")) {
+        if (!part.isBlank()) {
+          out.add(part.trim());
+        }
+      }
+      return out;
+    }
+
+    <T> T build(String key, java.util.function.Supplier<T> f) {
+      try {
+        return f.get();
+      } catch (IllegalArgumentException e) {
+        if (e.getMessage() != null && e.getMessage().startsWith(prefix)) {
+          throw e;
+        }
+        throw bad(key, e.getMessage());
+      }
+    }
+
+    void rejectUnknown() {
+      for (String k : m.keySet()) {
+        if (!KEYS.containsKey(k)) {
+          throw new IllegalArgumentException(
+              prefix + k + ": unknown key; known keys: " + String.join(", ", KEYS.keySet()));
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,22 @@
+package io.recrawl.engine;
+
+/** What the engine reports as it works: the Flink operator turns these into metrics. */
+public interface EngineListener {
+
+  EngineListener NONE = new EngineListener() {};
+
+  /** A URL was released, {@code lagMs} after it became due. */
+  default void released(long lagMs) {}
+
+  /** A released URL's lease ran out without a status: it will be released again. */
+  default void leaseExpired() {}
+
+  /** A DISCOVERED event for a URL already in state. */
+  default void duplicateDiscovered() {}
+
+  /** A page was removed from state (ERROR with error.remove). */
+  default void pageRemoved(String url) {}
+
+  /** The number of pages or hosts in state changed by these amounts. */
+  default void stateChanged(int pagesDelta, int hostsDelta) {}
+}

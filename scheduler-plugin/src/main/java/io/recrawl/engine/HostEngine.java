@@ -1,0 +1,503 @@
+package io.recrawl.engine;
+
+import io.recrawl.estimate.ChangeEvidence;
+import io.recrawl.estimate.ChangeStats;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The per-host scheduling engine: it applies status events to a host's pages and, when the host
+ * wakes up, releases the pages whose crawl value has reached the host's threshold, highest value
+ * first and never faster than the host's rate limit.
+ *
+ * <p>It knows nothing of Flink: the job runs it over RocksDB keyed state, the simulator over hash
+ * maps ({@link HostStore}). One engine instance serves every host; it keeps no state of its own.
+ *
+ * <p>Each page is indexed in one of two queues of slots (see {@link SlotQueues}): the <em>due</em>
+ * queue by the time its crawl value will reach the threshold (capped at the timer horizon, so a fall
+ * in the threshold is noticed within it), and the <em>ready</em> queue by its crawl value once it is
+ * due. A wake-up drains the due buckets that have passed, re-checking every page against the current
+ * threshold, then releases the best ready page if the host's pacing allows.
+ */
+public final class HostEngine {
+
+  static final int DUE = 0;
+  static final int READY = 1;
+  /** Ready buckets: 8 per e-fold of crawl value, i.e. pages within ~13 % of value share a bucket. */
+  private static final double READY_BUCKETS_PER_LOG = 8.0;
+
+  private final EngineConfig cfg;
+  private final HostThreshold thresholds;
+
+  public HostEngine(EngineConfig cfg) {
+    this.cfg = cfg;
+    this.thresholds = new HostThreshold(cfg);
+  }
+
+  public EngineConfig config() {
+    return cfg;
+  }
+
+  public HostThreshold thresholds() {
+    return thresholds;
+  }
+
+  /** What the engine needs from its caller for one call. */
+  public interface Context {
+    /** The host being worked on (the key). */
+    String host();
+
+    /** The current event time, epoch ms. */
+    long now();
+
+    /** The current global lambda. */
+    double globalLambda();
+
+    /** Emits a crawl request. */
+    void release(CrawlRequest request);
+
+    /** The host's single wake-up moves from {@code previous} to {@code next} (Long.MAX_VALUE = none). */
+    void reschedule(long previous, long next);
+
+    /** The ledger of capped demand curves this host belongs to. */
+    DemandLedger ledger();
+
+    EngineListener listener();
+  }
+
+  // ---------------------------------------------------------------- status events
+
+  /** Applies one validated status event for a URL of this host. */
+  public void onStatus(HostStore store, StatusEvent e, Context ctx) {
+    long now = ctx.now();
+    HostState h = store.host();
+    boolean newHost = h == null;
+    if (newHost) {
+      h = new HostState();
+    }
+    double[] cappedBefore = newHost ? null : thresholds.cappedCurve(h, now);
+    PageState p = store.page(e.url());
+
+    if (e.status() == CrawlStatus.DISCOVERED) {
+      if (p != null) {
+        ctx.listener().duplicateDiscovered();
+        return;
+      }
+      p = newPage(e);
+      h.pages++;
+      ctx.listener().stateChanged(1, newHost ? 1 : 0);
+      setCurveContribution(h, p, true);
+      index(store, h, p, e.url(), now, now);
+    } else {
+      if (p == null) {
+        p = newPage(e);
+        h.pages++;
+        ctx.listener().stateChanged(1, newHost ? 1 : 0);
+      }
+      if (p.inFlight()) {
+        p.leaseUntil = 0;
+        h.inFlight--;
+      }
+      p.forced = false;
+      if (e.weight() != null && e.weight().floatValue() != p.weight) {
+        setCurveContribution(h, p, false);
+        p.weight = e.weight().floatValue();
+      }
+      transferMetadata(p, e);
+      HostLimits.observe(h, e, now, cfg.defaultMaxRate);
+      switch (e.status()) {
+        case FETCHED:
+          learnChange(p, e);
+          // fall through: both count as a visit
+        case REDIRECTION:
+          p.lastFetch = e.time();
+          p.errors = 0;
+          p.status = (byte) e.status().ordinal();
+          setCurveContribution(h, p, true);
+          schedule(store, h, p, e.url(), now, ctx.globalLambda());
+          break;
+        case FETCH_ERROR:
+          p.errors++;
+          if (p.errors < cfg.maxFetchErrors) {
+            p.status = (byte) CrawlStatus.FETCH_ERROR.ordinal();
+            p.forced = true;
+            long backoff = cfg.fetchErrorBackoffMs << Math.min(30, p.errors - 1);
+            setCurveContribution(h, p, true);
+            index(store, h, p, e.url(), now + backoff, now);
+            break;
+          }
+          // fall through: too many errors
+        default: // ERROR
+          if (markError(store, h, p, e.url(), now, ctx)) {
+            finish(store, h, cappedBefore, now, ctx);
+            return;
+          }
+      }
+    }
+    finish(store, h, cappedBefore, now, ctx);
+  }
+
+  /** A control-stream override of the host's rate limit (0 or less removes it). */
+  public void onHostRate(HostStore store, double maxRate, Context ctx) {
+    HostState h = store.host();
+    if (h == null) {
+      return; // overrides for hosts without pages are kept by the caller, not in keyed state
+    }
+    double[] before = thresholds.cappedCurve(h, ctx.now());
+    h.overrideRate = maxRate > 0 ? maxRate : 0;
+    finish(store, h, before, ctx.now(), ctx);
+  }
+
+  // ---------------------------------------------------------------- wake-ups
+
+  /** The host's wake-up: re-check due pages against the current threshold and release the best one. */
+  public void onWake(HostStore store, Context ctx) {
+    HostState h = store.host();
+    if (h == null) {
+      return;
+    }
+    long now = ctx.now();
+    double lambda0 = ctx.globalLambda();
+    double[] cappedBefore = thresholds.cappedCurve(h, now);
+    double theta = thresholds.threshold(h, lambda0, now);
+
+    int budget = cfg.maxSlotsPerWake;
+    while (!h.due.isEmpty() && bucketEnd(h.due.firstBucket()) <= now && budget-- > 0) {
+      long key = h.due.pop(DUE, h.due.firstBucket());
+      String url = store.slot(key);
+      if (url == null) {
+        continue;
+      }
+      store.removeSlot(key);
+      PageState p = store.page(url);
+      if (p == null || p.slot != key) {
+        continue; // stale: the page was re-indexed or removed since
+      }
+      p.slot = -1;
+      if (p.inFlight()) {
+        if (now < p.leaseUntil) {
+          index(store, h, p, url, p.leaseUntil, now);
+          continue;
+        }
+        p.leaseUntil = 0;
+        h.inFlight--;
+        p.forced = true;
+        ctx.listener().leaseExpired();
+      }
+      double v = crawlValue(p, now);
+      if (p.forced || v >= theta || floorReached(p, now)) {
+        pushReady(store, h, p, url, v);
+      } else {
+        schedule(store, h, p, url, now, lambda0);
+      }
+    }
+
+    adjustCorrection(h, now);
+    theta = thresholds.threshold(h, lambda0, now);
+    long spacing = thresholds.spacingMs(h, now);
+    if (!h.ready.isEmpty() && now >= h.lastRelease + spacing) {
+      dispatchOne(store, h, now, theta, lambda0, ctx);
+    }
+
+    long next = Long.MAX_VALUE;
+    if (!h.due.isEmpty()) {
+      next = Math.max(now + 1, bucketEnd(h.due.firstBucket()));
+      if (budget < 0) {
+        next = now + 1; // more overdue slots than one wake-up may examine
+      }
+    }
+    if (!h.ready.isEmpty()) {
+      next = Math.min(next, Math.max(now + 1, h.lastRelease + thresholds.spacingMs(h, now)));
+    }
+    setWake(h, next, ctx);
+    store.putHost(h);
+    ctx.ledger().replace(cappedBefore, thresholds.cappedCurve(h, now));
+  }
+
+  /** Releases the highest-value ready page that still clears the threshold. */
+  private void dispatchOne(HostStore store, HostState h, long now, double theta, double lambda0, Context ctx) {
+    int budget = cfg.maxSlotsPerWake;
+    while (!h.ready.isEmpty() && budget-- > 0) {
+      long key = h.ready.pop(READY, h.ready.lastBucket());
+      String url = store.slot(key);
+      if (url == null) {
+        continue;
+      }
+      store.removeSlot(key);
+      PageState p = store.page(url);
+      if (p == null || p.slot != key) {
+        continue;
+      }
+      p.slot = -1;
+      double v = crawlValue(p, now);
+      if (!(p.forced || v >= theta || floorReached(p, now))) {
+        schedule(store, h, p, url, now, lambda0); // the threshold rose while it waited
+        continue;
+      }
+      long due = dueTime(p, theta, now);
+      p.forced = false;
+      p.leaseUntil = now + cfg.leaseMs;
+      h.inFlight++;
+      h.lastRelease = now;
+      index(store, h, p, url, p.leaseUntil, now);
+      ctx.release(new CrawlRequest(url, ctx.host(), p.metadata == null ? Map.of() : p.metadata, now, due, v, theta, p.leaseUntil));
+      ctx.listener().released(Math.max(0, now - due));
+      return;
+    }
+  }
+
+  // ---------------------------------------------------------------- the policy
+
+  /** The page's crawl value now; a page never fetched is worth its value ceiling. */
+  public double crawlValue(PageState p, long now) {
+    double delta = changeRate(p);
+    if (p.neverFetched()) {
+      return cfg.objective.valueCeiling(p.weight, delta);
+    }
+    double tauDays = Math.max(0, now - p.lastFetch) / (double) EngineConfig.DAY_MS;
+    return cfg.objective.crawlValue(p.weight, delta, tauDays);
+  }
+
+  /** The page's estimated change rate, per day. */
+  public double changeRate(PageState p) {
+    return cfg.estimator.rate(new ChangeStats(p.changeShape, p.changeRate));
+  }
+
+  /** When the page's crawl value reaches {@code theta}, within the revisit bounds; Long.MAX_VALUE = never. */
+  public long dueTime(PageState p, double theta, long now) {
+    if (p.neverFetched()) {
+      return cfg.objective.valueCeiling(p.weight, changeRate(p)) >= theta ? now : Long.MAX_VALUE;
+    }
+    double tauDays = cfg.objective.timeToThreshold(p.weight, changeRate(p), theta);
+    double tauMs = Math.max(tauDays * EngineConfig.DAY_MS, cfg.minRevisitMs);
+    if (cfg.maxRevisitMs > 0) {
+      tauMs = Math.min(tauMs, cfg.maxRevisitMs);
+    }
+    if (tauMs >= Long.MAX_VALUE / 4.0) {
+      return Long.MAX_VALUE;
+    }
+    return p.lastFetch + (long) Math.ceil(tauMs);
+  }
+
+  private boolean floorReached(PageState p, long now) {
+    return cfg.maxRevisitMs > 0 && !p.neverFetched() && now - p.lastFetch >= cfg.maxRevisitMs;
+  }
+
+  private void schedule(HostStore store, HostState h, PageState p, String url, long now, double lambda0) {
+    double theta = thresholds.threshold(h, lambda0, now);
+    index(store, h, p, url, dueTime(p, theta, now), now);
+  }
+
+  /** Puts the page in the due bucket of {@code due}, no further ahead than the horizon. */
+  private void index(HostStore store, HostState h, PageState p, String url, long due, long now) {
+    long at = Math.max(now, Math.min(due, now + cfg.horizonMs));
+    long key = h.due.push(DUE, at / cfg.bucketMs);
+    replaceSlot(store, p, url, key);
+  }
+
+  private void pushReady(HostStore store, HostState h, PageState p, String url, double value) {
+    long key = h.ready.push(READY, readyBucket(value));
+    replaceSlot(store, p, url, key);
+  }
+
+  private static void replaceSlot(HostStore store, PageState p, String url, long key) {
+    if (p.slot >= 0) {
+      store.removeSlot(p.slot);
+    }
+    p.slot = key;
+    store.putSlot(key, url);
+    store.putPage(url, p);
+  }
+
+  /** Ready bucket of a crawl value: monotone in the value, so the last bucket holds the best pages. */
+  static long readyBucket(double value) {
+    if (!(value > 0)) {
+      return 0;
+    }
+    if (Double.isInfinite(value)) {
+      return 0xFFFFFFFFL;
+    }
+    long b = (long) Math.floor(Math.log(value) * READY_BUCKETS_PER_LOG) + (1L << 31);
+    return Math.max(1, Math.min(0xFFFFFFFEL, b));
+  }
+
+  private long bucketEnd(long bucket) {
+    return (bucket + 1) * cfg.bucketMs;
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private PageState newPage(StatusEvent e) {
+    PageState p = new PageState();
+    p.weight = (float) (e.weight() != null ? e.weight() : cfg.defaultWeight);
+    ChangeStats prior = cfg.estimator.prior();
+    p.changeShape = (float) prior.shape();
+    p.changeRate = (float) prior.rate();
+    p.status = (byte) CrawlStatus.DISCOVERED.ordinal();
+    transferMetadata(p, e);
+    return p;
+  }
+
+  private void learnChange(PageState p, StatusEvent e) {
+    String signature = e.first("signature");
+    String etag = e.first("protocol.etag");
+    long sigHash = signature == null ? 0 : hash64(signature);
+    int etagHash = etag == null ? 0 : etag.hashCode() | 1;
+    ChangeEvidence.Verdict verdict =
+        ChangeEvidence.assess(
+            e.changed(),
+            e.httpStatus() != null ? e.httpStatus() : parseInt(e.first("fetch.statusCode")),
+            sigHash == 0 ? null : Long.toString(sigHash),
+            p.signatureHash == 0 ? null : Long.toString(p.signatureHash),
+            etagHash == 0 ? null : Integer.toString(etagHash),
+            p.etagHash == 0 ? null : Integer.toString(p.etagHash),
+            ChangeEvidence.parseDate(e.first("protocol.last-modified")),
+            p.lastFetch);
+    if (!p.neverFetched() && verdict != ChangeEvidence.Verdict.UNKNOWN && e.time() > p.lastFetch) {
+      double days = (e.time() - p.lastFetch) / (double) EngineConfig.DAY_MS;
+      ChangeStats s =
+          cfg.estimator.observe(
+              new ChangeStats(p.changeShape, p.changeRate), days, verdict == ChangeEvidence.Verdict.CHANGED);
+      p.changeShape = (float) s.shape();
+      p.changeRate = (float) s.rate();
+    }
+    if (sigHash != 0) {
+      p.signatureHash = sigHash;
+    }
+    if (etagHash != 0) {
+      p.etagHash = etagHash;
+    }
+  }
+
+  /** Marks ERROR; returns true when the page was removed and the host may be gone. */
+  private boolean markError(HostStore store, HostState h, PageState p, String url, long now, Context ctx) {
+    p.status = (byte) CrawlStatus.ERROR.ordinal();
+    setCurveContribution(h, p, false);
+    if (cfg.errorRemove) {
+      if (p.slot >= 0) {
+        store.removeSlot(p.slot);
+      }
+      store.removePage(url);
+      h.pages--;
+      ctx.listener().pageRemoved(url);
+      ctx.listener().stateChanged(-1, 0);
+      return true;
+    }
+    if (cfg.errorRetryMs > 0) {
+      p.forced = true;
+      index(store, h, p, url, now + cfg.errorRetryMs, now);
+    } else {
+      if (p.slot >= 0) {
+        store.removeSlot(p.slot);
+      }
+      p.slot = -1;
+      store.putPage(url, p);
+    }
+    return false;
+  }
+
+  /** Adds (or removes) the page's rate on its host's demand curve, skipping negligible changes. */
+  private void setCurveContribution(HostState h, PageState p, boolean present) {
+    double rate = present && p.status != CrawlStatus.ERROR.ordinal() ? changeRate(p) : 0;
+    if (rate > 0 && p.curveRate > 0 && Math.abs(rate / p.curveRate - 1) < 0.01) {
+      return; // under 1 %: not worth two curve updates per event
+    }
+    if (h.curve == null) {
+      h.curve = new double[cfg.grid.size()];
+    }
+    if (p.curveRate > 0) {
+      thresholds.addPageDemand(h.curve, p.weight, p.curveRate, -1);
+    }
+    p.curveRate = (float) rate;
+    if (rate > 0) {
+      thresholds.addPageDemand(h.curve, p.weight, p.curveRate, +1);
+    }
+  }
+
+  private void adjustCorrection(HostState h, long now) {
+    long dt = now - h.correctedAt;
+    if (dt <= 0) {
+      return;
+    }
+    h.correctedAt = now;
+    double step = Math.min(1.0, dt / (double) cfg.backlogTimeConstantMs);
+    // More than a few minutes of work waiting: the host's price is too low; none: let it relax.
+    double backlogMs = h.ready.size() * (double) thresholds.spacingMs(h, now);
+    if (backlogMs > 10 * 60_000.0) {
+      h.correction *= Math.exp(step);
+    } else if (h.ready.isEmpty()) {
+      h.correction = Math.max(1.0, h.correction * Math.exp(-step));
+    }
+  }
+
+  private void finish(HostStore store, HostState h, double[] cappedBefore, long now, Context ctx) {
+    if (h.pages <= 0) {
+      store.removeHost();
+      setWake(h, Long.MAX_VALUE, ctx);
+      ctx.ledger().replace(cappedBefore, null);
+      ctx.listener().stateChanged(0, -1);
+      return;
+    }
+    long next = h.due.isEmpty() ? Long.MAX_VALUE : Math.max(now + 1, bucketEnd(h.due.firstBucket()));
+    if (!h.ready.isEmpty()) {
+      next = Math.min(next, Math.max(now + 1, h.lastRelease + thresholds.spacingMs(h, now)));
+    }
+    if (next < h.wakeAt || h.wakeAt <= now) {
+      setWake(h, next, ctx);
+    }
+    store.putHost(h);
+    ctx.ledger().replace(cappedBefore, thresholds.cappedCurve(h, now));
+  }
+
+  private static void setWake(HostState h, long next, Context ctx) {
+    if (next != h.wakeAt) {
+      long previous = h.wakeAt;
+      h.wakeAt = next;
+      ctx.reschedule(previous, next);
+    }
+  }
+
+  private void transferMetadata(PageState p, StatusEvent e) {
+    if (cfg.metadataTransfer.isEmpty()) {
+      return;
+    }
+    Map<String, List<String>> kept = null;
+    for (String key : cfg.metadataTransfer) {
+      List<String> v = e.metadata().get(key);
+      if (v != null) {
+        if (kept == null) {
+          kept = new HashMap<>();
+        }
+        kept.put(key, List.copyOf(v));
+      }
+    }
+    if (kept != null) {
+      p.metadata = kept;
+    }
+  }
+
+  private static Integer parseInt(String s) {
+    if (s == null) {
+      return null;
+    }
+    try {
+      return Integer.valueOf(s.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** A 64-bit string hash (FNV-1a); collisions would only hide one change. */
+  static long hash64(String s) {
+    long h = 0xcbf29ce484222325L;
+    for (int i = 0; i < s.length(); i++) {
+      h ^= s.charAt(i);
+      h *= 0x100000001b3L;
+    }
+    return h == 0 ? 1 : h;
+  }
+}

@@ -1,0 +1,31 @@
+package io.recrawl.engine;
+
+/**
+ * The state of one host, as the engine needs it: Flink keyed state in the job (the current key is
+ * the host), hash maps in the simulator. Implementations must persist on put: the engine mutates
+ * records and writes them back.
+ */
+public interface HostStore {
+
+  /** The host record, or null when the host has no state. */
+  HostState host();
+
+  void putHost(HostState host);
+
+  /** Removes the host record (the host's last page is gone). */
+  void removeHost();
+
+  /** A page record, or null. */
+  PageState page(String url);
+
+  void putPage(String url, PageState page);
+
+  void removePage(String url);
+
+  /** The URL at a queue slot, or null. */
+  String slot(long key);
+
+  void putSlot(long key, String url);
+
+  void removeSlot(long key);
+}

@@ -1,0 +1,80 @@
+package io.recrawl.engine;
+
+/**
+ * A host's threshold θ_i = λ_i + λ_0 and its rate limit k_i: the one place where the host lambda is
+ * computed.
+ *
+ * <p>The host keeps its demand curve D_i(θ) — the crawl rate its pages would take at threshold θ,
+ * Σ_j ρ_j(θ) — on a fixed grid. The host lambda is the price at which that demand meets the rate
+ * limit: θ_i^c with D_i(θ_i^c) = k_i, so λ_i = max(0, θ_i^c − λ_0) is 0 exactly when the host is not
+ * constrained. A backlog correction (≥ 1) multiplies the threshold while ready pages pile up, which
+ * covers what the curve gets wrong (estimates in motion, new pages).
+ */
+public final class HostThreshold {
+
+  private final EngineConfig cfg;
+  private final ThresholdGrid grid;
+  private final double minRate;
+  private final double maxRate;
+
+  HostThreshold(EngineConfig cfg) {
+    this.cfg = cfg;
+    this.grid = cfg.grid;
+    // Per-page rate bounds from the revisit intervals, in crawls per day.
+    this.maxRate = cfg.minRevisitMs > 0 ? EngineConfig.DAY_MS / (double) cfg.minRevisitMs : Double.POSITIVE_INFINITY;
+    this.minRate = cfg.maxRevisitMs > 0 ? EngineConfig.DAY_MS / (double) cfg.maxRevisitMs : 0.0;
+  }
+
+  /** The host's rate limit k_i now, crawls per day: an override wins; evidence can only lower the default. */
+  public double maxRate(HostState h, long now) {
+    if (h.overrideRate > 0) {
+      return h.overrideRate;
+    }
+    if (h.evidenceRate > 0 && now < h.evidenceUntil) {
+      return Math.min(cfg.defaultMaxRate, h.evidenceRate);
+    }
+    return cfg.defaultMaxRate;
+  }
+
+  /** Minimum time between two releases to this host, ms. */
+  public long spacingMs(HostState h, long now) {
+    return (long) Math.ceil(EngineConfig.DAY_MS / maxRate(h, now));
+  }
+
+  /** θ_i^c: where the host's own demand meets its rate limit (0 = never constrained). */
+  public double constrainedThreshold(HostState h, long now) {
+    return h.curve == null ? 0.0 : grid.thresholdFor(h.curve, maxRate(h, now));
+  }
+
+  /** The host's threshold θ_i = max(λ_0, θ_i^c) times the backlog correction. */
+  public double threshold(HostState h, double globalLambda, long now) {
+    return Math.max(globalLambda, constrainedThreshold(h, now)) * h.correction;
+  }
+
+  /** The host lambda λ_i = θ_i − λ_0. */
+  public double hostLambda(HostState h, double globalLambda, long now) {
+    return threshold(h, globalLambda, now) - globalLambda;
+  }
+
+  /** The host's demand curve capped at its rate limit: its contribution to the global demand. */
+  public double[] cappedCurve(HostState h, long now) {
+    if (h.curve == null) {
+      return null;
+    }
+    double k = maxRate(h, now);
+    double[] out = new double[h.curve.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = Math.min(k, h.curve[i]);
+    }
+    return out;
+  }
+
+  /** Adds {@code sign} times one page's rate ρ_j(θ) at every grid threshold. */
+  void addPageDemand(double[] curve, double weight, double changeRate, int sign) {
+    for (int i = 0; i < curve.length; i++) {
+      double rate = cfg.objective.optimalRate(weight, changeRate, grid.threshold(i));
+      rate = Math.max(minRate, Math.min(maxRate, rate));
+      curve[i] = Math.max(0, curve[i] + sign * rate);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package io.recrawl.engine;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the scheduler remembers about one URL: a few dozen bytes, no history.
+ *
+ * <p>Mutable on purpose: the engine reads a record, changes it, and writes it back through the
+ * {@link HostStore}; a store must never rely on in-place mutation being persisted.
+ */
+public final class PageState {
+
+  /** Importance weight w. */
+  public float weight;
+  /** Last fetch (or redirect), epoch ms; 0 = never fetched. */
+  public long lastFetch;
+  /** Change-rate posterior Gamma(shape, rate), see {@link io.recrawl.estimate.ChangeRateEstimator}. */
+  public float changeShape;
+  public float changeRate;
+  /** The change rate this page contributes to its host's demand curve (per day); 0 = none. */
+  public float curveRate;
+  /** Hash of the last content signature; 0 = none. */
+  public long signatureHash;
+  /** Hash of the last ETag; 0 = none. */
+  public int etagHash;
+  /** {@link io.recrawl.wire.CrawlStatus} ordinal of the last status. */
+  public byte status;
+  /** Consecutive fetch errors. */
+  public byte errors;
+  /** Set when the page must be released at its next due time whatever its crawl value (a retry, an expired lease). */
+  public boolean forced;
+  /** In flight until this time (epoch ms); 0 = not in flight. */
+  public long leaseUntil;
+  /** The one queue slot that currently indexes this page; -1 = none. Older slots are stale. */
+  public long slot = -1;
+  /** Metadata carried into crawl requests (only the configured transfer keys); may be null. */
+  public Map<String, List<String>> metadata;
+
+  public PageState() {}
+
+  public boolean inFlight() {
+    return leaseUntil != 0;
+  }
+
+  public boolean neverFetched() {
+    return lastFetch == 0;
+  }
+}
