@@ -30,6 +30,9 @@ public final class HostEngine {
   /** Ready buckets: 8 per e-fold of crawl value, i.e. pages within ~13 % of value share a bucket. */
   private static final double READY_BUCKETS_PER_LOG = 8.0;
 
+  /** Bound on the backlog correction: it nudges the host lambda, the demand curve sets it. */
+  private static final double MAX_CORRECTION = 8.0;
+
   private final EngineConfig cfg;
   private final HostThreshold thresholds;
 
@@ -197,10 +200,11 @@ public final class HostEngine {
     }
 
     adjustCorrection(h, now);
-    theta = thresholds.threshold(h, lambda0, now);
     long spacing = thresholds.spacingMs(h, now);
     if (!h.ready.isEmpty() && now >= h.lastRelease + spacing) {
-      dispatchOne(store, h, now, theta, lambda0, ctx);
+      // Pages already waiting are judged without the backlog correction: it spaces out future
+      // revisits, it must not strand pages that are due now.
+      dispatchOne(store, h, now, thresholds.baseThreshold(h, lambda0, now), lambda0, ctx);
     }
 
     long next = Long.MAX_VALUE;
@@ -428,7 +432,7 @@ public final class HostEngine {
     // More than a few minutes of work waiting: the host's price is too low; none: let it relax.
     double backlogMs = h.ready.size() * (double) thresholds.spacingMs(h, now);
     if (backlogMs > 10 * 60_000.0) {
-      h.correction *= Math.exp(step);
+      h.correction = Math.min(MAX_CORRECTION, h.correction * Math.exp(step));
     } else if (h.ready.isEmpty()) {
       h.correction = Math.max(1.0, h.correction * Math.exp(-step));
     }

@@ -46,9 +46,14 @@ public final class HostThreshold {
     return h.curve == null ? 0.0 : grid.thresholdFor(h.curve, maxRate(h, now));
   }
 
-  /** The host's threshold θ_i = max(λ_0, θ_i^c) times the backlog correction. */
+  /** The host's threshold θ_i = max(λ_0, θ_i^c) times the backlog correction: what schedules revisits. */
   public double threshold(HostState h, double globalLambda, long now) {
-    return Math.max(globalLambda, constrainedThreshold(h, now)) * h.correction;
+    return baseThreshold(h, globalLambda, now) * h.correction;
+  }
+
+  /** max(λ_0, θ_i^c), without the backlog correction: what a page already waiting must still clear. */
+  public double baseThreshold(HostState h, double globalLambda, long now) {
+    return Math.max(globalLambda, constrainedThreshold(h, now));
   }
 
   /** The host lambda λ_i = θ_i − λ_0. */

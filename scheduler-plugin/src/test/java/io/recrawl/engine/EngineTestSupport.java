@@ -1,0 +1,42 @@
+package io.recrawl.engine;
+
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Builders shared by the engine tests. */
+final class EngineTestSupport {
+
+  static final long T0 = 1_700_000_000_000L;
+  static final long MIN = 60_000L;
+  static final long HOUR = 3_600_000L;
+  static final long DAY = EngineConfig.DAY_MS;
+
+  private EngineTestSupport() {}
+
+  static StatusEvent event(String url, CrawlStatus status, long time, Boolean changed) {
+    String host = url.replaceFirst("^https?://", "").replaceFirst("/.*$", "");
+    return new StatusEvent(url, host, status, time, Map.of(), changed, null, null);
+  }
+
+  static StatusEvent discovered(String url, long time) {
+    return event(url, CrawlStatus.DISCOVERED, time, null);
+  }
+
+  static StatusEvent fetched(String url, long time, boolean changed) {
+    return event(url, CrawlStatus.FETCHED, time, changed);
+  }
+
+  /** Collects releases. */
+  static final class Sink implements java.util.function.Consumer<CrawlRequest> {
+    final List<CrawlRequest> out = new ArrayList<>();
+
+    @Override
+    public void accept(CrawlRequest r) {
+      out.add(r);
+    }
+  }
+}

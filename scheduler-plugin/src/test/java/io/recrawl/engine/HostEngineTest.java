@@ -1,0 +1,138 @@
+package io.recrawl.engine;
+
+import static io.recrawl.engine.EngineTestSupport.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.policy.CrawlValue;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class HostEngineTest {
+
+  private static EngineConfig config(Map<String, Object> overrides) {
+    return EngineConfig.with(overrides);
+  }
+
+  @Test
+  void discoveredPagesAreReleasedOnceEachAndPacedAtTheHostLimit() {
+    // 24 crawls a day = one an hour.
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24)), EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    for (int i = 0; i < 10; i++) {
+      f.onStatus(discovered("http://a.example/p" + i, T0), sink);
+    }
+    f.advanceTo(T0 + 12 * HOUR, sink);
+    Set<String> urls = new HashSet<>();
+    for (CrawlRequest r : sink.out) {
+      urls.add(r.url());
+      assertThat(r.host()).isEqualTo("a.example");
+    }
+    assertThat(urls).hasSize(10);
+    // Leases (1 h) expire while no status returns, so URLs are released again, but never faster than the limit.
+    for (int i = 1; i < sink.out.size(); i++) {
+      assertThat(sink.out.get(i).time() - sink.out.get(i - 1).time()).isGreaterThanOrEqualTo(HOUR);
+    }
+  }
+
+  @Test
+  void aFetchedPageIsReleasedWhenItsCrawlValueReachesTheThreshold() {
+    EngineConfig cfg = config(Map.of("revisit.min-interval", "1 min", "estimator.prior-rate", 2.0, "estimator.prior-shape", 1e6, "estimator.max-shape", 1e7));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    double lambda0 = 0.1;
+    f.setGlobalLambda(lambda0);
+    Sink sink = new Sink();
+    f.onStatus(fetched("http://a.example/x", T0, true), sink);
+    f.advanceTo(T0 + 30 * DAY, sink);
+    assertThat(sink.out).isNotEmpty();
+    CrawlRequest first = sink.out.get(0);
+    double expectedDays = CrawlValue.timeToThreshold(1.0, 2.0, lambda0);
+    double actualDays = (first.time() - T0) / (double) DAY;
+    // Released within one due bucket (1 min) after the exact crossing.
+    assertThat(actualDays).isBetween(expectedDays, expectedDays + 2.0 / 1440);
+    assertThat(first.value()).isGreaterThanOrEqualTo(lambda0);
+    assertThat(first.threshold()).isEqualTo(lambda0);
+  }
+
+  @Test
+  void aThresholdRiseHoldsPagesBackAndAFallReleasesThemWithinTheHorizon() {
+    EngineConfig cfg = config(Map.of("timer.horizon", "1 h", "lease", "1 d", "estimator.prior-shape", 1e6, "estimator.max-shape", 1e7));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    f.setGlobalLambda(0.5); // w/delta = 1: tau* finite
+    f.onStatus(fetched("http://a.example/x", T0, true), sink);
+    double tauAtHalf = CrawlValue.timeToThreshold(1, 1, 0.5);
+    // Raise the price above w/delta: the page is never worth a crawl.
+    f.setGlobalLambda(2.0);
+    f.advanceTo(T0 + 10 * DAY, sink);
+    assertThat(sink.out).isEmpty();
+    // Lower it again: the page is overdue and goes out within the horizon.
+    long loweredAt = f.now();
+    f.setGlobalLambda(0.5);
+    f.advanceTo(loweredAt + 2 * HOUR, sink);
+    assertThat(sink.out).hasSize(1);
+    assertThat(sink.out.get(0).time() - loweredAt).isLessThanOrEqualTo(HOUR + 2 * MIN);
+    assertThat(tauAtHalf).isLessThan(10);
+  }
+
+  @Test
+  void anExpiredLeaseReleasesTheUrlAgainAndAStatusEndsTheLease() {
+    EngineConfig cfg = config(Map.of("lease", "2 h"));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    f.onStatus(discovered("http://a.example/x", T0), sink);
+    f.advanceTo(T0 + 5 * MIN, sink);
+    assertThat(sink.out).hasSize(1);
+    long firstRelease = sink.out.get(0).time();
+    assertThat(sink.out.get(0).lease()).isEqualTo(firstRelease + 2 * HOUR);
+    f.advanceTo(firstRelease + 2 * HOUR + 2 * MIN, sink);
+    assertThat(sink.out).hasSize(2); // released again, once
+    // The status comes back: no more releases until the page is due again.
+    f.onStatus(fetched("http://a.example/x", f.now(), true), sink);
+    f.advanceTo(f.now() + HOUR, sink);
+    assertThat(sink.out).hasSize(2);
+  }
+
+  @Test
+  void removingEveryPageOfAHostLeavesNoStateAndNoTimer() {
+    EngineConfig cfg = config(Map.of("error.remove", true));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    for (int i = 0; i < 5; i++) {
+      f.onStatus(discovered("http://a.example/p" + i, T0), sink);
+    }
+    assertThat(f.store("a.example").pageCount()).isEqualTo(5);
+    for (int i = 0; i < 5; i++) {
+      f.onStatus(event("http://a.example/p" + i, CrawlStatus.ERROR, T0 + MIN, null), sink);
+    }
+    assertThat(f.store("a.example")).isNull();
+    assertThat(f.hostCount()).isZero();
+    assertThat(f.ledger().snapshot()).containsOnly(0.0);
+  }
+
+  @Test
+  void aHostWhoseDemandExceedsItsLimitGetsAPositiveHostLambda() {
+    EngineConfig cfg = config(Map.of("host.max-rate", 10));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    for (int i = 0; i < 200; i++) {
+      f.onStatus(discovered("http://big.example/p" + i, T0), sink);
+      f.onStatus(discovered("http://small" + i + ".example/", T0), sink);
+    }
+    HostEngine engine = f.engine();
+    double lambda0 = 0.05;
+    HostState big = f.store("big.example").host();
+    HostState small = f.store("small0.example").host();
+    assertThat(engine.thresholds().hostLambda(big, lambda0, T0)).isGreaterThan(0);
+    assertThat(engine.thresholds().hostLambda(small, lambda0, T0)).isZero();
+    // The big host's threshold is where its demand meets its limit.
+    double theta = engine.thresholds().threshold(big, lambda0, T0);
+    assertThat(cfg.grid.demandAt(big.curve, theta)).isCloseTo(10.0, org.assertj.core.data.Percentage.withPercentage(3));
+  }
+}
