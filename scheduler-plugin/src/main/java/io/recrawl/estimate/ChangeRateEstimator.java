@@ -58,21 +58,27 @@ public final class ChangeRateEstimator {
       na = a;
       nb = b + interval;
     } else {
-      // Posterior ∝ Gamma(a, b) - r^a Gamma(a, b + d), with r = b / (b + d).
-      double r = b / (b + interval);
-      double ra = Math.pow(r, a);
-      double z = -Math.expm1(a * Math.log(r)); // 1 - r^a, without cancellation
-      double bd = b + interval;
-      double m1 = (a / b - ra * a / bd) / z;
-      double m2 = (a * (a + 1) / (b * b) - ra * a * (a + 1) / (bd * bd)) / z;
-      double var = m2 - m1 * m1;
-      if (!(var > 0)) {
-        // Numerically degenerate (tiny interval): fall back to adding one event's worth of shape.
+      // Posterior ∝ Gamma(a, b) - r^a Gamma(a, b + d), with r = b / (b + d). Its moments are
+      // E[delta] = (a/b) q(a+1)/q(a) and E[delta^2] = (a(a+1)/b^2) q(a+2)/q(a), q(k) = 1 - r^k,
+      // which expm1 evaluates without cancellation even when d is tiny next to b.
+      double lnR = -Math.log1p(interval / b);
+      double qa = -Math.expm1(a * lnR);
+      double qa1 = -Math.expm1((a + 1) * lnR);
+      double qa2 = -Math.expm1((a + 2) * lnR);
+      double mean = a / b * qa1 / qa;
+      // var / mean^2 = E[delta^2] / mean^2 - 1
+      double cv2 = (a + 1) / a * qa2 * qa / (qa1 * qa1) - 1;
+      if (qa == 1.0) {
+        // r^a is below an ulp: a change after so long a gap tells nothing new.
+        na = a;
+        nb = b;
+      } else if (!(cv2 > 0) || !(qa > 0)) {
+        // Underflow of the interval against b: the limit d -> 0 is exactly Gamma(a + 1, b).
         na = a + 1;
         nb = b;
       } else {
-        na = m1 * m1 / var;
-        nb = m1 / var;
+        na = 1 / cv2;
+        nb = na / mean;
       }
     }
     if (na > maxShape) {
