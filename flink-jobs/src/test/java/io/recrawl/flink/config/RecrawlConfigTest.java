@@ -1,0 +1,143 @@
+package io.recrawl.flink.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.recrawl.flink.testutil.RepoFiles;
+import io.recrawl.wire.HostKeys;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RecrawlConfigTest {
+
+  @TempDir Path dir;
+
+  private Path yaml(String text) throws Exception {
+    Path f = dir.resolve("c.yaml");
+    Files.writeString(f, text);
+    return f;
+  }
+
+  @Test
+  void theShippedFileLoadsAndEqualsTheDefaults() throws Exception {
+    RecrawlConfig shipped = RecrawlConfig.load(RepoFiles.file("config/recrawl.yaml"));
+    assertThat(shipped.effective()).isEqualTo(RecrawlConfig.defaults().effective());
+    assertThat(shipped.engineSettings()).containsExactly(Map.entry("metadata.transfer", List.of()));
+  }
+
+  @Test
+  void flatAndNestedKeysAreTheSame() throws Exception {
+    RecrawlConfig flat = RecrawlConfig.load(yaml("""
+        recrawl.input.type: kafka
+        recrawl.kafka.topic.status: s
+        recrawl.partition.mode: bydomain
+        """));
+    RecrawlConfig nested = RecrawlConfig.load(yaml("""
+        recrawl:
+          input: {type: KAFKA}
+          kafka:
+            topic: {status: s}
+          partition:
+            mode: byDomain
+        """));
+    assertThat(nested.effective()).isEqualTo(flat.effective());
+    assertThat(flat.kafkaInput()).isTrue();
+    assertThat(flat.get(RecrawlOptions.TOPIC_STATUS)).isEqualTo("s");
+    assertThat(flat.partitionMode()).isEqualTo(HostKeys.Mode.BY_DOMAIN);
+  }
+
+  @Test
+  void unknownKeyIsRefusedWithASuggestion() throws Exception {
+    assertThatThrownBy(() -> RecrawlConfig.load(yaml("recrawl.input.typ: files\n")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("recrawl.input.typ: unknown key")
+        .hasMessageContaining("did you mean recrawl.input.type?");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("other.key", 1)))
+        .hasMessageStartingWith("other.key: unknown key");
+  }
+
+  @Test
+  void wrongTypesAreRefusedNamingTheKey() {
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.watermark.idleness-ms", "soon")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("recrawl.watermark.idleness-ms: must be an integer");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.global-lambda", List.of(1))))
+        .hasMessageStartingWith("recrawl.global-lambda: must be a number");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.job.name", List.of("x"))))
+        .hasMessageStartingWith("recrawl.job.name: must be a string");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.metadata.transfer", 5)))
+        .hasMessageStartingWith("recrawl.metadata.transfer: must be a list of strings");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.output.type", "s3")))
+        .hasMessageStartingWith("recrawl.output.type: must be one of files, kafka");
+  }
+
+  @Test
+  void outOfRangeValuesAreRefusedNamingTheKey() {
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.global-lambda", -0.1)))
+        .hasMessageStartingWith("recrawl.global-lambda: must be between 0.0");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.global-lambda", "NaN")))
+        .hasMessageStartingWith("recrawl.global-lambda:");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.output.kafka.transaction-timeout-ms", 10)))
+        .hasMessageStartingWith("recrawl.output.kafka.transaction-timeout-ms: must be between 1000");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.watermark.out-of-orderness-ms", -1)))
+        .hasMessageStartingWith("recrawl.watermark.out-of-orderness-ms:");
+  }
+
+  @Test
+  void crossKeyRulesNameTheKey() {
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.output.type", "kafka", "recrawl.kafka.bootstrap.servers", "")))
+        .hasMessageStartingWith("recrawl.kafka.bootstrap.servers: must not be empty");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.input.seeds-time", "last tuesday")))
+        .hasMessageStartingWith("recrawl.input.seeds-time: must be epoch ms or an ISO-8601 instant");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of(
+        "recrawl.metadata.transfer", List.of("a"), "recrawl.engine", Map.of("metadata.transfer", List.of("b")))))
+        .hasMessageStartingWith("recrawl.metadata.transfer: given twice");
+  }
+
+  @Test
+  void numbersMayBeQuotedAndEmptyStringKeysMayBeBlank() throws Exception {
+    RecrawlConfig c = RecrawlConfig.load(yaml("recrawl.watermark.idleness-ms: \"5000\"\nrecrawl.input.seeds:\n"));
+    assertThat(c.get(RecrawlOptions.WATERMARK_IDLENESS_MS)).isEqualTo(5000L);
+    assertThat(c.get(RecrawlOptions.INPUT_SEEDS)).isEmpty();
+  }
+
+  @Test
+  void engineKeysArePassedOnWithoutThePrefix() throws Exception {
+    RecrawlConfig c = RecrawlConfig.load(yaml("""
+        recrawl.metadata.transfer: [depth, "tag"]
+        recrawl.engine:
+          objective: harmonic-staleness
+          host:
+            max-rate: 1440
+        recrawl.engine.lease: 30 min
+        """));
+    assertThat(c.engineSettings()).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "objective", "harmonic-staleness", "host.max-rate", 1440, "lease", "30 min", "metadata.transfer", List.of("depth", "tag")));
+    assertThat(c.metadataTransfer()).containsExactly("depth", "tag");
+  }
+
+  @Test
+  void overridesApplyAfterTheFileAndAreChecked() throws Exception {
+    Path f = yaml("recrawl.input.type: files\n");
+    assertThat(RecrawlConfig.load(f, Map.of("recrawl.input.type", "kafka")).kafkaInput()).isTrue();
+    assertThatThrownBy(() -> RecrawlConfig.load(f, Map.of("recrawl.parallelism", "-3")))
+        .hasMessageStartingWith("recrawl.parallelism:");
+  }
+
+  @Test
+  void seedsTimeIsEpochMillisIsoOrTheBuildTime() {
+    assertThat(RecrawlConfig.defaults().seedsTime(42)).isEqualTo(42);
+    assertThat(RecrawlConfig.fromMap(Map.of("recrawl.input.seeds-time", "1000")).seedsTime(42)).isEqualTo(1000);
+    assertThat(RecrawlConfig.fromMap(Map.of("recrawl.input.seeds-time", "1970-01-01T00:00:01Z")).seedsTime(42)).isEqualTo(1000);
+  }
+
+  @Test
+  void malformedYamlNamesTheFile() throws Exception {
+    Path f = yaml("recrawl.input.type: [unclosed\n");
+    assertThatThrownBy(() -> RecrawlConfig.load(f)).hasMessageStartingWith(f.toString() + ": not valid YAML");
+  }
+}
