@@ -1,0 +1,157 @@
+package io.recrawl.estimate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Compares the change-rate estimator with the naive one (changes seen / time observed) on synthetic
+ * Poisson histories: true rates log-uniform, crawl gaps regular or exponential.
+ */
+public final class EstimatorEvaluation {
+
+  /** How the crawl gaps of a synthetic history are drawn. */
+  public enum Gaps {
+    REGULAR,
+    EXPONENTIAL
+  }
+
+  /**
+   * One family of histories.
+   *
+   * @param gapTimesRate the mean crawl gap as a multiple of the page's mean time between changes 1/delta
+   * @param crawls the number of observed intervals in each history
+   */
+  public record Scenario(Gaps gaps, double gapTimesRate, int crawls) {}
+
+  /**
+   * Errors of one estimator over one scenario. Relative errors are of est/true - 1; log errors are of
+   * ln(est/true) over the positive estimates only; {@code zeroFraction} counts the estimates of 0.
+   */
+  public record Errors(double relBias, double relRmse, double logBias, double logRmse, double zeroFraction) {}
+
+  /** The result for one scenario. */
+  public record Row(Scenario scenario, Errors ours, Errors naive) {}
+
+  private final ChangeRateEstimator estimator;
+  private final double minRate;
+  private final double maxRate;
+  private final int pages;
+  private final long seed;
+
+  /**
+   * @param minRate the smallest true change rate (per day)
+   * @param maxRate the largest true change rate (per day)
+   * @param pages histories simulated per scenario
+   */
+  public EstimatorEvaluation(ChangeRateEstimator estimator, double minRate, double maxRate, int pages, long seed) {
+    if (!(minRate > 0) || !(maxRate >= minRate) || pages <= 0) {
+      throw new IllegalArgumentException("need 0 < minRate <= maxRate and pages > 0");
+    }
+    this.estimator = estimator;
+    this.minRate = minRate;
+    this.maxRate = maxRate;
+    this.pages = pages;
+    this.seed = seed;
+  }
+
+  /** Regular and exponential gaps, at 0.2, 1 and 5 times 1/delta, with histories of 10 and 50 crawls. */
+  public static List<Scenario> standardScenarios() {
+    List<Scenario> out = new ArrayList<>();
+    for (int crawls : new int[] {10, 50}) {
+      for (Gaps gaps : Gaps.values()) {
+        for (double g : new double[] {0.2, 1.0, 5.0}) {
+          out.add(new Scenario(gaps, g, crawls));
+        }
+      }
+    }
+    return out;
+  }
+
+  public List<Row> evaluate(List<Scenario> scenarios) {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < scenarios.size(); i++) {
+      rows.add(evaluate(scenarios.get(i), new SplittableRandom(seed * 1_000_003L + i)));
+    }
+    return rows;
+  }
+
+  Row evaluate(Scenario sc, SplittableRandom rnd) {
+    ErrorAccumulator ours = new ErrorAccumulator();
+    ErrorAccumulator naive = new ErrorAccumulator();
+    double lnMin = Math.log(minRate);
+    double lnMax = Math.log(maxRate);
+    for (int p = 0; p < pages; p++) {
+      double truth = Math.exp(lnMin + (lnMax - lnMin) * rnd.nextDouble());
+      double meanGap = sc.gapTimesRate() / truth;
+      ChangeStats stats = estimator.prior();
+      int changes = 0;
+      double time = 0;
+      for (int c = 0; c < sc.crawls(); c++) {
+        double gap = sc.gaps() == Gaps.REGULAR ? meanGap : -meanGap * Math.log(1 - rnd.nextDouble());
+        // P(at least one change of a Poisson(truth) process in the gap)
+        boolean changed = rnd.nextDouble() < -Math.expm1(-truth * gap);
+        stats = estimator.observe(stats, gap, changed);
+        changes += changed ? 1 : 0;
+        time += gap;
+      }
+      ours.add(estimator.rate(stats), truth);
+      naive.add(changes / time, truth);
+    }
+    return new Row(sc, ours.errors(), naive.errors());
+  }
+
+  /** A markdown table of the rows. */
+  public static String table(List<Row> rows) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("| gaps | mean gap × δ | crawls | ours: rel. bias | ours: rel. RMSE | ours: log bias | ours: log RMSE"
+        + " | naive: rel. bias | naive: rel. RMSE | naive: log bias | naive: log RMSE | naive: share of 0 |\n");
+    sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (Row r : rows) {
+      Scenario s = r.scenario();
+      sb.append(String.format(Locale.ROOT, "| %s | %.1f | %d | %+.3f | %.3f | %+.3f | %.3f | %+.3f | %.3f | %s | %s | %.1f%% |%n",
+          s.gaps().name().toLowerCase(Locale.ROOT), s.gapTimesRate(), s.crawls(),
+          r.ours().relBias(), r.ours().relRmse(), r.ours().logBias(), r.ours().logRmse(),
+          r.naive().relBias(), r.naive().relRmse(), fmt(r.naive().logBias(), true), fmt(r.naive().logRmse(), false),
+          100 * r.naive().zeroFraction()));
+    }
+    return sb.toString();
+  }
+
+  private static String fmt(double v, boolean signed) {
+    if (Double.isNaN(v)) {
+      return "n/a";
+    }
+    return String.format(Locale.ROOT, signed ? "%+.3f" : "%.3f", v);
+  }
+
+  /** Running sums of relative and log errors. */
+  private static final class ErrorAccumulator {
+    private long n;
+    private double rel;
+    private double rel2;
+    private long positive;
+    private double log;
+    private double log2;
+
+    void add(double estimate, double truth) {
+      double e = estimate / truth - 1;
+      n++;
+      rel += e;
+      rel2 += e * e;
+      if (estimate > 0) {
+        double l = Math.log(estimate / truth);
+        positive++;
+        log += l;
+        log2 += l * l;
+      }
+    }
+
+    Errors errors() {
+      double logBias = positive == 0 ? Double.NaN : log / positive;
+      double logRmse = positive == 0 ? Double.NaN : Math.sqrt(log2 / positive);
+      return new Errors(rel / n, Math.sqrt(rel2 / n), logBias, logRmse, (n - positive) / (double) n);
+    }
+  }
+}
