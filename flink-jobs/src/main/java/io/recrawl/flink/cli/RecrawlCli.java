@@ -16,6 +16,7 @@ public final class RecrawlCli {
     int rc;
     switch (args[0]) {
       // Each sub-command is one class with a static int run(String[]) method.
+      case "estimator-report": rc = EstimatorReport.run(rest); break;
       default:
         System.err.println("recrawl: unknown command '" + args[0] + "'");
         usage();
@@ -30,6 +31,7 @@ public final class RecrawlCli {
     System.err.println(String.join("\n",
         "usage: bin/recrawl COMMAND [OPTIONS]",
         "commands:",
-        "  help                      this text"));
+        "  help                      this text",
+        "  estimator-report          bias and RMSE of the change-rate estimator vs the naive one"));
   }
 }
