@@ -16,10 +16,12 @@ public final class HostThreshold {
   private final ThresholdGrid grid;
   private final double minRate;
   private final double maxRate;
+  private final RateTable rates;
 
   HostThreshold(EngineConfig cfg) {
     this.cfg = cfg;
     this.grid = cfg.grid;
+    this.rates = new RateTable(cfg.objective, cfg.grid);
     // Per-page rate bounds from the revisit intervals, in crawls per day.
     this.maxRate = cfg.minRevisitMs > 0 ? EngineConfig.DAY_MS / (double) cfg.minRevisitMs : Double.POSITIVE_INFINITY;
     this.minRate = cfg.maxRevisitMs > 0 ? EngineConfig.DAY_MS / (double) cfg.maxRevisitMs : 0.0;
@@ -74,12 +76,8 @@ public final class HostThreshold {
     return out;
   }
 
-  /** Adds {@code sign} times one page's rate ρ_j(θ) at every grid threshold. */
+  /** Adds {@code sign} times one page's rate ρ_j(θ), within the revisit bounds, at every grid threshold. */
   void addPageDemand(double[] curve, double weight, double changeRate, int sign) {
-    for (int i = 0; i < curve.length; i++) {
-      double rate = cfg.objective.optimalRate(weight, changeRate, grid.threshold(i));
-      rate = Math.max(minRate, Math.min(maxRate, rate));
-      curve[i] = Math.max(0, curve[i] + sign * rate);
-    }
+    rates.add(curve, weight, changeRate, minRate, maxRate, sign);
   }
 }

@@ -32,6 +32,11 @@ public final class ChangesCaught implements Objective {
   }
 
   @Override
+  public double effectiveWeight(double weight, double changeRate) {
+    return weight * changeRate;
+  }
+
+  @Override
   public double utility(double weight, double changeRate, double rate) {
     return changeRate * Freshness.INSTANCE.utility(weight, changeRate, rate);
   }

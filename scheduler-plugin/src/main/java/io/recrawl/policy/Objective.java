@@ -24,6 +24,15 @@ public interface Objective {
     return tau == Double.POSITIVE_INFINITY ? 0.0 : 1.0 / tau;
   }
 
+  /**
+   * The weight that scales this objective's rates: every objective here has optimalRate(w, δ, θ) =
+   * δ · optimalRate(1, 1, θ δ / effectiveWeight(w, δ)), which lets a host's demand curve be read
+   * from one shared table instead of solving for every page at every grid threshold.
+   */
+  default double effectiveWeight(double weight, double changeRate) {
+    return weight;
+  }
+
   /** Utility per unit time of crawling the page at {@code rate}, at perfectly regular intervals. */
   double utility(double weight, double changeRate, double rate);
 

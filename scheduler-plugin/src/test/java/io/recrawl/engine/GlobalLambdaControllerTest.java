@@ -1,0 +1,152 @@
+package io.recrawl.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The controller in a closed loop with a model of the crawl: the measured crawl rate follows the
+ * demand at the broadcast global lambda with a lag of about one period (pages in transit between
+ * thresholds), and the demand curve is built from real host curves capped at their limits.
+ */
+class GlobalLambdaControllerTest {
+
+  private static final ThresholdGrid GRID = new ThresholdGrid(1e-6, 1e6, 3);
+  private static final double LAG = 0.6; // share of the new equilibrium reached in one period
+  /** The crawl delivers 3 % less than the curve says (pacing, leases): the controller must learn it. */
+  private static final double MODEL_ERROR = 0.97;
+
+  /** A frontier of hosts, each a capped demand curve. */
+  private static final class Frontier {
+    final List<double[]> capped = new ArrayList<>();
+    final HostThreshold thresholds = new HostThreshold(EngineConfig.defaults());
+
+    void addHost(Random rnd, int pages, double limit) {
+      double[] curve = new double[GRID.size()];
+      for (int j = 0; j < pages; j++) {
+        double w = Math.exp(rnd.nextGaussian());
+        double delta = Math.exp(rnd.nextGaussian() * 1.5 - 1);
+        thresholds.addPageDemand(curve, w, delta, +1);
+      }
+      for (int i = 0; i < curve.length; i++) {
+        curve[i] = Math.min(limit, curve[i]);
+      }
+      capped.add(curve);
+    }
+
+    double[] total() {
+      double[] t = new double[GRID.size()];
+      for (double[] c : capped) {
+        t = DemandLedger.sum(t, c);
+      }
+      return t;
+    }
+  }
+
+  private static Frontier frontier(long seed) {
+    Random rnd = new Random(seed);
+    Frontier f = new Frontier();
+    for (int h = 0; h < 300; h++) {
+      int pages = 1 + (int) (2000 / Math.pow(h + 1, 0.9));
+      double limit = h % 3 == 0 ? pages * 0.05 : Double.POSITIVE_INFINITY; // a third constrained
+      f.addHost(rnd, pages, limit);
+    }
+    return f;
+  }
+
+  /** Runs the loop for some periods; returns the measured rates. */
+  private static double[] run(GlobalLambdaController c, Frontier f, double[] measured0, int periods) {
+    double measured = measured0[0];
+    double[] trace = new double[periods];
+    for (int t = 0; t < periods; t++) {
+      double[] curve = f.total();
+      double lambda = c.update(curve, measured);
+      double demand = MODEL_ERROR * GRID.demandAt(curve, lambda);
+      measured = Double.isNaN(measured) ? demand : (1 - LAG) * measured + LAG * demand;
+      trace[t] = measured;
+    }
+    measured0[0] = measured;
+    return trace;
+  }
+
+  private static void assertSettlesWithin(double[] trace, double budget, int periods) {
+    for (int t = periods; t < trace.length; t++) {
+      assertThat(Math.abs(trace[t] / budget - 1))
+          .as("period %d: measured %s against budget %s", t, trace[t], budget)
+          .isLessThan(0.02);
+    }
+  }
+
+  @Test
+  void convergesToTheBudgetAndStaysThere() {
+    Frontier f = frontier(1);
+    double budget = 0.2 * 20_000;
+    GlobalLambdaController c = new GlobalLambdaController(GRID, budget);
+    double[] m = {Double.NaN};
+    double[] trace = run(c, f, m, 40);
+    assertSettlesWithin(trace, budget, 5);
+    assertThat(c.lambda()).isGreaterThan(0);
+  }
+
+  @Test
+  void recoversWithinFivePeriodsAfterTheBudgetIsHalvedOrDoubled() {
+    Frontier f = frontier(2);
+    double budget = 4000;
+    GlobalLambdaController c = new GlobalLambdaController(GRID, budget);
+    double[] m = {Double.NaN};
+    run(c, f, m, 20);
+    c.setBudget(budget / 2);
+    assertSettlesWithin(run(c, f, m, 30), budget / 2, 5);
+    c.setBudget(budget);
+    assertSettlesWithin(run(c, f, m, 30), budget, 5);
+  }
+
+  @Test
+  void recoversWithinFivePeriodsAfterALargeHostIsAdded() {
+    Frontier f = frontier(3);
+    double budget = 4000;
+    GlobalLambdaController c = new GlobalLambdaController(GRID, budget);
+    double[] m = {Double.NaN};
+    run(c, f, m, 20);
+    double before = c.lambda();
+    f.addHost(new Random(9), 20_000, Double.POSITIVE_INFINITY);
+    double[] trace = run(c, f, m, 30);
+    assertSettlesWithin(trace, budget, 5);
+    assertThat(c.lambda()).isGreaterThan(before); // more demand for the same budget: a higher price
+  }
+
+  @Test
+  void noOscillationGrowsOverTime() {
+    Frontier f = frontier(4);
+    double budget = 3000;
+    GlobalLambdaController c = new GlobalLambdaController(GRID, budget);
+    double[] m = {budget * 3}; // start far off
+    double[] trace = run(c, f, m, 60);
+    double early = 0;
+    double late = 0;
+    for (int t = 1; t < 20; t++) {
+      early = Math.max(early, Math.abs(trace[t] - budget));
+    }
+    for (int t = 40; t < 60; t++) {
+      late = Math.max(late, Math.abs(trace[t] - budget));
+    }
+    assertThat(late).isLessThanOrEqualTo(early);
+    assertThat(late / budget).isLessThan(0.005);
+  }
+
+  @Test
+  void theGlobalLambdaFallsToZeroWhenDemandFitsTheBudget() {
+    Frontier f = new Frontier();
+    Random rnd = new Random(5);
+    for (int h = 0; h < 10; h++) {
+      f.addHost(rnd, 50, 5.0); // every host constrained: total demand at most 50 a day
+    }
+    GlobalLambdaController c = new GlobalLambdaController(GRID, 1000);
+    double[] m = {Double.NaN};
+    run(c, f, m, 10);
+    assertThat(c.lambda()).isZero();
+  }
+}
