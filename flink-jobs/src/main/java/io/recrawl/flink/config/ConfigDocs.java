@@ -1,5 +1,6 @@
 package io.recrawl.flink.config;
 
+import io.recrawl.engine.EngineConfig;
 import java.util.List;
 
 /** Prints the documented key list as the YAML file body or as the README's Markdown table. */
@@ -9,7 +10,8 @@ public final class ConfigDocs {
 
   /** {@code ConfigDocs yaml|markdown}. */
   public static void main(String[] args) {
-    System.out.print(args.length > 0 && args[0].equals("markdown") ? markdown() : yaml());
+    String what = args.length > 0 ? args[0] : "yaml";
+    System.out.print(what.equals("markdown") ? markdown() : what.equals("engine") ? engineYaml() : yaml());
   }
 
   /** One commented {@code key: default} line per key. */
@@ -18,6 +20,26 @@ public final class ConfigDocs {
     for (ConfigKey<?> k : RecrawlOptions.all().values()) {
       b.append("# ").append(k.description()).append('\n');
       b.append(k.name()).append(": ").append(yamlValue(k.defaultValue())).append("\n\n");
+    }
+    return b.toString();
+  }
+
+  /**
+   * The {@code recrawl.engine} section: every engine key, commented out with its default, from the
+   * engine's own key list.
+   */
+  public static String engineYaml() {
+    StringBuilder b = new StringBuilder();
+    b.append("# ---- engine: checked by io.recrawl.engine.EngineConfig; durations as \"90 s\", \"1 h\", \"2 d\" or ms.\n");
+    b.append("# Uncomment to change; the values shown are the defaults. recrawl.metadata.transfer above is\n");
+    b.append("# passed on as metadata.transfer.\n");
+    b.append("recrawl.engine:\n");
+    for (var e : EngineConfig.KEYS.entrySet()) {
+      if (e.getKey().equals("metadata.transfer")) {
+        continue;
+      }
+      b.append("  # ").append(e.getValue()[1]).append('\n');
+      b.append("  # ").append(e.getKey()).append(": ").append(e.getValue()[0]).append('\n');
     }
     return b.toString();
   }

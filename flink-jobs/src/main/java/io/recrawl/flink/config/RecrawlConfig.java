@@ -2,6 +2,7 @@ package io.recrawl.flink.config;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.recrawl.engine.EngineConfig;
 import io.recrawl.wire.HostKeys;
 import java.io.IOException;
 import java.io.Serializable;
@@ -163,6 +164,24 @@ public final class RecrawlConfig implements Serializable {
     if (engine.containsKey("metadata.transfer") && values.containsKey(RecrawlOptions.METADATA_TRANSFER.name())) {
       throw new ConfigException(RecrawlOptions.METADATA_TRANSFER.name(),
           "given twice: here and as recrawl.engine.metadata.transfer; keep one");
+    }
+    engineConfig(); // the engine checks its own keys; refuse a bad one now, not in a running job
+  }
+
+  /** The engine's configuration, checked by the engine; errors name the full key. */
+  public EngineConfig engineConfig() {
+    try {
+      return EngineConfig.fromMap(engineSettings(), RecrawlOptions.ENGINE_PREFIX);
+    } catch (ConfigException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      // EngineConfig's messages start with "<prefix><key>: "; keep that key.
+      String msg = String.valueOf(e.getMessage());
+      int colon = msg.indexOf(": ");
+      if (msg.startsWith(RecrawlOptions.ENGINE_PREFIX) && colon > 0) {
+        throw new ConfigException(msg.substring(0, colon), msg.substring(colon + 2));
+      }
+      throw new ConfigException("recrawl.engine", msg);
     }
   }
 

@@ -13,6 +13,7 @@ class ConfigDocsTest {
   void recrawlYamlDocumentsEveryKeyWithItsDefault() throws Exception {
     String yaml = Files.readString(RepoFiles.file("config/recrawl.yaml"));
     assertThat(yaml).contains(ConfigDocs.yaml());
+    assertThat(yaml).endsWith(ConfigDocs.engineYaml());
   }
 
   @Test

@@ -121,6 +121,19 @@ class RecrawlConfigTest {
   }
 
   @Test
+  void engineKeysAreCheckedByTheEngineAndNamedInFull() throws Exception {
+    assertThatThrownBy(() -> RecrawlConfig.load(yaml("recrawl.engine:\n  lease: soon\n")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("recrawl.engine.lease: ");
+    assertThatThrownBy(() -> RecrawlConfig.load(yaml("recrawl.engine.bogus: 1\n")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("recrawl.engine.bogus: unknown key");
+    RecrawlConfig c = RecrawlConfig.load(yaml("recrawl.engine.lease: 30 min\nrecrawl.metadata.transfer: [depth]\n"));
+    assertThat(c.engineConfig().leaseMs).isEqualTo(1_800_000L);
+    assertThat(c.engineConfig().metadataTransfer).containsExactly("depth");
+  }
+
+  @Test
   void overridesApplyAfterTheFileAndAreChecked() throws Exception {
     Path f = yaml("recrawl.input.type: files\n");
     assertThat(RecrawlConfig.load(f, Map.of("recrawl.input.type", "kafka")).kafkaInput()).isTrue();
