@@ -1,0 +1,323 @@
+package io.recrawl.flink.scheduler;
+
+import io.recrawl.engine.DemandLedger;
+import io.recrawl.engine.EngineConfig;
+import io.recrawl.engine.EngineListener;
+import io.recrawl.engine.HostEngine;
+import io.recrawl.engine.HostState;
+import io.recrawl.engine.PageState;
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.DeadLetter;
+import io.recrawl.wire.StatusEvent;
+import io.recrawl.wire.StatusEventCodec;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.BroadcastState;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.TimerService;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.FlinkRuntimeException;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * The host-keyed scheduler: runs the {@link HostEngine} over RocksDB keyed state, with one
+ * event-time timer per host (its next wake-up), and the control stream broadcast to every subtask.
+ *
+ * <ul>
+ *   <li>A status event is applied with {@link HostEngine#onStatus}; a timer runs {@link
+ *       HostEngine#onWake}, which re-checks due pages against the current threshold θ_i = λ_i + λ_0
+ *       and releases the best one if the host's pacing allows.
+ *   <li>{@code LAMBDA} messages set the global lambda λ_0 (stale epochs are ignored); it is read at
+ *       every wake-up, so a change takes effect within the engine's timer horizon.
+ *   <li>{@code HOST_RATE} overrides go to broadcast state. The broadcast side cannot register timers
+ *       nor cheaply reach one key, so an override is applied lazily, on the host's next event or
+ *       wake-up: releases only happen on wake-ups, so pacing always obeys the latest override. (A
+ *       raised limit may wait for the wake-up already scheduled, at most one old spacing.)
+ *   <li>{@code TICK}s only carry event time (as watermarks) and trigger the {@link #DEMAND} report.
+ * </ul>
+ *
+ * <p>The per-subtask {@link DemandLedger} and the URL/host counts are transient: after a restore they
+ * are rebuilt from keyed state on the first control message (one pass over the subtask's hosts).
+ */
+public class HostSchedulerFunction
+    extends KeyedBroadcastProcessFunction<String, StatusEvent, ControlMessage, CrawlRequest> {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Inputs the operator refused, with a reason; counted in {@code recrawl.deadLetters.<reason>}. */
+  public static final OutputTag<DeadLetter> DEAD_LETTERS =
+      new OutputTag<>("scheduler-dead-letters", TypeInformation.of(DeadLetter.class));
+
+  /** One {@link DemandReport} per subtask per tick: input of the global lambda controller. */
+  public static final OutputTag<DemandReport> DEMAND =
+      new OutputTag<>("demand", TypeInformation.of(DemandReport.class));
+
+  /** Dead-letter reasons of the operator itself (parsing has its own, see DeadLetterReason). */
+  public static final String BAD_CONTROL = "bad_control";
+  public static final String REJECTED_BY_ENGINE = "rejected_by_engine";
+
+  /** Sample one wake-up in this many for the host lambda histogram. */
+  private static final int LAMBDA_SAMPLE_EVERY = 16;
+
+  private final HashMap<String, Object> engineSettings;
+  private final double initialGlobalLambda;
+
+  private transient HostEngine engine;
+  private transient FlinkHostStore store;
+  private transient DemandLedger ledger;
+  private transient SchedulerMetrics metrics;
+  private transient EngineCall call;
+  private transient boolean rebuilt;
+  private transient long lastReport;
+  private transient long wakeCount;
+
+  /**
+   * @param engineSettings the engine keys of {@link EngineConfig#KEYS} (the {@code recrawl.engine}
+   *     section of the configuration); validated here, so a bad value fails at job build time
+   * @param initialGlobalLambda λ_0 until the first LAMBDA message arrives
+   */
+  public HostSchedulerFunction(Map<String, ?> engineSettings, double initialGlobalLambda) {
+    EngineConfig.fromMap(engineSettings, "recrawl.engine.");
+    if (!(initialGlobalLambda >= 0) || Double.isInfinite(initialGlobalLambda)) {
+      throw new IllegalArgumentException("initial global lambda must be finite and >= 0, got " + initialGlobalLambda);
+    }
+    this.engineSettings = new HashMap<>(engineSettings);
+    this.initialGlobalLambda = initialGlobalLambda;
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    EngineConfig cfg = EngineConfig.fromMap(engineSettings, "recrawl.engine.");
+    engine = new HostEngine(cfg);
+    ValueState<HostState> host = getRuntimeContext().getState(SchedulerState.hostDescriptor());
+    MapState<String, PageState> pages = getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());
+    MapState<Long, String> slots = getRuntimeContext().getMapState(SchedulerState.slotsDescriptor());
+    store = new FlinkHostStore(host, pages, slots);
+    ledger = new DemandLedger(cfg.grid);
+    metrics = new SchedulerMetrics(getRuntimeContext().getMetricGroup());
+    metrics.globalLambda = initialGlobalLambda;
+    call = new EngineCall();
+    rebuilt = false;
+    lastReport = Long.MIN_VALUE;
+  }
+
+  // ---------------------------------------------------------------- keyed side
+
+  @Override
+  public void processElement(StatusEvent e, ReadOnlyContext ctx, Collector<CrawlRequest> out) throws Exception {
+    metrics.eventsIn.inc();
+    String host = ctx.getCurrentKey();
+    long now = Math.max(ctx.timerService().currentWatermark(), e.time());
+    call.begin(host, now, globalLambda(ctx.getBroadcastState(SchedulerState.globalDescriptor())), ctx.timerService(), out);
+    store.reset(host);
+    long backlogBefore = readySize(store.host());
+    try {
+      syncHostRate(host, ctx.getBroadcastState(SchedulerState.hostRatesDescriptor()));
+      engine.onStatus(store, e, call);
+      syncHostRate(host, ctx.getBroadcastState(SchedulerState.hostRatesDescriptor())); // a new host
+    } catch (FlinkRuntimeException stateFailure) {
+      throw stateFailure; // the state backend failed: a real failure, let Flink restart
+    } catch (RuntimeException bad) {
+      // An input the engine cannot digest must not fail (and then fail again after every restart).
+      deadLetter(ctx::output, StatusEventCodec.toJson(e), REJECTED_BY_ENGINE, bad.toString(), now);
+    }
+    metrics.dueBacklog += readySize(store.host()) - backlogBefore;
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<CrawlRequest> out) throws Exception {
+    String host = ctx.getCurrentKey();
+    double lambda0 = globalLambda(ctx.getBroadcastState(SchedulerState.globalDescriptor()));
+    // The host's clock is its timer's time, not the (possibly far ahead) watermark: pacing on the
+    // output is then exact in event time, even when a replay moves the watermark in big steps.
+    call.begin(host, timestamp, lambda0, ctx.timerService(), out);
+    store.reset(host);
+    long backlogBefore = readySize(store.host());
+    syncHostRate(host, ctx.getBroadcastState(SchedulerState.hostRatesDescriptor()));
+    engine.onWake(store, call);
+    HostState h = store.host();
+    metrics.dueBacklog += readySize(h) - backlogBefore;
+    if (h != null && ++wakeCount % LAMBDA_SAMPLE_EVERY == 0) {
+      double lambdaI = engine.thresholds().hostLambda(h, lambda0, timestamp);
+      metrics.hostLambdaMicros.update(Math.round(Math.min(lambdaI, 1e12) * 1e6));
+    }
+  }
+
+  /** Applies the broadcast rate override of this host if its record does not have it yet. */
+  private void syncHostRate(String host, ReadOnlyBroadcastState<String, Double> rates) throws Exception {
+    HostState h = store.host();
+    if (h == null) {
+      return;
+    }
+    Double override = rates.get(host);
+    double want = override == null ? 0 : override;
+    if (want != h.overrideRate) {
+      engine.onHostRate(store, want, call);
+    }
+  }
+
+  // ---------------------------------------------------------------- broadcast side
+
+  @Override
+  public void processBroadcastElement(ControlMessage m, Context ctx, Collector<CrawlRequest> out) throws Exception {
+    long now = Math.max(ctx.currentWatermark(), m.time());
+    if (!rebuilt) {
+      rebuild(ctx, now);
+    }
+    switch (m.kind()) {
+      case LAMBDA:
+        onGlobalLambda(m, ctx, now);
+        break;
+      case HOST_RATE:
+        if (m.host() == null || m.host().isBlank() || Double.isNaN(m.maxRate()) || Double.isInfinite(m.maxRate())) {
+          deadLetter(ctx::output, String.valueOf(m), BAD_CONTROL, "host rate override needs a host and a finite rate", now);
+        } else if (m.maxRate() > 0) {
+          ctx.getBroadcastState(SchedulerState.hostRatesDescriptor()).put(m.host(), m.maxRate());
+        } else {
+          ctx.getBroadcastState(SchedulerState.hostRatesDescriptor()).remove(m.host());
+        }
+        break;
+      case TICK:
+        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        ctx.output(DEMAND, new DemandReport(subtask, m.time(), lastReport, metrics.releasedSinceReport, ledger.snapshot()));
+        metrics.releasedSinceReport = 0;
+        lastReport = m.time();
+        break;
+      default:
+        deadLetter(ctx::output, String.valueOf(m), BAD_CONTROL, "unknown control kind", now);
+    }
+  }
+
+  private void onGlobalLambda(ControlMessage m, Context ctx, long now) throws Exception {
+    if (!(m.globalLambda() >= 0) || Double.isInfinite(m.globalLambda())) {
+      deadLetter(ctx::output, String.valueOf(m), BAD_CONTROL, "global lambda must be finite and >= 0", now);
+      return;
+    }
+    BroadcastState<String, Double> global = ctx.getBroadcastState(SchedulerState.globalDescriptor());
+    Double epoch = global.get(SchedulerState.EPOCH);
+    if (epoch != null && m.epoch() < epoch) {
+      metrics.staleLambdas.inc(); // a late message from an older controller round
+      return;
+    }
+    global.put(SchedulerState.EPOCH, (double) m.epoch());
+    global.put(SchedulerState.GLOBAL_LAMBDA, m.globalLambda());
+    metrics.globalLambda = m.globalLambda();
+  }
+
+  /** Rebuilds the transient per-subtask ledger and counts from keyed state (after a restore). */
+  private void rebuild(Context ctx, long now) throws Exception {
+    DemandLedger fresh = new DemandLedger(engine.config().grid);
+    long[] counts = new long[3];
+    ctx.applyToKeyedState(
+        SchedulerState.hostDescriptor(),
+        (host, state) -> {
+          HostState h = state.value();
+          if (h != null) {
+            fresh.replace(null, engine.thresholds().cappedCurve(h, now));
+            counts[0]++;
+            counts[1] += h.pages;
+            counts[2] += h.ready.size();
+          }
+        });
+    ledger = fresh;
+    metrics.hosts = counts[0];
+    metrics.urls = counts[1];
+    metrics.dueBacklog = counts[2];
+    rebuilt = true;
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private double globalLambda(ReadOnlyBroadcastState<String, Double> global) throws Exception {
+    Double l = global.get(SchedulerState.GLOBAL_LAMBDA);
+    return l == null ? initialGlobalLambda : l;
+  }
+
+  private static long readySize(HostState h) {
+    return h == null ? 0 : h.ready.size();
+  }
+
+  private interface SideOutput {
+    <X> void output(OutputTag<X> tag, X value);
+  }
+
+  private void deadLetter(SideOutput ctx, String raw, String reason, String detail, long now) {
+    metrics.deadLetter(reason);
+    ctx.output(DEAD_LETTERS, DeadLetter.of(raw, reason, detail, now));
+  }
+
+  /** The per-subtask ledger; for tests. */
+  DemandLedger ledger() {
+    return ledger;
+  }
+
+  /** The subtask's metrics; for tests. */
+  SchedulerMetrics metrics() {
+    return metrics;
+  }
+
+  /** The engine's view of one call: the host, its clock, λ_0, the timer service and the output. */
+  private final class EngineCall implements HostEngine.Context {
+    private String host;
+    private long now;
+    private double lambda0;
+    private TimerService timers;
+    private Collector<CrawlRequest> out;
+
+    void begin(String host, long now, double lambda0, TimerService timers, Collector<CrawlRequest> out) {
+      this.host = host;
+      this.now = now;
+      this.lambda0 = lambda0;
+      this.timers = timers;
+      this.out = out;
+    }
+
+    @Override
+    public String host() {
+      return host;
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    @Override
+    public double globalLambda() {
+      return lambda0;
+    }
+
+    @Override
+    public void release(CrawlRequest request) {
+      out.collect(request);
+    }
+
+    @Override
+    public void reschedule(long previous, long next) {
+      // Exactly one timer per host: the engine's wake-up.
+      if (previous != Long.MAX_VALUE) {
+        timers.deleteEventTimeTimer(previous);
+      }
+      if (next != Long.MAX_VALUE) {
+        timers.registerEventTimeTimer(next);
+      }
+    }
+
+    @Override
+    public DemandLedger ledger() {
+      return ledger;
+    }
+
+    @Override
+    public EngineListener listener() {
+      return metrics;
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package io.recrawl.flink.scheduler;
+
+import io.recrawl.engine.HostState;
+import io.recrawl.engine.SlotQueues;
+import java.io.IOException;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/** Binary form of a host's {@link HostState}: rate limits, pacing, demand curve and slot-queue heads. */
+public final class HostStateSerializer extends TypeSerializerSingleton<HostState> {
+
+  private static final long serialVersionUID = 1L;
+
+  public static final HostStateSerializer INSTANCE = new HostStateSerializer();
+
+  @Override
+  public boolean isImmutableType() {
+    return false;
+  }
+
+  @Override
+  public HostState createInstance() {
+    return new HostState();
+  }
+
+  @Override
+  public HostState copy(HostState from) {
+    HostState h = new HostState();
+    h.overrideRate = from.overrideRate;
+    h.evidenceRate = from.evidenceRate;
+    h.evidenceUntil = from.evidenceUntil;
+    h.lastRelease = from.lastRelease;
+    h.wakeAt = from.wakeAt;
+    h.pages = from.pages;
+    h.inFlight = from.inFlight;
+    h.correction = from.correction;
+    h.correctedAt = from.correctedAt;
+    h.curve = from.curve == null ? null : from.curve.clone();
+    h.due = copy(from.due);
+    h.ready = copy(from.ready);
+    return h;
+  }
+
+  private static SlotQueues copy(SlotQueues q) {
+    SlotQueues c = new SlotQueues();
+    c.buckets = q.buckets.clone();
+    c.heads = q.heads.clone();
+    c.tails = q.tails.clone();
+    return c;
+  }
+
+  @Override
+  public HostState copy(HostState from, HostState reuse) {
+    return copy(from);
+  }
+
+  @Override
+  public int getLength() {
+    return -1;
+  }
+
+  @Override
+  public void serialize(HostState h, DataOutputView out) throws IOException {
+    out.writeDouble(h.overrideRate);
+    out.writeDouble(h.evidenceRate);
+    out.writeLong(h.evidenceUntil);
+    out.writeLong(h.lastRelease);
+    out.writeLong(h.wakeAt);
+    out.writeInt(h.pages);
+    out.writeInt(h.inFlight);
+    out.writeDouble(h.correction);
+    out.writeLong(h.correctedAt);
+    if (h.curve == null) {
+      VarInts.writeVarInt(out, 0);
+    } else {
+      VarInts.writeVarInt(out, h.curve.length + 1);
+      for (double d : h.curve) {
+        out.writeDouble(d);
+      }
+    }
+    writeQueues(h.due, out);
+    writeQueues(h.ready, out);
+  }
+
+  private static void writeQueues(SlotQueues q, DataOutputView out) throws IOException {
+    VarInts.writeVarInt(out, q.buckets.length);
+    for (int i = 0; i < q.buckets.length; i++) {
+      VarInts.writeVarLong(out, q.buckets[i]);
+      VarInts.writeVarInt(out, q.heads[i]);
+      VarInts.writeVarInt(out, q.tails[i]);
+    }
+  }
+
+  @Override
+  public HostState deserialize(DataInputView in) throws IOException {
+    HostState h = new HostState();
+    h.overrideRate = in.readDouble();
+    h.evidenceRate = in.readDouble();
+    h.evidenceUntil = in.readLong();
+    h.lastRelease = in.readLong();
+    h.wakeAt = in.readLong();
+    h.pages = in.readInt();
+    h.inFlight = in.readInt();
+    h.correction = in.readDouble();
+    h.correctedAt = in.readLong();
+    int n = VarInts.readVarInt(in);
+    if (n > 0) {
+      h.curve = new double[n - 1];
+      for (int i = 0; i < h.curve.length; i++) {
+        h.curve[i] = in.readDouble();
+      }
+    }
+    h.due = readQueues(in);
+    h.ready = readQueues(in);
+    return h;
+  }
+
+  private static SlotQueues readQueues(DataInputView in) throws IOException {
+    SlotQueues q = new SlotQueues();
+    int n = VarInts.readVarInt(in);
+    q.buckets = new long[n];
+    q.heads = new int[n];
+    q.tails = new int[n];
+    for (int i = 0; i < n; i++) {
+      q.buckets[i] = VarInts.readVarLong(in);
+      q.heads[i] = VarInts.readVarInt(in);
+      q.tails[i] = VarInts.readVarInt(in);
+    }
+    return q;
+  }
+
+  @Override
+  public HostState deserialize(HostState reuse, DataInputView in) throws IOException {
+    return deserialize(in);
+  }
+
+  @Override
+  public void copy(DataInputView source, DataOutputView target) throws IOException {
+    serialize(deserialize(source), target);
+  }
+
+  @Override
+  public TypeSerializerSnapshot<HostState> snapshotConfiguration() {
+    return new Snapshot();
+  }
+
+  /** Snapshot of the (parameterless) serializer, for state compatibility checks on restore. */
+  public static final class Snapshot extends SimpleTypeSerializerSnapshot<HostState> {
+    public Snapshot() {
+      super(() -> INSTANCE);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package io.recrawl.flink.scheduler;
+
+import io.recrawl.engine.EngineListener;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+
+/**
+ * The scheduler's metrics, in the {@code recrawl} metric group of each subtask. It is also the
+ * engine's {@link EngineListener}. Counts of URLs, hosts and backlog are per subtask and are rebuilt
+ * from state after a restore (see {@link HostSchedulerFunction}).
+ */
+final class SchedulerMetrics implements EngineListener {
+
+  /** Histograms keep this many recent samples. */
+  private static final int WINDOW = 1024;
+
+  private final MetricGroup group;
+  private final MetricGroup deadLetterGroup;
+  private final Map<String, Counter> deadLetters = new HashMap<>();
+  final Counter eventsIn;
+  final Counter requestsOut;
+  final Counter leaseExpiries;
+  final Counter duplicateDiscovered;
+  final Counter pagesRemoved;
+  final Counter staleLambdas;
+  final Histogram hostLambdaMicros;
+  final Histogram releaseLagMs;
+
+  // Written by the task thread only; read by the metric reporter thread (hence volatile).
+  volatile long urls;
+  volatile long hosts;
+  volatile long dueBacklog;
+  volatile double globalLambda;
+  long releasedSinceReport;
+
+  SchedulerMetrics(MetricGroup parent) {
+    group = parent.addGroup("recrawl");
+    deadLetterGroup = group.addGroup("deadLetters");
+    eventsIn = group.counter("eventsIn");
+    requestsOut = group.counter("requestsOut");
+    leaseExpiries = group.counter("leaseExpiries");
+    duplicateDiscovered = group.counter("duplicateDiscovered");
+    pagesRemoved = group.counter("pagesRemoved");
+    staleLambdas = group.counter("staleGlobalLambdas");
+    group.gauge("urls", () -> urls);
+    group.gauge("hosts", () -> hosts);
+    group.gauge("dueBacklog", () -> dueBacklog);
+    group.gauge("globalLambda", () -> globalLambda);
+    hostLambdaMicros = group.histogram("hostLambdaMicros", new DescriptiveStatisticsHistogram(WINDOW));
+    releaseLagMs = group.histogram("releaseLagMs", new DescriptiveStatisticsHistogram(WINDOW));
+  }
+
+  /** Counts a dead letter under its reason (one counter per reason, created on first use). */
+  void deadLetter(String reason) {
+    deadLetters.computeIfAbsent(reason, r -> deadLetterGroup.counter(r.replaceAll("[^A-Za-z0-9_]", "_"))).inc();
+  }
+
+  /** The dead-letter count of one reason; for tests. */
+  long deadLetterCount(String reason) {
+    Counter c = deadLetters.get(reason);
+    return c == null ? 0 : c.getCount();
+  }
+
+  @Override
+  public void released(long lagMs) {
+    requestsOut.inc();
+    releasedSinceReport++;
+    releaseLagMs.update(lagMs);
+  }
+
+  @Override
+  public void leaseExpired() {
+    leaseExpiries.inc();
+  }
+
+  @Override
+  public void duplicateDiscovered() {
+    duplicateDiscovered.inc();
+  }
+
+  @Override
+  public void pageRemoved(String url) {
+    pagesRemoved.inc();
+  }
+
+  @Override
+  public void stateChanged(int pagesDelta, int hostsDelta) {
+    urls += pagesDelta;
+    hosts += hostsDelta;
+  }
+}

@@ -1,0 +1,81 @@
+package io.recrawl.flink.scheduler;
+
+import io.recrawl.engine.HostState;
+import io.recrawl.engine.PageState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.DoubleSerializer;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+
+/**
+ * The scheduler operator's state layout, shared by the operator and the state tools.
+ *
+ * <p>Keyed by host: one host record, the host's pages by URL, and the slots of its due/ready queues
+ * (slot key to URL). Broadcast (every subtask keeps a copy): the global lambda with its epoch, and
+ * per-host rate overrides.
+ *
+ * <p>URLs are stored relative to their host key when they start with {@code http(s)://host/}: the key
+ * already holds the host, and both the page key and every slot value would otherwise repeat it.
+ */
+public final class SchedulerState {
+
+  /** The uid of the scheduler operator: savepoints and the state tools find its state under it. */
+  public static final String OPERATOR_UID = "recrawl-host-scheduler";
+
+  public static final String GLOBAL_LAMBDA = "lambda0";
+  public static final String EPOCH = "epoch";
+
+  private static final char HTTPS = '\u0001';
+  private static final char HTTP = '\u0002';
+
+  private SchedulerState() {}
+
+  public static ValueStateDescriptor<HostState> hostDescriptor() {
+    return new ValueStateDescriptor<>("host", HostStateSerializer.INSTANCE);
+  }
+
+  public static MapStateDescriptor<String, PageState> pagesDescriptor() {
+    return new MapStateDescriptor<>("pages", StringSerializer.INSTANCE, PageStateSerializer.INSTANCE);
+  }
+
+  public static MapStateDescriptor<Long, String> slotsDescriptor() {
+    return new MapStateDescriptor<>("slots", LongSerializer.INSTANCE, StringSerializer.INSTANCE);
+  }
+
+  /** Broadcast: {@link #GLOBAL_LAMBDA} and {@link #EPOCH} of the last accepted LAMBDA message. */
+  public static MapStateDescriptor<String, Double> globalDescriptor() {
+    return new MapStateDescriptor<>("global", StringSerializer.INSTANCE, DoubleSerializer.INSTANCE);
+  }
+
+  /** Broadcast: host key to its overriding rate limit, crawls per day. */
+  public static MapStateDescriptor<String, Double> hostRatesDescriptor() {
+    return new MapStateDescriptor<>("host-rates", StringSerializer.INSTANCE, DoubleSerializer.INSTANCE);
+  }
+
+  /** The stored form of a URL of {@code host}. */
+  public static String compactUrl(String host, String url) {
+    if (url.startsWith("https://") && url.startsWith(host, 8) && url.startsWith("/", 8 + host.length())) {
+      return HTTPS + url.substring(8 + host.length());
+    }
+    if (url.startsWith("http://") && url.startsWith(host, 7) && url.startsWith("/", 7 + host.length())) {
+      return HTTP + url.substring(7 + host.length());
+    }
+    return url;
+  }
+
+  /** The URL of a stored key of {@code host}. */
+  public static String expandUrl(String host, String stored) {
+    if (stored.isEmpty()) {
+      return stored;
+    }
+    char c = stored.charAt(0);
+    if (c == HTTPS) {
+      return "https://" + host + stored.substring(1);
+    }
+    if (c == HTTP) {
+      return "http://" + host + stored.substring(1);
+    }
+    return stored;
+  }
+}

@@ -1,0 +1,299 @@
+package io.recrawl.flink.scheduler;
+
+import static io.recrawl.flink.scheduler.SchedulerHarness.DAY;
+import static io.recrawl.flink.scheduler.SchedulerHarness.HOUR;
+import static io.recrawl.flink.scheduler.SchedulerHarness.MIN;
+import static io.recrawl.flink.scheduler.SchedulerHarness.SEC;
+import static io.recrawl.flink.scheduler.SchedulerHarness.T0;
+import static io.recrawl.flink.scheduler.SchedulerHarness.event;
+import static io.recrawl.flink.scheduler.SchedulerHarness.settings;
+import static io.recrawl.wire.CrawlStatus.DISCOVERED;
+import static io.recrawl.wire.CrawlStatus.ERROR;
+import static io.recrawl.wire.CrawlStatus.FETCHED;
+import static io.recrawl.wire.CrawlStatus.FETCH_ERROR;
+import static io.recrawl.wire.CrawlStatus.REDIRECTION;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.DeadLetter;
+import java.util.List;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.junit.jupiter.api.Test;
+
+/** The scheduler operator on RocksDB: status transitions, leases, thresholds, overrides, clean-up, restore. */
+class HostSchedulerFunctionTest {
+
+  private static final String A = "https://a.example/page";
+
+  @Test
+  void discoveredIsInsertIfAbsentAndReleasedOnce() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.status(A, DISCOVERED, T0);
+      s.status(A, DISCOVERED, T0 + SEC);
+      assertThat(s.newRequests()).isEmpty(); // nothing before event time reaches the wake-up
+      s.advance(T0 + MIN);
+      List<CrawlRequest> out = s.newRequests();
+      assertThat(out).extracting(CrawlRequest::url).containsExactly(A);
+      assertThat(out.get(0).host()).isEqualTo("a.example");
+      assertThat(out.get(0).lease()).isEqualTo(out.get(0).time() + HOUR);
+      assertThat(s.fn.metrics().duplicateDiscovered.getCount()).isEqualTo(1);
+      assertThat(s.fn.metrics().urls).isEqualTo(1);
+      assertThat(s.fn.metrics().hosts).isEqualTo(1);
+      assertThat(s.timers()).isEqualTo(1); // the lease check: one timer per host
+    }
+  }
+
+  @Test
+  void fetchedSchedulesTheRevisitFromTheFetchTime() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings("revisit.min-interval", "1 h"))) {
+      s.status(A, DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).hasSize(1);
+      long fetch = T0 + 5 * MIN;
+      s.status(event(A, FETCHED, fetch, true));
+      // Unconstrained host, λ0 = 0: the threshold is 0 and the revisit bound (1 h) decides.
+      s.advance(fetch + 59 * MIN);
+      assertThat(s.newRequests()).isEmpty();
+      s.advance(fetch + 62 * MIN);
+      List<CrawlRequest> out = s.newRequests();
+      assertThat(out).hasSize(1);
+      assertThat(out.get(0).due()).isEqualTo(fetch + HOUR);
+      assertThat(out.get(0).time()).isBetween(fetch + HOUR, fetch + HOUR + MIN);
+    }
+  }
+
+  @Test
+  void redirectionCountsAsAVisitWithoutContent() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings("revisit.min-interval", "2 h"))) {
+      s.status(A, DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      s.newRequests();
+      long redirect = T0 + 3 * MIN;
+      s.status(A, REDIRECTION, redirect);
+      s.advance(redirect + 2 * HOUR - MIN);
+      assertThat(s.newRequests()).isEmpty();
+      s.advance(redirect + 2 * HOUR + 2 * MIN);
+      assertThat(s.newRequests()).extracting(CrawlRequest::due).containsExactly(redirect + 2 * HOUR);
+    }
+  }
+
+  @Test
+  void fetchErrorsBackOffThenBecomeError() throws Exception {
+    try (SchedulerHarness s =
+        new SchedulerHarness(settings("fetch-error.backoff", "2 h", "fetch-error.max", "3", "timer.horizon", "12 h"))) {
+      s.status(A, DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).hasSize(1);
+
+      long e1 = T0 + 2 * MIN;
+      s.status(A, FETCH_ERROR, e1);
+      s.advance(e1 + 2 * HOUR - MIN);
+      assertThat(s.newRequests()).isEmpty();
+      s.advance(e1 + 2 * HOUR + MIN);
+      assertThat(s.newRequests()).hasSize(1); // first retry after 2 h
+
+      long e2 = e1 + 2 * HOUR + 2 * MIN;
+      s.status(A, FETCH_ERROR, e2);
+      s.advance(e2 + 4 * HOUR - MIN);
+      assertThat(s.newRequests()).isEmpty(); // the back-off doubled
+      s.advance(e2 + 4 * HOUR + MIN);
+      assertThat(s.newRequests()).hasSize(1);
+
+      long e3 = e2 + 4 * HOUR + 2 * MIN;
+      s.status(A, FETCH_ERROR, e3); // the third error: ERROR, no more scheduling
+      s.advance(e3 + 30 * DAY);
+      assertThat(s.newRequests()).isEmpty();
+      assertThat(s.timers()).isZero();
+      assertThat(s.fn.metrics().urls).isEqualTo(1); // kept (error.remove is false)
+    }
+  }
+
+  @Test
+  void errorStopsScheduling() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.status(A, DISCOVERED, T0);
+      s.status("https://a.example/other", DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).hasSize(2);
+      s.status(A, ERROR, T0 + 2 * MIN);
+      s.status(event("https://a.example/other", FETCHED, T0 + 2 * MIN, true));
+      s.advance(T0 + 10 * DAY);
+      // Only the healthy page comes back (every revisit interval); the ERROR page never does.
+      assertThat(s.newRequests()).extracting(CrawlRequest::url).isNotEmpty().containsOnly("https://a.example/other");
+    }
+  }
+
+  @Test
+  void expiredLeaseReleasesAgainButNeverTwiceInFlight() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings("lease", "1 h"))) {
+      s.status(A, DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      CrawlRequest first = s.newRequests().get(0);
+      s.advance(first.lease() - SEC);
+      assertThat(s.newRequests()).isEmpty(); // still in flight
+      assertThat(s.fn.metrics().leaseExpiries.getCount()).isZero();
+      s.advance(first.lease() + 2 * MIN);
+      List<CrawlRequest> again = s.newRequests();
+      assertThat(again).extracting(CrawlRequest::url).containsExactly(A);
+      assertThat(again.get(0).time()).isGreaterThanOrEqualTo(first.lease());
+      assertThat(s.fn.metrics().leaseExpiries.getCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void thresholdChangeOnTheBroadcastSideIsRecheckedAtTheNextWakeUp() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings("timer.horizon", "6 h", "estimator.prior-rate", "1.0"))) {
+      s.status(A, DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).hasSize(1);
+      // w/δ = 1 (weight 1, one change a day): with λ0 = 10 the page is never worth a crawl.
+      s.control(ControlMessage.lambda(T0 + 2 * MIN, 1, 10.0));
+      s.status(event(A, FETCHED, T0 + 3 * MIN, true));
+      s.advance(T0 + 3 * DAY);
+      assertThat(s.newRequests()).isEmpty();
+      assertThat(s.timers()).isEqualTo(1); // still re-checked, once per horizon
+
+      s.control(ControlMessage.lambda(T0 + 3 * DAY, 0, 0.0)); // stale epoch: ignored
+      s.advance(T0 + 4 * DAY);
+      assertThat(s.newRequests()).isEmpty();
+      assertThat(s.fn.metrics().staleLambdas.getCount()).isEqualTo(1);
+
+      long lowered = T0 + 4 * DAY;
+      s.control(ControlMessage.lambda(lowered, 2, 0.1));
+      s.advance(lowered + 6 * HOUR + 2 * MIN);
+      List<CrawlRequest> out = s.newRequests(); // the first, then its lease expiries (no status comes back)
+      assertThat(out).isNotEmpty();
+      assertThat(out.get(0).time()).isLessThanOrEqualTo(lowered + 6 * HOUR + MIN); // within the horizon
+      assertThat(out.get(0).threshold()).isCloseTo(0.1, within(1e-12));
+      assertThat(out.get(0).value()).isGreaterThanOrEqualTo(0.1);
+      assertThat(s.fn.metrics().globalLambda).isEqualTo(0.1);
+    }
+  }
+
+  @Test
+  void hostRateOverrideIsAppliedLazilyAndPacesReleases() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      // Override before the host exists: applied when its first page arrives.
+      s.control(ControlMessage.hostRate(T0, "a.example", 1440)); // one a minute
+      for (int i = 0; i < 5; i++) {
+        s.status("https://a.example/" + i, DISCOVERED, T0);
+        s.status("https://b.example/" + i, DISCOVERED, T0);
+        s.status("https://c.example/" + i, DISCOVERED, T0);
+      }
+      s.advance(T0 + 40 * SEC); // the first wake-up (end of the first due bucket): one release per host
+      assertThat(s.newRequests()).hasSize(3);
+      // Override after c's first release: applied at c's next wake-up, before it releases again.
+      s.control(ControlMessage.hostRate(T0 + 40 * SEC, "c.example", 1440));
+      s.advance(T0 + HOUR);
+      List<CrawlRequest> out = s.h.extractOutputValues();
+      assertThat(gaps(out, "a.example")).hasSize(4).allMatch(g -> g >= MIN);
+      assertThat(gaps(out, "b.example")).hasSize(4).allMatch(g -> g >= SEC && g < MIN);
+      assertThat(gaps(out, "c.example")).hasSize(4).allMatch(g -> g >= MIN);
+
+      s.control(ControlMessage.hostRate(T0 + HOUR, "a.example", 0)); // removes it
+      assertThat(s.h.getBroadcastState(SchedulerState.hostRatesDescriptor()).contains("a.example")).isFalse();
+    }
+  }
+
+  private static List<Long> gaps(List<CrawlRequest> out, String host) {
+    List<Long> times = out.stream().filter(r -> r.host().equals(host)).map(CrawlRequest::time).sorted().toList();
+    return java.util.stream.IntStream.range(1, times.size()).mapToObj(i -> times.get(i) - times.get(i - 1)).toList();
+  }
+
+  @Test
+  void badControlMessagesBecomeDeadLetters() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.control(ControlMessage.lambda(T0, 1, Double.NaN));
+      s.control(ControlMessage.lambda(T0, 2, -1));
+      s.control(ControlMessage.hostRate(T0, null, 10));
+      s.control(ControlMessage.hostRate(T0, "a.example", Double.POSITIVE_INFINITY));
+      List<DeadLetter> dead = s.deadLetters();
+      assertThat(dead).hasSize(4).allMatch(d -> d.reason().equals(HostSchedulerFunction.BAD_CONTROL));
+      assertThat(s.fn.metrics().deadLetterCount(HostSchedulerFunction.BAD_CONTROL)).isEqualTo(4);
+      assertThat(s.fn.metrics().globalLambda).isEqualTo(0.0); // unchanged
+      // The job goes on.
+      s.status(A, DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).hasSize(1);
+    }
+  }
+
+  @Test
+  void stateAndTimersReturnToZeroWhenAHostsUrlsAreRemoved() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings("error.remove", true))) {
+      for (int i = 0; i < 3; i++) {
+        s.status("https://a.example/" + i, DISCOVERED, T0);
+      }
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).hasSize(3);
+      s.status(event("https://a.example/0", FETCHED, T0 + 2 * MIN, false));
+      assertThat(s.keyedStateEntries()).isGreaterThan(0);
+      assertThat(s.timers()).isEqualTo(1);
+      for (int i = 0; i < 3; i++) {
+        s.status("https://a.example/" + i, ERROR, T0 + 3 * MIN);
+      }
+      assertThat(s.keyedStateEntries()).isZero();
+      assertThat(s.timers()).isZero();
+      assertThat(s.fn.metrics().urls).isZero();
+      assertThat(s.fn.metrics().hosts).isZero();
+      assertThat(s.fn.metrics().pagesRemoved.getCount()).isEqualTo(3);
+      s.advance(T0 + 10 * DAY);
+      assertThat(s.newRequests()).isEmpty();
+    }
+  }
+
+  @Test
+  void tickReportsTheSubtasksDemandAndReleases() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.status(A, DISCOVERED, T0);
+      s.status("https://b.example/x", DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      s.control(ControlMessage.tick(T0 + MIN));
+      List<DemandReport> reports = s.demandReports();
+      assertThat(reports).hasSize(1);
+      assertThat(reports.get(0).released).isEqualTo(2);
+      assertThat(reports.get(0).demand).isEqualTo(s.fn.ledger().snapshot());
+      assertThat(reports.get(0).demand[0]).isGreaterThan(0); // two pages ask to be crawled at a low price
+      s.control(ControlMessage.tick(T0 + 2 * MIN));
+      assertThat(s.demandReports().get(1).released).isZero();
+      assertThat(s.demandReports().get(1).since).isEqualTo(T0 + MIN);
+    }
+  }
+
+  @Test
+  void restoreKeepsPagesAndTimersAndRebuildsTheLedger() throws Exception {
+    OperatorSubtaskState snapshot;
+    double[] demandBefore;
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      for (int i = 0; i < 4; i++) {
+        s.status("https://a.example/" + i, DISCOVERED, T0);
+        s.status("https://b.example/" + i, DISCOVERED, T0);
+      }
+      s.advance(T0 + MIN);
+      s.status(event("https://a.example/0", FETCHED, T0 + 2 * MIN, true));
+      s.control(ControlMessage.lambda(T0 + 2 * MIN, 7, 0.05));
+      demandBefore = s.fn.ledger().snapshot();
+      snapshot = s.snapshot();
+    }
+    try (SchedulerHarness r = new SchedulerHarness(settings(), snapshot)) {
+      r.control(ControlMessage.tick(T0 + 3 * MIN));
+      DemandReport report = r.demandReports().get(0);
+      for (int i = 0; i < demandBefore.length; i++) {
+        assertThat(report.demand[i]).isCloseTo(demandBefore[i], within(1e-9 * (1 + demandBefore[i])));
+      }
+      assertThat(r.fn.metrics().urls).isEqualTo(8);
+      assertThat(r.fn.metrics().hosts).isEqualTo(2);
+      assertThat(r.fn.metrics().globalLambda).isEqualTo(0.0); // gauge only moves on the next LAMBDA...
+      assertThat(r.h.getBroadcastState(SchedulerState.globalDescriptor()).get(SchedulerState.GLOBAL_LAMBDA))
+          .isEqualTo(0.05); // ...but λ0 itself was restored
+      r.advance(T0 + 12 * HOUR);
+      // Every page comes back: the released ones when their leases expire, the fetched one when due.
+      assertThat(r.newRequests().stream().map(CrawlRequest::url).distinct())
+          .containsExactlyInAnyOrder(
+              "https://a.example/0", "https://a.example/1", "https://a.example/2", "https://a.example/3",
+              "https://b.example/0", "https://b.example/1", "https://b.example/2", "https://b.example/3");
+    }
+  }
+}

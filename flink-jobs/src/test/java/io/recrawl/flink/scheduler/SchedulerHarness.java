@@ -1,0 +1,142 @@
+package io.recrawl.flink.scheduler;
+
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.DeadLetter;
+import io.recrawl.wire.HostKeys;
+import io.recrawl.wire.StatusEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
+
+/** A {@link HostSchedulerFunction} in a keyed-broadcast harness on the RocksDB backend, with helpers. */
+final class SchedulerHarness implements AutoCloseable {
+
+  static final long T0 = 1_700_000_000_000L;
+  static final long SEC = 1_000L;
+  static final long MIN = 60_000L;
+  static final long HOUR = 3_600_000L;
+  static final long DAY = 86_400_000L;
+
+  final HostSchedulerFunction fn;
+  final KeyedBroadcastOperatorTestHarness<String, StatusEvent, ControlMessage, CrawlRequest> h;
+  private int consumed;
+
+  SchedulerHarness(Map<String, ?> settings) throws Exception {
+    this(settings, null);
+  }
+
+  SchedulerHarness(Map<String, ?> settings, OperatorSubtaskState restoreFrom) throws Exception {
+    fn = new HostSchedulerFunction(settings, 0.0);
+    h =
+        new KeyedBroadcastOperatorTestHarness<>(
+            new CoBroadcastWithKeyedOperator<>(
+                fn, List.of(SchedulerState.globalDescriptor(), SchedulerState.hostRatesDescriptor())),
+            (KeySelector<StatusEvent, String>) StatusEvent::host,
+            Types.STRING,
+            1,
+            1,
+            0);
+    h.setStateBackend(new EmbeddedRocksDBStateBackend());
+    if (restoreFrom != null) {
+      h.initializeState(restoreFrom);
+    }
+    h.open();
+  }
+
+  /** Engine settings for tests, on top of the defaults. */
+  static Map<String, Object> settings(Object... kv) {
+    Map<String, Object> m = new HashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  static StatusEvent event(String url, CrawlStatus status, long time) {
+    return event(url, status, time, null);
+  }
+
+  static StatusEvent event(String url, CrawlStatus status, long time, Boolean changed) {
+    String host = HostKeys.of(HostKeys.Mode.BY_HOST).keyOf(url);
+    return new StatusEvent(url, host, status, time, Map.of(), changed, null, null);
+  }
+
+  void status(StatusEvent e) throws Exception {
+    h.processElement(e, e.time());
+  }
+
+  void status(String url, CrawlStatus status, long time) throws Exception {
+    status(event(url, status, time));
+  }
+
+  void control(ControlMessage m) throws Exception {
+    h.processBroadcastElement(m, m.time());
+  }
+
+  /** Moves event time on both inputs (as the tick source does in the job). */
+  void advance(long time) throws Exception {
+    h.processBroadcastWatermark(time);
+    h.processWatermark(time);
+  }
+
+  /** Requests emitted since the last call. */
+  List<CrawlRequest> newRequests() {
+    List<CrawlRequest> all = h.extractOutputValues();
+    List<CrawlRequest> fresh = new ArrayList<>(all.subList(consumed, all.size()));
+    consumed = all.size();
+    return fresh;
+  }
+
+  List<DeadLetter> deadLetters() {
+    List<DeadLetter> out = new ArrayList<>();
+    var q = h.getSideOutput(HostSchedulerFunction.DEAD_LETTERS);
+    if (q != null) {
+      for (StreamRecord<DeadLetter> r : q) {
+        out.add(r.getValue());
+      }
+    }
+    return out;
+  }
+
+  List<DemandReport> demandReports() {
+    List<DemandReport> out = new ArrayList<>();
+    var q = h.getSideOutput(HostSchedulerFunction.DEMAND);
+    if (q != null) {
+      for (StreamRecord<DemandReport> r : q) {
+        out.add(r.getValue());
+      }
+    }
+    return out;
+  }
+
+  /** Keyed state entries (host records, pages, slots, timers) in RocksDB. */
+  int keyedStateEntries() {
+    var backend = ((AbstractStreamOperator<?>) h.getOperator()).getKeyedStateBackend();
+    return ((RocksDBKeyedStateBackend<?>) backend).numKeyValueStateEntries();
+  }
+
+  int timers() {
+    return h.numEventTimeTimers();
+  }
+
+  OperatorSubtaskState snapshot() throws Exception {
+    return h.snapshot(1L, 1L);
+  }
+
+  @Override
+  public void close() throws Exception {
+    h.close();
+  }
+}
