@@ -135,4 +135,20 @@ class HostEngineTest {
     double theta = engine.thresholds().threshold(big, lambda0, T0);
     assertThat(cfg.grid.demandAt(big.curve, theta)).isCloseTo(10.0, org.assertj.core.data.Percentage.withPercentage(3));
   }
+
+  @Test
+  void anExplanationSaysNeverWhenTheCeilingIsBelowTheThreshold() {
+    LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    Sink sink = new Sink();
+    f.onStatus(fetched("http://a.example/x", T0, true), sink);
+    InMemoryHostStore store = f.store("a.example");
+    PageState p = store.page("http://a.example/x");
+    PageExplanation never = PageExplanation.of(f.engine(), p, store.host(), 5.0, T0);
+    assertThat(never.due()).isEqualTo(Long.MAX_VALUE);
+    assertThat(never.reason()).startsWith("never");
+    PageExplanation later = PageExplanation.of(f.engine(), p, store.host(), 0.1, T0);
+    assertThat(later.due()).isGreaterThan(T0);
+    assertThat(later.threshold()).isEqualTo(0.1);
+    assertThat(later.reason()).contains("host lambda").contains("global lambda");
+  }
 }

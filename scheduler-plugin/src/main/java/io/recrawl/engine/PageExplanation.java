@@ -1,0 +1,68 @@
+package io.recrawl.engine;
+
+import io.recrawl.wire.CrawlStatus;
+import java.time.Instant;
+
+/**
+ * Why a page is scheduled when it is: its own parameters, its host's threshold and the global one.
+ * Every number comes from the engine's own methods, so the explanation is the decision.
+ *
+ * @param weight w
+ * @param changeRate the estimated δ, changes per day
+ * @param changeRateStdDev the posterior standard deviation of δ
+ * @param lastFetch epoch ms, 0 = never
+ * @param crawlValue V now
+ * @param valueCeiling w/δ for freshness (the most V can reach)
+ * @param globalLambda λ_0
+ * @param hostLambda λ_i
+ * @param threshold θ_i = λ_i + λ_0 (with the backlog correction)
+ * @param hostMaxRate k_i, crawls per day
+ * @param due when V reaches θ_i (within revisit bounds), epoch ms; Long.MAX_VALUE = never
+ * @param status the last status
+ * @param inFlight whether a release is outstanding
+ * @param reason one sentence
+ */
+public record PageExplanation(
+    double weight,
+    double changeRate,
+    double changeRateStdDev,
+    long lastFetch,
+    double crawlValue,
+    double valueCeiling,
+    double globalLambda,
+    double hostLambda,
+    double threshold,
+    double hostMaxRate,
+    long due,
+    CrawlStatus status,
+    boolean inFlight,
+    String reason) {
+
+  /** Explains one page of a host at time {@code now}. */
+  public static PageExplanation of(HostEngine engine, PageState p, HostState h, double globalLambda, long now) {
+    HostThreshold t = engine.thresholds();
+    EngineConfig cfg = engine.config();
+    double delta = engine.changeRate(p);
+    double sd = cfg.estimator.rateStdDev(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
+    double theta = t.threshold(h, globalLambda, now);
+    double ceiling = cfg.objective.valueCeiling(p.weight, delta);
+    long due = engine.dueTime(p, theta, now);
+    CrawlStatus status = CrawlStatus.values()[p.status];
+    String reason;
+    if (status == CrawlStatus.ERROR) {
+      reason = "status ERROR: not scheduled" + (cfg.errorRetryMs > 0 ? " except for the error retry" : "");
+    } else if (p.inFlight()) {
+      reason = "in flight: released, lease until " + Instant.ofEpochMilli(p.leaseUntil);
+    } else if (due == Long.MAX_VALUE) {
+      reason = String.format(
+          "never: its crawl value can reach at most w/δ = %.4g, which is not above the threshold %.4g", ceiling, theta);
+    } else if (due <= now) {
+      reason = String.format("due: V = %.4g has reached the threshold %.4g; waits for a dispatch slot", engine.crawlValue(p, now), theta);
+    } else {
+      reason = String.format("due at %s, when V reaches the threshold %.4g = host lambda %.4g + global lambda %.4g",
+          Instant.ofEpochMilli(due), theta, theta - globalLambda, globalLambda);
+    }
+    return new PageExplanation(p.weight, delta, sd, p.lastFetch, engine.crawlValue(p, now), ceiling, globalLambda,
+        theta - globalLambda, theta, t.maxRate(h, now), due, status, p.inFlight(), reason);
+  }
+}
