@@ -1,0 +1,91 @@
+package io.recrawl.schedule;
+
+import io.recrawl.estimate.ChangeStats;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
+/**
+ * What the revisit policy remembers about a URL between fetches, kept in the URL's own metadata so
+ * that any status store persists it (list these keys in StormCrawler's {@code metadata.persist}).
+ */
+public final class PageHistory {
+
+  /** Gamma posterior shape of the change rate. */
+  public static final String SHAPE = "recrawl.shape";
+  /** Gamma posterior rate parameter (days of observation, discounted). */
+  public static final String RATE = "recrawl.rate";
+  /** ISO-8601 instant of the last successful fetch. */
+  public static final String LAST_FETCH = "recrawl.lastFetch";
+  /** Consecutive fetch errors. */
+  public static final String ERRORS = "recrawl.errors";
+  /** The ETag of the last fetch, to compare with the next one. */
+  public static final String ETAG = "recrawl.etag";
+  /** The content signature of the last fetch, used when the parser keeps no {@code signatureOld}. */
+  public static final String SIGNATURE = "recrawl.signature";
+  /** Informational: the current change-rate estimate, per day. */
+  public static final String CHANGE_RATE = "recrawl.changeRate";
+
+  private PageHistory() {}
+
+  /** The stored posterior, or null when absent or unreadable (then the prior applies). */
+  public static ChangeStats stats(MetadataView md) {
+    Double shape = positive(md.get(SHAPE));
+    Double rate = positive(md.get(RATE));
+    return shape == null || rate == null ? null : new ChangeStats(shape, rate);
+  }
+
+  public static void setStats(MetadataView md, ChangeStats s, double changeRate) {
+    md.set(SHAPE, Double.toString(s.shape()));
+    md.set(RATE, Double.toString(s.rate()));
+    md.set(CHANGE_RATE, Double.toString(changeRate));
+  }
+
+  /** Epoch ms of the last successful fetch; 0 when unknown. */
+  public static long lastFetch(MetadataView md) {
+    String v = md.get(LAST_FETCH);
+    if (v == null) {
+      return 0;
+    }
+    try {
+      return Instant.parse(v.trim()).toEpochMilli();
+    } catch (DateTimeParseException e) {
+      return 0;
+    }
+  }
+
+  public static void setLastFetch(MetadataView md, long epochMillis) {
+    md.set(LAST_FETCH, Instant.ofEpochMilli(epochMillis).toString());
+  }
+
+  public static int errors(MetadataView md) {
+    String v = md.get(ERRORS);
+    if (v == null) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Integer.parseInt(v.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  public static void setErrors(MetadataView md, int errors) {
+    if (errors <= 0) {
+      md.remove(ERRORS);
+    } else {
+      md.set(ERRORS, Integer.toString(errors));
+    }
+  }
+
+  static Double positive(String v) {
+    if (v == null) {
+      return null;
+    }
+    try {
+      double d = Double.parseDouble(v.trim());
+      return d > 0 && Double.isFinite(d) ? d : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package io.recrawl.schedule;
+
+import io.recrawl.estimate.ChangeRateEstimator;
+import io.recrawl.policy.Objective;
+import java.util.Map;
+
+/**
+ * The configuration of a {@link RevisitPolicy}, read from a StormCrawler-style flat map. Every bad
+ * value is refused with a message that starts with its key.
+ *
+ * @param thresholdDays theta, in the value function's unit (days, for weight 1)
+ * @param minIntervalMinutes the shortest revisit interval
+ * @param maxIntervalMinutes the longest revisit interval; negative = none (a page can be "never")
+ * @param fetchErrorMinutes the back-off after the first consecutive fetch error; doubles per error
+ * @param maxFetchErrors consecutive fetch errors after which the page is treated as ERROR
+ * @param errorRetryMinutes retry interval of an ERROR page; negative = never
+ * @param setLastModified copy the server's Last-Modified into {@code last-modified}, from which
+ *     StormCrawler's HTTP protocols send If-Modified-Since (a 304 then costs no body)
+ */
+public record RevisitSettings(
+    Objective objective,
+    double thresholdDays,
+    double minIntervalMinutes,
+    double maxIntervalMinutes,
+    String weightKey,
+    double defaultWeight,
+    ChangeRateEstimator estimator,
+    double fetchErrorMinutes,
+    int maxFetchErrors,
+    double errorRetryMinutes,
+    String protocolPrefix,
+    boolean setLastModified) {
+
+  public static final String OBJECTIVE = "recrawl.objective";
+  public static final String THRESHOLD = "recrawl.scheduler.threshold";
+  public static final String INTERVAL_MIN = "recrawl.scheduler.interval.min";
+  public static final String INTERVAL_MAX = "recrawl.scheduler.interval.max";
+  public static final String WEIGHT_KEY = "recrawl.scheduler.weight.key";
+  public static final String WEIGHT_DEFAULT = "recrawl.scheduler.weight.default";
+  public static final String PRIOR_RATE = "recrawl.scheduler.estimator.prior-rate";
+  public static final String PRIOR_SHAPE = "recrawl.scheduler.estimator.prior-shape";
+  public static final String MAX_SHAPE = "recrawl.scheduler.estimator.max-shape";
+  public static final String SET_LAST_MODIFIED = "recrawl.scheduler.set-last-modified";
+  /** StormCrawler's own keys, read with the same meaning as DefaultScheduler and the status updater give them. */
+  public static final String FETCH_ERROR_INTERVAL = "fetchInterval.fetch.error";
+  public static final String MAX_FETCH_ERRORS = "max.fetch.errors";
+  public static final String ERROR_INTERVAL = "fetchInterval.error";
+  public static final String PROTOCOL_PREFIX = "protocol.md.prefix";
+
+  /** Reads and checks the settings; absent keys take the documented defaults. */
+  public static RevisitSettings fromConf(Map<String, ?> conf) {
+    ConfReader r = new ConfReader(conf);
+    Objective objective;
+    String name = r.string(OBJECTIVE, "freshness");
+    try {
+      objective = Objective.byName(name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(OBJECTIVE + ": " + e.getMessage());
+    }
+    double threshold = r.positive(THRESHOLD, 0.1);
+    double min = r.nonNegative(INTERVAL_MIN, 60);
+    double max = r.number(INTERVAL_MAX, 20160);
+    if (max >= 0 && max < min) {
+      throw new IllegalArgumentException(
+          INTERVAL_MAX + ": must be >= " + INTERVAL_MIN + " (" + min + ") or negative for no bound, got " + max);
+    }
+    String weightKey = r.string(WEIGHT_KEY, "recrawl.weight");
+    if (weightKey.isBlank()) {
+      throw new IllegalArgumentException(WEIGHT_KEY + ": must not be empty");
+    }
+    double weight = r.positive(WEIGHT_DEFAULT, 1.0);
+    double priorRate = r.positive(PRIOR_RATE, 1.0);
+    double priorShape = r.positive(PRIOR_SHAPE, 1.0);
+    double maxShape = r.positive(MAX_SHAPE, 200);
+    if (maxShape < priorShape) {
+      throw new IllegalArgumentException(
+          MAX_SHAPE + ": must be >= " + PRIOR_SHAPE + " (" + priorShape + "), got " + maxShape);
+    }
+    double fetchError = r.positive(FETCH_ERROR_INTERVAL, 120);
+    double maxErrors = r.positive(MAX_FETCH_ERRORS, 3);
+    if (maxErrors != Math.rint(maxErrors)) {
+      throw new IllegalArgumentException(MAX_FETCH_ERRORS + ": must be a whole number >= 1, got " + maxErrors);
+    }
+    double errorRetry = r.number(ERROR_INTERVAL, -1);
+    String prefix = r.string(PROTOCOL_PREFIX, "protocol.");
+    boolean setLastModified = r.bool(SET_LAST_MODIFIED, true);
+    return new RevisitSettings(objective, threshold, min, max, weightKey, weight,
+        new ChangeRateEstimator(priorRate, priorShape, maxShape), fetchError, (int) maxErrors, errorRetry, prefix,
+        setLastModified);
+  }
+
+  /** Typed look-ups whose errors name the key. */
+  private static final class ConfReader {
+    private final Map<String, ?> conf;
+
+    ConfReader(Map<String, ?> conf) {
+      this.conf = conf;
+    }
+
+    String string(String key, String dflt) {
+      Object v = conf.get(key);
+      if (v == null) {
+        return dflt;
+      }
+      if (!(v instanceof String)) {
+        throw new IllegalArgumentException(key + ": must be a string, got " + v);
+      }
+      return ((String) v).trim();
+    }
+
+    boolean bool(String key, boolean dflt) {
+      Object v = conf.get(key);
+      if (v == null) {
+        return dflt;
+      }
+      if (v instanceof Boolean) {
+        return (Boolean) v;
+      }
+      if (v instanceof String && (v.equals("true") || v.equals("false"))) {
+        return Boolean.parseBoolean((String) v);
+      }
+      throw new IllegalArgumentException(key + ": must be true or false, got " + v);
+    }
+
+    double number(String key, double dflt) {
+      Object v = conf.get(key);
+      if (v == null) {
+        return dflt;
+      }
+      double d;
+      if (v instanceof Number) {
+        d = ((Number) v).doubleValue();
+      } else if (v instanceof String) {
+        try {
+          d = Double.parseDouble(((String) v).trim());
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(key + ": must be a number, got '" + v + "'");
+        }
+      } else {
+        throw new IllegalArgumentException(key + ": must be a number, got " + v);
+      }
+      if (!Double.isFinite(d)) {
+        throw new IllegalArgumentException(key + ": must be a finite number, got " + v);
+      }
+      return d;
+    }
+
+    double positive(String key, double dflt) {
+      double d = number(key, dflt);
+      if (!(d > 0)) {
+        throw new IllegalArgumentException(key + ": must be > 0, got " + conf.get(key));
+      }
+      return d;
+    }
+
+    double nonNegative(String key, double dflt) {
+      double d = number(key, dflt);
+      if (d < 0) {
+        throw new IllegalArgumentException(key + ": must be >= 0, got " + conf.get(key));
+      }
+      return d;
+    }
+  }
+}
