@@ -17,6 +17,9 @@ public final class RecrawlCli {
     switch (args[0]) {
       // Each sub-command is one class with a static int run(String[]) method.
       case "estimator-report": rc = EstimatorReport.run(rest); break;
+      case "workload": rc = WorkloadCommand.run(rest); break;
+      case "simulate": rc = SimulateCommand.run(rest); break;
+      case "bench": rc = BenchCommand.run(rest); break;
       default:
         System.err.println("recrawl: unknown command '" + args[0] + "'");
         usage();
@@ -32,6 +35,9 @@ public final class RecrawlCli {
         "usage: bin/recrawl COMMAND [OPTIONS]",
         "commands:",
         "  help                      this text",
-        "  estimator-report          bias and RMSE of the change-rate estimator vs the naive one"));
+        "  estimator-report          bias and RMSE of the change-rate estimator vs the naive one",
+        "  workload generate|import  write a simulator workload (pages.csv, hosts.csv)",
+        "  simulate                  run recrawl policies on a workload: results.json, report.html",
+        "  bench simulator           time the simulator on a generated workload"));
   }
 }

@@ -1,0 +1,113 @@
+package io.recrawl.flink.cli;
+
+import io.recrawl.flink.sim.PolicyRun;
+import io.recrawl.flink.sim.Reference;
+import io.recrawl.flink.sim.Scenario;
+import io.recrawl.flink.sim.SimulationReport;
+import io.recrawl.flink.sim.Simulator;
+import io.recrawl.flink.sim.policy.Policies;
+import io.recrawl.flink.workload.Workload;
+import io.recrawl.flink.workload.WorkloadException;
+import io.recrawl.flink.workload.WorkloadLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** {@code bin/recrawl simulate ...}: runs policies on a workload and writes results.json (and report.html). */
+public final class SimulateCommand {
+
+  private SimulateCommand() {}
+
+  static String usage() {
+    return String.join("\n",
+        "usage: bin/recrawl simulate --workload DIR --budget CRAWLS_PER_DAY --days D [--warmup-days W]",
+        "         [--policy NAME ...] [--oracle-rates] [--scenario NAME] [--seed S] --out results.json [--report report.html]",
+        "         [--default-host-rate R]   crawls/day for hosts missing from hosts.csv (default: unlimited)",
+        "  --budget accepts a multiple of the page count too: 0.2x",
+        "  --warmup-days defaults to a third of --days",
+        "  scenarios: stationary (default), learned (= stationary without --oracle-rates), new-host, capacity-drop, rate-drift",
+        "  policies (default: all): " + String.join(", ", Policies.NAMES));
+  }
+
+  public static int run(String[] args) throws Exception {
+    try {
+      return simulate(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("recrawl simulate: " + e.getMessage());
+      System.err.println(usage());
+      return 2;
+    } catch (WorkloadException e) {
+      System.err.println("recrawl simulate: refusing to start. " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static int simulate(String[] args) throws Exception {
+    SimOptions o = new SimOptions(args, Set.of("oracle-rates"), Set.of("policy"));
+    Path dir = Path.of(o.required("workload"));
+    String budgetText = o.required("budget");
+    double days = o.number("days", Double.NaN);
+    if (!(days > 0)) {
+      throw new IllegalArgumentException("--days must be > 0");
+    }
+    double warmUp = o.number("warmup-days", days / 3);
+    boolean oracle = o.flag("oracle-rates");
+    String scenario = o.string("scenario", Scenario.STATIONARY);
+    long seed = o.integer("seed", 1);
+    Path out = Path.of(o.required("out"));
+    String report = o.string("report", null);
+    double defaultHostRate = o.number("default-host-rate", Double.POSITIVE_INFINITY);
+    List<String> policies = o.list("policy");
+    o.rejectUnknown();
+    if (scenario.equals("learned")) {
+      if (oracle) {
+        throw new IllegalArgumentException("the learned scenario means no --oracle-rates");
+      }
+      scenario = Scenario.STATIONARY;
+    }
+    if (policies.isEmpty()) {
+      policies = Policies.NAMES;
+    }
+    for (String p : policies) {
+      Policies.create(p); // fail on a bad name before the long part starts
+    }
+
+    long t0 = System.nanoTime();
+    Workload w = new WorkloadLoader(defaultHostRate).load(dir);
+    double budget = budgetText.endsWith("x")
+        ? Double.parseDouble(budgetText.substring(0, budgetText.length() - 1)) * w.pages()
+        : Double.parseDouble(budgetText);
+    System.err.printf(Locale.ROOT, "loaded %s: %,d pages, %,d hosts (%,d limited) in %.1f s%n", dir, w.pages(), w.hosts(),
+        w.constrainedHosts(), (System.nanoTime() - t0) / 1e9);
+    Simulator.Config cfg = new Simulator.Config();
+    cfg.workload = w;
+    cfg.budget = budget;
+    cfg.days = days;
+    cfg.warmUp = warmUp;
+    cfg.oracleRates = oracle;
+    cfg.seed = seed;
+    cfg.scenario = Scenario.build(scenario, w, warmUp, days, seed);
+    Simulator sim = new Simulator(cfg);
+    Reference ref = Reference.compute(cfg);
+    System.err.printf(Locale.ROOT, "optimum: weighted freshness %.4f, lambda0 %.4g%n", ref.weightedFreshness, ref.lambda0);
+    List<PolicyRun> runs = new ArrayList<>();
+    for (String name : policies) {
+      System.err.printf("running %s ...%n", name);
+      PolicyRun r = sim.run(Policies.create(name));
+      runs.add(r);
+      System.err.printf(Locale.ROOT, "  %-22s freshness %.4f (%.4f of optimum), %.0f crawls/day, %d politeness violations, "
+          + "%,d never crawled, %.1f s%n", name, r.weightedFreshness, r.weightedFreshness / ref.weightedFreshness,
+          r.crawlsPerDay, r.politenessViolations + r.budgetViolations, r.neverCrawled, r.wallSeconds);
+    }
+    SimulationReport rep = new SimulationReport(cfg, dir.toString(), ref, runs);
+    rep.writeJson(out);
+    System.err.println("wrote " + out);
+    if (report != null) {
+      rep.writeHtml(Path.of(report));
+      System.err.println("wrote " + report);
+    }
+    return 0;
+  }
+}

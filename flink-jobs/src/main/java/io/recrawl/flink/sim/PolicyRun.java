@@ -1,0 +1,27 @@
+package io.recrawl.flink.sim;
+
+/** The measured outcome of one policy over one simulated run. */
+public final class PolicyRun {
+  public String policy;
+  /** Sum of w x time fresh over sum of w x time, over the days after warm-up. */
+  public double weightedFreshness;
+  /** Fetches per day over the days after warm-up. */
+  public double crawlsPerDay;
+  public long politenessViolations;
+  public long budgetViolations;
+  /** Over limited hosts, the highest observed (1 / gap between fetches) / max_rate. */
+  public double maxHostRateRatio;
+  /** Pages that existed in the measured window but were not fetched in it. */
+  public int neverCrawled;
+  public long fetches;
+  public long duplicateReleases;
+  public long rejectedReleases;
+  public double wallSeconds;
+  public double bucketDays;
+  public double[] freshnessSeries;
+  /** Fetches per day in each bucket. */
+  public double[] crawlRateSeries;
+  public double[] lambda0Series;
+  /** Fetches of each page in the measured window (revisit intervals = window / count). */
+  public int[] fetchesInWindow;
+}
