@@ -11,6 +11,8 @@ public final class PolitenessAuditor {
 
   /** Relative slack for floating-point rounding of the gate's own arithmetic. */
   private static final double SLACK = 1e-9;
+  /** Absolute slack, days (about a microsecond): t + 1/k - t is not exactly 1/k in floating point. */
+  private static final double ABS_SLACK = 1e-11;
 
   private final double[] hostLast;
   private final double[] minGap;
@@ -31,14 +33,14 @@ public final class PolitenessAuditor {
     if (!Double.isNaN(hostLast[h])) {
       double gap = t - hostLast[h];
       minGap[h] = Math.min(minGap[h], gap);
-      if (gap < (1.0 / hostMaxRate) * (1 - SLACK)) {
+      if (gap < (1.0 / hostMaxRate) * (1 - SLACK) - ABS_SLACK) {
         hostViolations++;
       }
       if (hostMaxRate != Double.POSITIVE_INFINITY) {
         maxRatio = Math.max(maxRatio, 1.0 / (gap * hostMaxRate));
       }
     }
-    if (!Double.isNaN(globalLast) && t - globalLast < (1.0 / budget) * (1 - SLACK)) {
+    if (!Double.isNaN(globalLast) && t - globalLast < (1.0 / budget) * (1 - SLACK) - ABS_SLACK) {
       budgetViolations++;
     }
     hostLast[h] = t;

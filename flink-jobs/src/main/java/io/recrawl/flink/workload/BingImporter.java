@@ -54,7 +54,7 @@ public final class BingImporter {
     List<String> problems = new ArrayList<>();
     Map<Long, String> hostName = new HashMap<>();
     Map<Long, Boolean> hostConstrained = new HashMap<>();
-    readTsv(dir.resolve(HOSTS), 3, problems, (f, where) -> {
+    readTsv(dir.resolve(HOSTS), 3, 1, problems, (f, where) -> {
       long id = parseLong(f[1], where, "Host_ID", problems);
       int flag = (int) parseLong(f[2], where, "Is_constrained", problems);
       if (flag != 0 && flag != 1 && flag != Integer.MIN_VALUE) {
@@ -66,14 +66,14 @@ public final class BingImporter {
       hostConstrained.put(id, flag == 1);
     });
     Map<Long, Double> importance = new HashMap<>();
-    readTsv(dir.resolve(IMPORTANCE), 2, problems, (f, where) -> {
+    readTsv(dir.resolve(IMPORTANCE), 2, 0, problems, (f, where) -> {
       long id = parseLong(f[0], where, "URL_ID", problems);
       double imp = parseDouble(f[1], where, "Importance_score", problems);
       importance.put(id, imp);
     });
     Map<Long, Double> rate = new HashMap<>();
     ChangeRateEstimator est = options.estimator;
-    readTsv(dir.resolve(HISTORY), 3, problems, (f, where) -> {
+    readTsv(dir.resolve(HISTORY), 3, 0, problems, (f, where) -> {
       long id = parseLong(f[0], where, "URL_ID", problems);
       parseDouble(f[1], where, "First_crawl_time_offset", problems);
       double[] h = parseHistory(f[2]);
@@ -94,7 +94,7 @@ public final class BingImporter {
     int[] noHistory = {0};
     int[] noImportance = {0};
     int[] raised = {0};
-    readTsv(dir.resolve(URLS), 3, problems, (f, where) -> {
+    readTsv(dir.resolve(URLS), 3, 1, problems, (f, where) -> {
       long id = parseLong(f[1], where, "URL_ID", problems);
       long host = parseLong(f[2], where, "Host_ID", problems);
       if (!hostName.containsKey(host)) {
@@ -223,8 +223,9 @@ public final class BingImporter {
     void row(String[] fields, String where);
   }
 
-  /** Reads a TSV file; a first line whose ID column is not numeric is taken as a header and skipped. */
-  private static void readTsv(Path file, int columns, List<String> problems, RowHandler handler) throws IOException {
+  /** Reads a TSV file; a first line whose ID column is a word is taken as a header and skipped. */
+  private static void readTsv(Path file, int columns, int idColumn, List<String> problems, RowHandler handler)
+      throws IOException {
     if (!Files.isRegularFile(file)) {
       problems.add(file + ": missing");
       return;
@@ -238,7 +239,7 @@ public final class BingImporter {
           continue;
         }
         String[] f = line.split("\t", -1);
-        if (lineNo == 1 && looksLikeHeader(f)) {
+        if (lineNo == 1 && looksLikeHeader(f, idColumn)) {
           continue;
         }
         if (f.length != columns) {
@@ -254,13 +255,9 @@ public final class BingImporter {
     }
   }
 
-  private static boolean looksLikeHeader(String[] f) {
-    for (String s : f) {
-      if (s.strip().matches("[A-Za-z_?]+")) {
-        return true;
-      }
-    }
-    return false;
+  /** A header names its columns: the ID column holds a word such as URL_ID instead of a number. */
+  private static boolean looksLikeHeader(String[] f, int idColumn) {
+    return f.length > idColumn && f[idColumn].strip().matches("[A-Za-z_?]+");
   }
 
   private static long parseLong(String s, String where, String column, List<String> problems) {

@@ -1,6 +1,7 @@
 package io.recrawl.flink.sim.policy;
 
 import io.recrawl.flink.sim.DueHeap;
+import io.recrawl.flink.sim.IndexedHeap;
 import io.recrawl.flink.sim.SimContext;
 import io.recrawl.flink.sim.SimPolicy;
 import io.recrawl.wire.StatusEvent;
@@ -9,8 +10,9 @@ import java.util.SplittableRandom;
 
 /**
  * Executes per-page rates at perfectly regular intervals: page p is released at phase + k / rate,
- * with a random phase, on a fixed grid (a late fetch does not shift later ones). Subclasses say
- * how the rates are planned and whether they are re-planned every simulated day.
+ * with a random phase, on a fixed grid (a late fetch does not shift later ones). A limited host is
+ * paced at its max rate, earliest deadline first. Subclasses say how the rates are planned and
+ * whether they are re-planned every simulated day.
  */
 public abstract class PeriodicPolicy implements SimPolicy {
 
@@ -19,6 +21,10 @@ public abstract class PeriodicPolicy implements SimPolicy {
   private double[] nextDue;
   private double[] lastRelease;
   private DueHeap due;
+  /** Per limited host: due pages waiting for a slot, keyed by their next grid time (deadline). */
+  private DueHeap[] waiting;
+  private double[] hostFree;
+  private IndexedHeap hostSlots;
   private SplittableRandom random;
   private double lambda0 = Double.NaN;
 
@@ -75,6 +81,13 @@ public abstract class PeriodicPolicy implements SimPolicy {
     Arrays.fill(nextDue, Double.POSITIVE_INFINITY);
     Arrays.fill(lastRelease, Double.NaN);
     due = new DueHeap(n);
+    int hosts = ctx.workload().hosts();
+    waiting = new DueHeap[hosts];
+    for (int h = 0; h < hosts; h++) {
+      waiting[h] = new DueHeap(4);
+    }
+    hostFree = new double[hosts];
+    hostSlots = new IndexedHeap(hosts);
     apply(plan(0), 0);
   }
 
@@ -111,7 +124,7 @@ public abstract class PeriodicPolicy implements SimPolicy {
 
   @Override
   public double nextWakeTime() {
-    return due.peekTime();
+    return Math.min(due.peekTime(), hostSlots.minKey());
   }
 
   @Override
@@ -122,14 +135,33 @@ public abstract class PeriodicPolicy implements SimPolicy {
       if (t != nextDue[p]) {
         continue; // superseded by a re-plan
       }
-      ctx.release(p);
+      double period = 1.0 / rate[p];
+      int h = ctx.workload().hostOf(p);
+      if (ctx.hostMaxRate(h) == Double.POSITIVE_INFINITY) {
+        ctx.release(p);
+      } else {
+        // A limited host takes one page per 1/k: hold due pages and send the one whose next
+        // grid time comes first (earliest deadline), so short periods are kept the most regular.
+        waiting[h].push(t + period, p);
+        hostSlots.set(h, Math.max(hostFree[h], t));
+      }
       lastRelease[p] = t;
-      double next = t + 1.0 / rate[p];
+      double next = t + period;
       if (next <= now) {
-        next = now + 1.0 / rate[p];
+        next = now + period;
       }
       nextDue[p] = next;
       due.push(next, p);
+    }
+    while (hostSlots.minKey() <= now) {
+      int h = hostSlots.minId();
+      ctx.release(waiting[h].pop());
+      hostFree[h] = now + 1.0 / ctx.hostMaxRate(h);
+      if (waiting[h].isEmpty()) {
+        hostSlots.remove(h);
+      } else {
+        hostSlots.set(h, hostFree[h]);
+      }
     }
   }
 
