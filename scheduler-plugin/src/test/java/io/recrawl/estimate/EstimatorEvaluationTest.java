@@ -25,6 +25,14 @@ class EstimatorEvaluationTest {
   }
 
   @Test
+  void choEstimatorIsNearlyUnbiasedOnRegularGapsAndLongHistories() {
+    // Cho and Garcia-Molina: E[r^]/r within a few per cent of 1 for n >= 20 and r <= 2.
+    Row row = eval.evaluate(List.of(new Scenario(Gaps.REGULAR, 1.0, 50))).get(0);
+    assertThat(row.cho().relBias()).isCloseTo(0.0, within(0.03));
+    assertThat(row.cho().zeroFraction()).isZero();
+  }
+
+  @Test
   void oursBeatsNaiveWhenCrawlsAreFrequentEnoughToSeeChanges() {
     for (Gaps gaps : Gaps.values()) {
       Row row = eval.evaluate(List.of(new Scenario(gaps, 1.0, 50))).get(0);
@@ -48,7 +56,7 @@ class EstimatorEvaluationTest {
     EstimatorEvaluation small = new EstimatorEvaluation(ChangeRateEstimator.defaults(), 0.01, 10, 500, 7);
     String a = EstimatorEvaluation.table(small.evaluate(sc));
     String b = EstimatorEvaluation.table(small.evaluate(sc));
-    assertThat(a).isEqualTo(b).contains("| exponential | 5.0 | 50 |");
+    assertThat(a).isEqualTo(b).contains("| exponential | 5.0 | 50 | ours |").contains("| regular | 0.2 | 10 | Cho-GM |");
     String c = EstimatorEvaluation.table(
         new EstimatorEvaluation(ChangeRateEstimator.defaults(), 0.01, 10, 500, 8).evaluate(sc));
     assertThat(c).isNotEqualTo(a);
