@@ -17,6 +17,7 @@ public final class RecrawlCli {
     switch (args[0]) {
       // Each sub-command is one class with a static int run(String[]) method.
       case "estimator-report": rc = EstimatorReport.run(rest); break;
+      case "run": rc = RunCommand.run(rest); break;
       case "workload": rc = WorkloadCommand.run(rest); break;
       case "simulate": rc = SimulateCommand.run(rest); break;
       case "bench": rc = BenchCommand.run(rest); break;
@@ -35,6 +36,7 @@ public final class RecrawlCli {
         "usage: bin/recrawl COMMAND [OPTIONS]",
         "commands:",
         "  help                      this text",
+        "  run --config FILE         run the scheduler job (local MiniCluster, or the cluster under flink run)",
         "  estimator-report          bias and RMSE of the change-rate estimator vs the naive one",
         "  workload generate|import  write a simulator workload (pages.csv, hosts.csv)",
         "  simulate                  run recrawl policies on a workload: results.json, report.html",

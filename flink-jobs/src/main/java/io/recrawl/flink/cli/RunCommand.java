@@ -1,0 +1,104 @@
+package io.recrawl.flink.cli;
+
+import io.recrawl.flink.config.ConfigException;
+import io.recrawl.flink.config.FlinkSettings;
+import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.config.RecrawlOptions;
+import io.recrawl.flink.job.JobSinks;
+import io.recrawl.flink.job.JobSources;
+import io.recrawl.flink.job.RecrawlJob;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * {@code recrawl run --config FILE [--flink-config FILE] [-Dkey=value ...] [--check]}: loads and
+ * checks the configuration, then runs the job. Under {@code bin/recrawl} that is a local MiniCluster
+ * with RocksDB state and checkpoints in the work directory; under {@code flink run} it is the
+ * cluster.
+ */
+public final class RunCommand {
+
+  private RunCommand() {}
+
+  public static int run(String[] args) throws Exception {
+    Path configFile = null;
+    Path flinkConfigFile = null;
+    boolean checkOnly = false;
+    Map<String, Object> overrides = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("--config") && i + 1 < args.length) {
+        configFile = Path.of(args[++i]);
+      } else if (a.equals("--flink-config") && i + 1 < args.length) {
+        flinkConfigFile = Path.of(args[++i]);
+      } else if (a.equals("--check")) {
+        checkOnly = true;
+      } else if (a.startsWith("-D") && a.contains("=")) {
+        overrides.put(a.substring(2, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
+      } else {
+        return usage("unexpected argument '" + a + "'");
+      }
+    }
+    if (configFile == null) {
+      return usage("--config FILE is required");
+    }
+    RecrawlConfig config;
+    Configuration flink;
+    try {
+      config = RecrawlConfig.load(configFile, overrides);
+      if (flinkConfigFile == null) {
+        // By default, the Flink settings sit next to the job configuration (config/flink-config.yaml).
+        Path sibling = configFile.toAbsolutePath().resolveSibling("flink-config.yaml");
+        flinkConfigFile = Files.exists(sibling) ? sibling : null;
+      }
+      flink = flinkConfigFile == null ? new Configuration() : FlinkSettings.load(flinkConfigFile);
+    } catch (ConfigException e) {
+      System.err.println("recrawl run: configuration refused: " + e.getMessage());
+      return 2;
+    }
+    System.err.println("recrawl run: configuration " + configFile + (flinkConfigFile == null ? "" : ", Flink settings " + flinkConfigFile));
+    config.effective().forEach((k, v) -> System.err.println("  " + k + ": " + v));
+    if (checkOnly) {
+      System.err.println("recrawl run: configuration OK");
+      return 0;
+    }
+    StreamExecutionEnvironment env = environment(config, flink);
+    RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
+    env.execute(config.get(RecrawlOptions.JOB_NAME));
+    return 0;
+  }
+
+  /**
+   * The cluster's environment under {@code flink run}; otherwise a local MiniCluster whose RocksDB
+   * files and checkpoints default to the work directory.
+   */
+  static StreamExecutionEnvironment environment(RecrawlConfig config, Configuration flink) {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+    if (!(env instanceof LocalStreamEnvironment)) {
+      return env;
+    }
+    Path work = Path.of(config.get(RecrawlOptions.WORK_DIR)).toAbsolutePath();
+    Configuration local = new Configuration(flink);
+    if (!local.contains(CheckpointingOptions.CHECKPOINTS_DIRECTORY)) {
+      local.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, work.resolve("checkpoints").toUri().toString());
+    }
+    if (!local.contains(RocksDBOptions.LOCAL_DIRECTORIES)) {
+      local.set(RocksDBOptions.LOCAL_DIRECTORIES, work.resolve("rocksdb").toString());
+    }
+    System.err.println("recrawl run: local MiniCluster, work directory " + work);
+    return StreamExecutionEnvironment.createLocalEnvironment(local);
+  }
+
+  private static int usage(String problem) {
+    System.err.println("recrawl run: " + problem);
+    System.err.println("usage: recrawl run --config FILE [--flink-config FILE] [-Dkey=value ...] [--check]");
+    return 2;
+  }
+}

@@ -1,0 +1,98 @@
+package io.recrawl.flink.io.control;
+
+import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.config.RecrawlOptions;
+import io.recrawl.flink.io.kafka.JsonRecordDeserializer;
+import io.recrawl.flink.io.kafka.KafkaConnections;
+import io.recrawl.flink.types.WireTypes;
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.ControlMessageCodec;
+import io.recrawl.wire.Parsed;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The broadcast control stream: the static global lambda, wall-clock ticks, and the
+ * {@code crawl.control} topic. It always carries watermarks: a broadcast input without them would
+ * hold the scheduler's event time back forever (DESIGN.md section 7).
+ */
+public final class ControlSources {
+
+  private ControlSources() {}
+
+  /**
+   * The configured control stream: the static lambda, then wall-clock ticks if an interval is set,
+   * plus the control topic with Kafka input (when {@code recrawl.kafka.topic.control} is not empty).
+   */
+  public static DataStream<Parsed<ControlMessage>> fromConfig(StreamExecutionEnvironment env, RecrawlConfig config) {
+    DataStream<Parsed<ControlMessage>> control = clock(env, config);
+    if (config.kafkaInput() && !config.get(RecrawlOptions.TOPIC_CONTROL).isEmpty()) {
+      control = control.union(kafka(env, config, null));
+    }
+    return control;
+  }
+
+  /**
+   * The static lambda (epoch 0, so any controller epoch overrides it) followed by a wall-clock tick
+   * every {@code recrawl.control.tick-interval-ms}. With ticks off, just the lambda: that source then
+   * ends, and an ended source's watermark no longer holds event time back.
+   */
+  public static DataStream<Parsed<ControlMessage>> clock(StreamExecutionEnvironment env, RecrawlConfig config) {
+    double lambda0 = config.get(RecrawlOptions.GLOBAL_LAMBDA);
+    long interval = config.get(RecrawlOptions.CONTROL_TICK_INTERVAL_MS);
+    WatermarkStrategy<Parsed<ControlMessage>> watermarks = WatermarkStrategy
+        .<Parsed<ControlMessage>>forMonotonousTimestamps()
+        .withTimestampAssigner((p, t) -> p.value().time());
+    if (interval <= 0) {
+      long now = System.currentTimeMillis();
+      return env.fromData(List.of(Parsed.ok(ControlMessage.lambda(now, 0, lambda0))), WireTypes.PARSED_CONTROL_MESSAGE)
+          .uid("control-static-lambda")
+          .name("static-lambda")
+          .assignTimestampsAndWatermarks(watermarks)
+          .uid("control-static-lambda-watermarks");
+    }
+    DataGeneratorSource<Parsed<ControlMessage>> ticks = new DataGeneratorSource<>(
+        new WallClock(lambda0), Long.MAX_VALUE, RateLimiterStrategy.perSecond(1000.0 / interval), WireTypes.PARSED_CONTROL_MESSAGE);
+    return env.fromSource(ticks, watermarks, "control-ticks")
+        .setParallelism(1) // one clock; the control stream is broadcast to every scheduler subtask
+        .uid("control-ticks");
+  }
+
+  /** Element 0 is the static lambda, every other element a tick, each stamped with the wall clock. */
+  static final class WallClock implements GeneratorFunction<Long, Parsed<ControlMessage>> {
+    private static final long serialVersionUID = 1L;
+    private final double lambda0;
+
+    WallClock(double lambda0) {
+      this.lambda0 = lambda0;
+    }
+
+    @Override
+    public Parsed<ControlMessage> map(Long index) {
+      long now = System.currentTimeMillis();
+      return Parsed.ok(index == 0 ? ControlMessage.lambda(now, 0, lambda0) : ControlMessage.tick(now));
+    }
+  }
+
+  /** The {@code crawl.control} topic; bounded if {@code stopAt} is given (tests). */
+  public static DataStream<Parsed<ControlMessage>> kafka(StreamExecutionEnvironment env, RecrawlConfig config, OffsetsInitializer stopAt) {
+    ControlMessageCodec codec = new ControlMessageCodec(config.get(RecrawlOptions.INPUT_MAX_FUTURE_MS));
+    var source = KafkaConnections.source(
+        config, config.get(RecrawlOptions.TOPIC_CONTROL), "control",
+        new JsonRecordDeserializer<>(codec::parse, WireTypes.PARSED_CONTROL_MESSAGE), stopAt);
+    WatermarkStrategy<Parsed<ControlMessage>> w = WatermarkStrategy
+        .<Parsed<ControlMessage>>forMonotonousTimestamps()
+        .withTimestampAssigner((p, t) -> p.ok() ? p.value().time() : Long.MIN_VALUE);
+    long idle = config.get(RecrawlOptions.WATERMARK_IDLENESS_MS);
+    // The control topic is mostly silent: without idleness it would stop event time.
+    w = w.withIdleness(Duration.ofMillis(idle > 0 ? idle : 1000));
+    return env.fromSource(source, w, "control-kafka").uid("control-kafka");
+  }
+}

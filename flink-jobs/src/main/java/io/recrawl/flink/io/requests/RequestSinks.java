@@ -1,0 +1,38 @@
+package io.recrawl.flink.io.requests;
+
+import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.config.RecrawlOptions;
+import io.recrawl.flink.io.files.JsonLinesFileSink;
+import io.recrawl.flink.io.kafka.JsonRecordSerializer;
+import io.recrawl.flink.io.kafka.KafkaConnections;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlRequestCodec;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/** Where crawl requests go: the {@code crawl.requests} topic (keyed by host) or JSON-lines files. */
+public final class RequestSinks {
+
+  private RequestSinks() {}
+
+  /** Attaches the configured sink ({@code recrawl.output.type}). */
+  public static void attach(DataStream<CrawlRequest> requests, RecrawlConfig config) {
+    if (config.kafkaOutput()) {
+      requests.sinkTo(kafka(config)).name("requests-kafka").uid("requests-kafka");
+    } else {
+      requests.map(CrawlRequestCodec::toJson, Types.STRING).name("requests-json").uid("requests-json")
+          .sinkTo(JsonLinesFileSink.create(config.get(RecrawlOptions.OUTPUT_PATH), "requests"))
+          .name("requests-files").uid("requests-files");
+    }
+  }
+
+  /**
+   * The Kafka sink: one JSON message per request, keyed by host so that a host's requests stay in
+   * one partition, in order; exactly-once or at-least-once as configured.
+   */
+  public static KafkaSink<CrawlRequest> kafka(RecrawlConfig config) {
+    return KafkaConnections.sink(config, "requests",
+        new JsonRecordSerializer<>(config.get(RecrawlOptions.TOPIC_REQUESTS), CrawlRequest::host, CrawlRequestCodec::toJson));
+  }
+}

@@ -1,0 +1,33 @@
+package io.recrawl.flink.job;
+
+import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.io.deadletters.DeadLetterSinks;
+import io.recrawl.flink.io.requests.RequestSinks;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.DeadLetter;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/** The job's outputs. Production takes them from the configuration; tests inject collecting ones. */
+public interface JobSinks {
+
+  /** Attaches the sink of crawl requests. */
+  void requests(DataStream<CrawlRequest> requests);
+
+  /** Attaches the sink of dead letters (from every stage of the job). */
+  void deadLetters(DataStream<DeadLetter> deadLetters);
+
+  /** The sinks named by the configuration. */
+  static JobSinks fromConfig(RecrawlConfig config) {
+    return new JobSinks() {
+      @Override
+      public void requests(DataStream<CrawlRequest> requests) {
+        RequestSinks.attach(requests, config);
+      }
+
+      @Override
+      public void deadLetters(DataStream<DeadLetter> deadLetters) {
+        DeadLetterSinks.attach(deadLetters, config);
+      }
+    };
+  }
+}
