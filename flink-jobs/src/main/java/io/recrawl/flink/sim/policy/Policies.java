@@ -8,6 +8,7 @@ public final class Policies {
 
   /** Every policy, in the order results list them. */
   public static final List<String> NAMES = List.of(
+      CrawlValuePolicy.NAME,
       OptimalStaticPolicy.NAME,
       OptimalDailyPolicy.NAME,
       ShapePolicy.UNIFORM,
@@ -23,6 +24,8 @@ public final class Policies {
 
   public static SimPolicy create(String name) {
     switch (name) {
+      case CrawlValuePolicy.NAME:
+        return new CrawlValuePolicy();
       case OptimalStaticPolicy.NAME:
         return new OptimalStaticPolicy();
       case OptimalDailyPolicy.NAME:

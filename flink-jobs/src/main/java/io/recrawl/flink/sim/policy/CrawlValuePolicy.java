@@ -1,0 +1,167 @@
+package io.recrawl.flink.sim.policy;
+
+import io.recrawl.engine.EngineConfig;
+import io.recrawl.engine.EngineListener;
+import io.recrawl.engine.GlobalLambdaController;
+import io.recrawl.engine.InMemoryHostStore;
+import io.recrawl.engine.LocalFrontier;
+import io.recrawl.engine.PageState;
+import io.recrawl.flink.sim.SimContext;
+import io.recrawl.flink.sim.SimPolicy;
+import io.recrawl.flink.workload.Workload;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * {@code crawl-value}: this project's scheduler, run as it runs in the Flink job. A thin adapter: the
+ * per-host {@link io.recrawl.engine.HostEngine} (through {@link LocalFrontier}, one timer per host)
+ * gets the simulator's status events and emits crawl requests, and the {@link GlobalLambdaController}
+ * gets the engines' demand curve once per control period and sets lambda_0. Nothing of the policy
+ * is re-implemented here.
+ *
+ * <p>Time: the frontier is advanced on a fixed tick (the engine's due-bucket width), so a release
+ * reaches the crawler at most one tick after its timer. Oracle rates: the engine has no input for a
+ * known change rate, so before each event the adapter writes the true rate into the page's posterior
+ * as a Gamma with a very large shape (mean = the true rate); the engine's own update then barely moves it.
+ */
+public final class CrawlValuePolicy implements SimPolicy {
+
+  public static final String NAME = "crawl-value";
+  /** Shape of the oracle posterior: evidence worth a million observations. */
+  private static final float ORACLE_SHAPE = 1e6f;
+
+  private final EngineConfig engineConfig;
+  private final double controlPeriodDays;
+  private SimContext ctx;
+  private LocalFrontier frontier;
+  private GlobalLambdaController controller;
+  private final Map<String, Integer> pageOf = new HashMap<>();
+  private double tick;
+  private double nextTick;
+  private double nextControl;
+  private long fetchesThisPeriod;
+
+  /** The engine's defaults and a one-hour control period. */
+  public CrawlValuePolicy() {
+    this(EngineConfig.defaults(), 1.0 / 24);
+  }
+
+  public CrawlValuePolicy(EngineConfig engineConfig, double controlPeriodDays) {
+    this.engineConfig = engineConfig;
+    this.controlPeriodDays = controlPeriodDays;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void start(SimContext ctx) {
+    this.ctx = ctx;
+    Workload w = ctx.workload();
+    frontier = new LocalFrontier(engineConfig, EngineListener.NONE);
+    controller = new GlobalLambdaController(engineConfig.grid, ctx.budget());
+    tick = engineConfig.bucketMs / (double) EngineConfig.DAY_MS;
+    for (int h = 0; h < w.hosts(); h++) {
+      if (w.constrained(h)) {
+        frontier.setHostRate(w.hostName(h), ctx.hostMaxRate(h), this::onRequest);
+      }
+    }
+    for (int p = 0; p < w.pages(); p++) {
+      pageOf.put(w.url(p), p);
+    }
+    for (int p = 0; p < w.pages(); p++) {
+      if (ctx.exists(p)) {
+        discover(p, 0);
+      }
+    }
+    control(0);
+    nextTick = 0;
+  }
+
+  private void discover(int page, double now) {
+    Workload w = ctx.workload();
+    StatusEvent e = new StatusEvent(w.url(page), w.hostName(w.hostOf(page)), CrawlStatus.DISCOVERED,
+        ctx.epochMillis(now), Map.of(), null, w.weight(page), null);
+    frontier.onStatus(e, this::onRequest);
+    if (ctx.oracleRates()) {
+      oracle(page);
+    }
+  }
+
+  /** Writes the true change rate into the page's posterior (see the class comment). */
+  private void oracle(int page) {
+    Workload w = ctx.workload();
+    InMemoryHostStore store = frontier.store(w.hostName(w.hostOf(page)));
+    PageState state = store == null ? null : store.page(w.url(page));
+    if (state != null) {
+      double rate = Math.max(ctx.changeRate(page), 1e-9);
+      state.changeShape = ORACLE_SHAPE;
+      state.changeRate = (float) (ORACLE_SHAPE / rate);
+    }
+  }
+
+  private void onRequest(CrawlRequest r) {
+    Integer page = pageOf.get(r.url());
+    if (page == null) {
+      throw new IllegalStateException("the engine released an unknown URL " + r.url());
+    }
+    ctx.release(page);
+  }
+
+  private void control(double now) {
+    double measured = now > 0 ? fetchesThisPeriod / controlPeriodDays : Double.NaN;
+    fetchesThisPeriod = 0;
+    frontier.setGlobalLambda(controller.update(frontier.ledger().snapshot(), measured));
+    nextControl = now + controlPeriodDays;
+  }
+
+  @Override
+  public double nextWakeTime() {
+    return Math.min(nextTick, nextControl);
+  }
+
+  @Override
+  public void wake(double now) {
+    if (now >= nextControl) {
+      control(now);
+    }
+    if (now >= nextTick) {
+      frontier.advanceTo(ctx.epochMillis(now), this::onRequest);
+      nextTick = now + tick;
+    }
+  }
+
+  @Override
+  public void onStatus(int page, StatusEvent event, double now) {
+    fetchesThisPeriod++;
+    if (ctx.oracleRates()) {
+      oracle(page);
+    }
+    frontier.onStatus(event, this::onRequest);
+    if (ctx.oracleRates()) {
+      oracle(page);
+    }
+  }
+
+  @Override
+  public void onPagesAppeared(int[] pages, double now) {
+    for (int p : pages) {
+      discover(p, now);
+    }
+  }
+
+  @Override
+  public void onHostLimitChanged(int host, double maxRate, double now) {
+    frontier.setHostRate(ctx.workload().hostName(host), maxRate, this::onRequest);
+  }
+
+  @Override
+  public double lambda0() {
+    return controller == null ? Double.NaN : controller.lambda();
+  }
+}
