@@ -20,11 +20,13 @@ final class HostPages {
   final double[] minRate;
   final double[] maxRate;
   final Objective objective;
+  private final PageRate pageRate;
   private final boolean parallel;
 
   HostPages(OptimumProblem p, boolean parallel) {
     this.hosts = p.hosts();
     this.objective = p.objective;
+    this.pageRate = PageRate.of(p.objective);
     this.parallel = parallel;
     int n = p.pages();
     start = new int[hosts + 1];
@@ -56,7 +58,7 @@ final class HostPages {
 
   /** The rate of the page at {@code pos} at threshold {@code theta}, within its revisit bounds. */
   double rate(int pos, double theta) {
-    double r = objective.optimalRate(weight[pos], changeRate[pos], theta);
+    double r = pageRate.at(weight[pos], changeRate[pos], theta);
     return Math.min(maxRate[pos], Math.max(minRate[pos], r));
   }
 
@@ -74,6 +76,16 @@ final class HostPages {
     double sum = 0;
     for (int pos = start[host], end = start[host + 1]; pos < end; pos++) {
       sum += rate(pos, theta);
+    }
+    return sum;
+  }
+
+  /** D_i(theta), also storing each page's rate in {@code rates} (by position). */
+  double demandInto(int host, double theta, double[] rates) {
+    double sum = 0;
+    for (int pos = start[host], end = start[host + 1]; pos < end; pos++) {
+      rates[pos] = rate(pos, theta);
+      sum += rates[pos];
     }
     return sum;
   }

@@ -74,14 +74,14 @@ public final class StaticOptimum {
     double lambda0 = global.theta;
 
     // Hosts over their limit at lambda_0 get their own threshold theta_i^c > lambda_0.
+    double[] ratePos = new double[hp.page.length];
     double[] demandAtGlobal = new double[hosts];
-    hp.forEachHost(i -> demandAtGlobal[i] = hp.demand(i, lambda0));
+    hp.forEachHost(i -> demandAtGlobal[i] = hp.demandInto(i, lambda0, ratePos));
     int[] constrained = IntStream.range(0, hosts).filter(i -> demandAtGlobal[i] > limit[i]).toArray();
     ThresholdRoot[] hostRoot = new ThresholdRoot[hosts];
-    if (global.fraction == 0) {
-      Arrays.fill(hostRoot, global);
-    } else {
-      // lambda_0 sits on a jump of T: each host takes its share of the mix, never past its limit.
+    Arrays.fill(hostRoot, global);
+    if (global.fraction > 0) {
+      // lambda_0 ends on a narrow bracket: each host takes its share of the mix, never past its limit.
       ThresholdRoot g = global;
       hp.forEachHost(i -> {
         double below = hp.demand(i, g.lowTheta);
@@ -97,9 +97,12 @@ public final class StaticOptimum {
       hostRoot[i] = ThresholdSearch.solve(t -> hp.demand(i, t), limit[i], lambda0, demandAtGlobal[i], guess);
     });
 
-    double[] ratePos = new double[hp.page.length];
     double[] hostDemand = new double[hosts];
     hp.forEachHost(i -> {
+      if (hostRoot[i].theta == lambda0 && hostRoot[i].fraction == 0) {
+        hostDemand[i] = demandAtGlobal[i]; // the rates stored at lambda_0 stand
+        return;
+      }
       double sum = 0;
       for (int pos = hp.start[i]; pos < hp.start[i + 1]; pos++) {
         ratePos[pos] = hp.rate(pos, hostRoot[i]);

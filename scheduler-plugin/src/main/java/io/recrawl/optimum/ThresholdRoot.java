@@ -2,13 +2,15 @@ package io.recrawl.optimum;
 
 /**
  * Where a decreasing demand meets its limit: the threshold {@code theta} (demand at or below the
- * limit) and, when the crossing falls between two adjacent doubles, the threshold just below it
- * and the fraction of the way towards its rates that fills the limit exactly.
+ * limit) and, when the search ends on a narrow bracket rather than on the limit itself, the
+ * bracket's other end {@code lowTheta} and the fraction of the way towards its rates that fills the
+ * limit exactly. Each mixed rate has a crawl value between the two ends, so stationarity holds
+ * to the bracket's width.
  *
- * <p>Such a jump is real: a freshness page's rate falls to 0 only like delta / ln(1 / (1 - theta
- * delta / w)) as theta nears its ceiling w / delta, so in doubles it drops from about delta / 37 to
- * 0 within an ulp of theta. At that threshold every rate in between has V = theta to double
- * precision, so mixing the two sides keeps stationarity and meets the limit.
+ * <p>The bracket is needed because demand is rough at small scales: a freshness page's rate falls
+ * to 0 only like delta / ln(1 / (1 - theta delta / w)) as theta nears its ceiling w / delta, so it
+ * drops from about delta / 20 to 0 within 1e-8 of the ceiling (and from delta / 37 within an ulp).
+ * A million pages put many such drops near any threshold.
  */
 final class ThresholdRoot {
 

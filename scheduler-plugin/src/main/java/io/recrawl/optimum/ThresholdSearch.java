@@ -12,8 +12,11 @@ final class ThresholdSearch {
 
   /** Stop once the demand is within this relative distance below the limit. */
   static final double DEMAND_TOLERANCE = 1e-13;
-  /** Stop once the bracket is this narrow in ln theta (a few ulps of theta). */
-  private static final double LOG_WIDTH_TOLERANCE = 1e-15;
+  /**
+   * Stop once the bracket is this narrow in ln theta, and mix its two ends. Every mixed rate then
+   * has its crawl value within this relative distance of theta, and the limit is met exactly.
+   */
+  static final double LOG_WIDTH_TOLERANCE = 1e-10;
   private static final int MAX_EVALUATIONS = 400;
   /** Beyond this the demand is as low as it gets (only floors remain). */
   private static final double THETA_MAX = 1e300;
@@ -22,9 +25,10 @@ final class ThresholdSearch {
   private ThresholdSearch() {}
 
   /**
-   * Returns theta > low with D(theta) <= limit and D(theta) >= limit (1 - 1e-13), or, where D
-   * crosses the limit more steeply than doubles can resolve, the feasible end of a bracket a few
-   * ulps wide with the fraction of the way to its other end that meets the limit.
+   * Returns theta > low with D(theta) <= limit and D(theta) >= limit (1 - 1e-13), or the feasible
+   * end of a bracket at most 1e-10 wide (relative) with the fraction of the way to its other end
+   * that meets the limit. Demand curves of many pages are rough at that scale (see
+   * {@link ThresholdRoot}), so resolving them further would cost passes and gain nothing.
    *
    * @param demand D, non-increasing and continuous
    * @param low a threshold with D(low) > limit; may be 0
@@ -97,7 +101,7 @@ final class ThresholdSearch {
     double dbTrue = db;
     int lastSide = 0;
     double stop = Math.log1p(-DEMAND_TOLERANCE);
-    while (fbTrue < stop && ub - ua > LOG_WIDTH_TOLERANCE * Math.max(1, Math.abs(ub)) && evaluations < MAX_EVALUATIONS) {
+    while (fbTrue < stop && ub - ua > LOG_WIDTH_TOLERANCE && evaluations < MAX_EVALUATIONS) {
       double u;
       if (Double.isFinite(fa) && Double.isFinite(fb) && fa != fb) {
         u = ub - fb * (ub - ua) / (fb - fa);
@@ -138,7 +142,7 @@ final class ThresholdSearch {
     if (fbTrue >= stop) {
       return ThresholdRoot.exact(tb);
     }
-    // The demand jumps across the limit between ta and tb: mix the two sides to meet it.
+    // The bracket is narrow (or the demand jumps across the limit): mix its two ends to meet it.
     double fraction = (limit - dbTrue) / (daTrue - dbTrue);
     return new ThresholdRoot(tb, ta, Math.max(0, Math.min(1, fraction)));
   }

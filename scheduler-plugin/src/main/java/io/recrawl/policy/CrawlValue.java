@@ -16,6 +16,13 @@ public final class CrawlValue {
   /** Below this x, g is summed as a series: the closed form cancels catastrophically near 0. */
   private static final double SERIES_LIMIT = 0.75;
 
+  /**
+   * Newton stops once a step is this small relative to x: the next step would be far below an ulp.
+   * (A tolerance under one ulp, 2.2e-16, is never met once the iterate dithers by an ulp, and every
+   * call would then run all its iterations.)
+   */
+  private static final double NEWTON_TOLERANCE = 1e-15;
+
   /** g(x) = 1 - e^(-x)(1 + x), accurate to a few ulps for every x >= 0. */
   public static double g(double x) {
     if (!(x > 0)) {
@@ -65,7 +72,7 @@ public final class CrawlValue {
         if (next <= 0) {
           next = x / 2;
         }
-        if (Math.abs(next - x) <= 1e-16 * x) {
+        if (Math.abs(next - x) <= NEWTON_TOLERANCE * x) {
           return next;
         }
         x = next;
@@ -78,7 +85,7 @@ public final class CrawlValue {
     for (int i = 0; i < 60; i++) {
       double f = x - Math.log1p(x) - target;
       double next = x - f * (1 + x) / x;
-      if (Math.abs(next - x) <= 1e-16 * x) {
+      if (Math.abs(next - x) <= NEWTON_TOLERANCE * x) {
         return next;
       }
       x = next;

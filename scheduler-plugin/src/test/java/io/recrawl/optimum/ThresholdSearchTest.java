@@ -52,8 +52,8 @@ class ThresholdSearchTest {
     // The demand drops from 2 to 0.5 at theta = 1: no threshold meets a limit of 1 exactly.
     DoubleUnaryOperator d = t -> t < 1 ? 2 : 0.5;
     ThresholdRoot root = ThresholdSearch.solve(d, 1, 0, 2, 3);
-    assertEquals(1.0, root.theta, 1e-15);
-    assertTrue(root.lowTheta < 1 && root.lowTheta > 1 - 1e-14, "low " + root.lowTheta);
+    assertTrue(root.theta >= 1 && root.theta < 1 + 1e-10, "theta " + root.theta);
+    assertTrue(root.lowTheta < 1 && root.lowTheta > 1 - 1e-10, "low " + root.lowTheta);
     assertEquals(1.0 / 3, root.fraction, 1e-15);
   }
 

@@ -40,6 +40,7 @@ public final class RecrawlCli {
         "  estimator-report          bias and RMSE of the change-rate estimator vs the naive one",
         "  workload generate|import  write a simulator workload (pages.csv, hosts.csv)",
         "  simulate                  run recrawl policies on a workload: results.json, report.html",
-        "  bench simulator           time the simulator on a generated workload"));
+        "  bench simulator           time the simulator on a generated workload",
+        "  bench solver              time the exact static optimum on a generated workload"));
   }
 }
