@@ -106,4 +106,38 @@ class StaticOptimumPropertyTest {
     }
     return sum;
   }
+
+  @ParameterizedTest
+  @ValueSource(longs = {31, 32, 33, 34, 35, 36})
+  void perPageRevisitBoundsHoldWithKkt(long seed) {
+    RandomInstance inst = RandomInstance.generate(seed, 12, 30);
+    Objective objective = OBJECTIVES[(int) (seed % OBJECTIVES.length)];
+    Random rnd = new Random(seed);
+    int n = inst.pages();
+    double[] lo = new double[n];
+    double[] hi = new double[n];
+    for (int j = 0; j < n; j++) {
+      lo[j] = rnd.nextBoolean() ? 0 : 1.0 / (30 + 300 * rnd.nextDouble()); // at least every 30-330 days
+      hi[j] = rnd.nextBoolean() ? Double.POSITIVE_INFINITY : 1.0 / (0.5 + 3 * rnd.nextDouble()); // at most every 0.5-3.5 days
+    }
+    // One host with no pages at all, past the last page's host.
+    double[] limits = java.util.Arrays.copyOf(inst.hostLimit, inst.hostLimit.length + 1);
+    limits[limits.length - 1] = 1.0;
+    OptimumResult r = StaticOptimum.solve(OptimumProblem.builder(inst.weight, inst.changeRate, inst.hostIndex, limits)
+        .budget(inst.budget).objective(objective).minRates(lo).maxRates(hi).build());
+
+    assertEquals(OptimumResult.Status.OPTIMAL, r.status());
+    int atFloor = 0;
+    int atCap = 0;
+    for (int j = 0; j < n; j++) {
+      assertTrue(r.rate(j) >= lo[j] && r.rate(j) <= hi[j], "page " + j + " rate " + r.rate(j) + " outside its bounds");
+      atFloor += r.rate(j) == lo[j] && lo[j] > 0 ? 1 : 0;
+      atCap += r.rate(j) == hi[j] ? 1 : 0;
+    }
+    assertTrue(atFloor + atCap > 0, "the bounds bind somewhere");
+    assertEquals(0.0, r.hostDemand(limits.length - 1));
+    assertEquals(0.0, r.hostLambda(limits.length - 1));
+    assertTrue(r.totalRate() <= inst.budget * (1 + 1e-9));
+    assertTrue(r.kktResidual() < 1e-9, "KKT residual " + r.kktResidual());
+  }
 }
