@@ -1,0 +1,152 @@
+package io.recrawl.flink.io.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.io.control.ControlSources;
+import io.recrawl.flink.io.status.StatusSources;
+import io.recrawl.flink.job.JobSinks;
+import io.recrawl.flink.job.JobSources;
+import io.recrawl.flink.job.RecrawlJob;
+import io.recrawl.flink.testutil.EmbeddedKafka;
+import io.recrawl.flink.testutil.PassThroughStage;
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlRequestCodec;
+import io.recrawl.wire.DeadLetter;
+import io.recrawl.wire.DeadLetterCodec;
+import io.recrawl.wire.Parsed;
+import io.recrawl.wire.StatusEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Status JSON through a real Kafka broker (in-process KRaft), the job's Kafka source (with
+ * malformed records that must come out as dead letters), and the job's EXACTLY_ONCE Kafka sinks,
+ * read back with a {@code read_committed} consumer. MiniCluster with RocksDB, no Kryo.
+ */
+class KafkaRoundTripITCase {
+
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
+      new MiniClusterResourceConfiguration.Builder()
+          .setNumberTaskManagers(1)
+          .setNumberSlotsPerTaskManager(2)
+          .setConfiguration(flinkConfig())
+          .build());
+
+  static Configuration flinkConfig() {
+    Configuration c = new Configuration();
+    c.setString("state.backend.type", "rocksdb");
+    c.setString("pipeline.generic-types", "false");
+    c.setString("restart-strategy.type", "none");
+    c.setString("execution.checkpointing.interval", "500 ms");
+    return c;
+  }
+
+  private static EmbeddedKafka kafka;
+
+  @BeforeAll
+  static void startKafka() throws Exception {
+    kafka = EmbeddedKafka.start();
+    kafka.createTopic("crawl.status", 2);
+    kafka.createTopic("crawl.requests", 2);
+    kafka.createTopic("crawl.deadletters", 1);
+  }
+
+  @AfterAll
+  static void stopKafka() throws Exception {
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  @Test
+  void statusToRequestsExactlyOnceWithDeadLetters() throws Exception {
+    int hosts = 10;
+    int perHost = 6;
+    List<String> status = new ArrayList<>();
+    for (int i = 0; i < hosts * perHost; i++) {
+      String url = "http://host" + (i % hosts) + ".example/page" + i;
+      status.add("{\"url\":\"" + url + "\",\"status\":\"FETCHED\",\"time\":" + (1_000_000 + i) + ",\"metadata\":{\"n\":\"" + i + "\"}}");
+    }
+    kafka.send("crawl.status", status);
+    kafka.send("crawl.status", List.of(
+        "{\"url\":\"http://bad.example/\",\"status\":",                                     // malformed_json
+        "{\"url\":\"http://bad.example/\",\"status\":\"FETCHED\",\"time\":99999999999999}"));  // time_in_future
+    kafka.sendRaw("crawl.status", List.of(new byte[] {'{', (byte) 0xff, '}'}));              // not UTF-8
+
+    RecrawlConfig config = RecrawlConfig.fromMap(Map.of(
+        "recrawl.input.type", "kafka",
+        "recrawl.output.type", "kafka",
+        "recrawl.deadletters.type", "kafka",
+        "recrawl.output.delivery", "exactly-once",
+        "recrawl.output.kafka.transaction-timeout-ms", 60_000,
+        "recrawl.output.kafka.transactional-id-prefix", "roundtrip-" + System.nanoTime(),
+        "recrawl.kafka.bootstrap.servers", kafka.bootstrapServers(),
+        "recrawl.kafka.starting-offsets", "earliest",
+        "recrawl.control.tick-interval-ms", 0,
+        "recrawl.parallelism", 2));
+
+    // Bounded versions of the production sources, so that the job ends; the sinks are production's.
+    JobSources bounded = new JobSources() {
+      @Override
+      public DataStream<Parsed<StatusEvent>> statusEvents(StreamExecutionEnvironment env) {
+        return StatusSources.kafka(env, config, OffsetsInitializer.latest());
+      }
+
+      @Override
+      public DataStream<Parsed<ControlMessage>> control(StreamExecutionEnvironment env) {
+        return ControlSources.clock(env, config);
+      }
+    };
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    RecrawlJob.build(env, config, bounded, JobSinks.fromConfig(config), new PassThroughStage());
+    env.execute("kafka-round-trip");
+
+    List<ConsumerRecord<String, String>> requests = kafka.read("crawl.requests", "read_committed", status.size(), Duration.ofSeconds(30));
+    assertThat(requests).hasSize(status.size());
+    Map<String, Integer> perHostCount = new HashMap<>();
+    for (ConsumerRecord<String, String> r : requests) {
+      CrawlRequest req = CrawlRequestCodec.parse(r.value(), 0).value();
+      assertThat(r.key()).isEqualTo(req.host()); // keyed by host
+      assertThat(req.url()).startsWith("http://" + req.host() + "/");
+      perHostCount.merge(req.host(), 1, Integer::sum);
+    }
+    assertThat(perHostCount).hasSize(hosts).allSatisfy((h, n) -> assertThat(n).isEqualTo(perHost));
+    assertThat(requests).extracting(ConsumerRecord::value).doesNotHaveDuplicates();
+    // Written in transactions: commit markers take offsets, so offsets outnumber the records.
+    for (int partition = 0; partition < 2; partition++) {
+      int p = partition;
+      List<Long> offsets = requests.stream().filter(r -> r.partition() == p).map(ConsumerRecord::offset).toList();
+      if (!offsets.isEmpty()) {
+        assertThat(offsets.stream().mapToLong(Long::longValue).max().getAsLong() + 1).isGreaterThan(offsets.size());
+      }
+    }
+    // One host's requests share one partition (and stay in order there).
+    for (int h = 0; h < hosts; h++) {
+      String host = "host" + h + ".example";
+      assertThat(requests.stream().filter(r -> r.key().equals(host)).map(ConsumerRecord::partition).distinct()).hasSize(1);
+    }
+
+    List<DeadLetter> dead = kafka.read("crawl.deadletters", "read_committed", 3, Duration.ofSeconds(30)).stream()
+        .map(r -> DeadLetterCodec.parse(r.value(), 0).value()).toList();
+    assertThat(dead).extracting(DeadLetter::reason).containsExactlyInAnyOrder("malformed_json", "time_in_future", "malformed_json");
+    assertThat(dead).allSatisfy(d -> assertThat(d.detail()).startsWith("crawl.status/"));
+    assertThat(dead).extracting(DeadLetter::detail).anySatisfy(d -> assertThat(d).endsWith("not UTF-8"));
+  }
+}
