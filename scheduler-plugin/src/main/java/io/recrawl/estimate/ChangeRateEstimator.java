@@ -81,6 +81,28 @@ public final class ChangeRateEstimator {
         nb = na / mean;
       }
     }
+    return capped(na, nb);
+  }
+
+  /**
+   * The posterior after a fetch that shows the page changed during an interval of length
+   * {@code interval} and, from a trustworthy Last-Modified, that its last change was
+   * {@code sinceChange} before the fetch. The likelihood of "a change at that instant, none since" is
+   * delta e^(-delta sinceChange), which is conjugate: one more event, sinceChange more exposure.
+   * Cho and Garcia-Molina's last-modified estimator uses the same information. Falls back to
+   * {@link #observe} when sinceChange is not within [0, interval].
+   */
+  public ChangeStats observeChangeAt(ChangeStats s, double interval, double sinceChange) {
+    if (!(interval > 0) || Double.isInfinite(interval)) {
+      return s;
+    }
+    if (!(sinceChange >= 0) || sinceChange > interval) {
+      return observe(s, interval, true);
+    }
+    return capped(s.shape() + 1, s.rate() + sinceChange);
+  }
+
+  private ChangeStats capped(double na, double nb) {
     if (na > maxShape) {
       // Discount old evidence: same mean, capped confidence.
       nb *= maxShape / na;

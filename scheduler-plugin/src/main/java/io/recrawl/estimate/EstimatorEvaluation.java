@@ -35,8 +35,10 @@ public final class EstimatorEvaluation {
   /**
    * The result for one scenario. {@code cho} is Cho and Garcia-Molina's improved estimator for
    * regular gaps, -ln((n - X + 0.5) / (n + 0.5)) / mean gap, applied to the mean gap when gaps vary.
+   * {@code oursLastModified} is ours when every changed fetch also reports the exact time of the last
+   * change (a trustworthy Last-Modified), used through {@link ChangeRateEstimator#observeChangeAt}.
    */
-  public record Row(Scenario scenario, Errors ours, Errors naive, Errors cho) {}
+  public record Row(Scenario scenario, Errors ours, Errors naive, Errors cho, Errors oursLastModified) {}
 
   private final ChangeRateEstimator estimator;
   private final double minRate;
@@ -76,21 +78,25 @@ public final class EstimatorEvaluation {
   public List<Row> evaluate(List<Scenario> scenarios) {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < scenarios.size(); i++) {
-      rows.add(evaluate(scenarios.get(i), new SplittableRandom(seed * 1_000_003L + i)));
+      // The Last-Modified draws use their own stream, so the other columns do not depend on them.
+      rows.add(evaluate(scenarios.get(i), new SplittableRandom(seed * 1_000_003L + i),
+          new SplittableRandom(~(seed * 1_000_003L + i))));
     }
     return rows;
   }
 
-  Row evaluate(Scenario sc, SplittableRandom rnd) {
+  Row evaluate(Scenario sc, SplittableRandom rnd, SplittableRandom lastModifiedRnd) {
     ErrorAccumulator ours = new ErrorAccumulator();
     ErrorAccumulator naive = new ErrorAccumulator();
     ErrorAccumulator cho = new ErrorAccumulator();
+    ErrorAccumulator oursLm = new ErrorAccumulator();
     double lnMin = Math.log(minRate);
     double lnMax = Math.log(maxRate);
     for (int p = 0; p < pages; p++) {
       double truth = Math.exp(lnMin + (lnMax - lnMin) * rnd.nextDouble());
       double meanGap = sc.gapTimesRate() / truth;
       ChangeStats stats = estimator.prior();
+      ChangeStats statsLm = estimator.prior();
       int changes = 0;
       double time = 0;
       for (int c = 0; c < sc.crawls(); c++) {
@@ -98,15 +104,24 @@ public final class EstimatorEvaluation {
         // P(at least one change of a Poisson(truth) process in the gap)
         boolean changed = rnd.nextDouble() < -Math.expm1(-truth * gap);
         stats = estimator.observe(stats, gap, changed);
+        if (changed) {
+          // Time from the last change to the fetch: exponential(truth) conditioned on being <= gap.
+          double u = lastModifiedRnd.nextDouble();
+          double since = -Math.log1p(u * Math.expm1(-truth * gap)) / truth;
+          statsLm = estimator.observeChangeAt(statsLm, gap, Math.min(since, gap));
+        } else {
+          statsLm = estimator.observe(statsLm, gap, false);
+        }
         changes += changed ? 1 : 0;
         time += gap;
       }
       ours.add(estimator.rate(stats), truth);
+      oursLm.add(estimator.rate(statsLm), truth);
       naive.add(changes / time, truth);
       int n = sc.crawls();
       cho.add(-Math.log((n - changes + 0.5) / (n + 0.5)) / (time / n), truth);
     }
-    return new Row(sc, ours.errors(), naive.errors(), cho.errors());
+    return new Row(sc, ours.errors(), naive.errors(), cho.errors(), oursLm.errors());
   }
 
   /** A markdown table of the rows, one line per scenario and estimator. */
@@ -118,6 +133,7 @@ public final class EstimatorEvaluation {
       line(sb, r.scenario(), "ours", r.ours());
       line(sb, r.scenario(), "naive", r.naive());
       line(sb, r.scenario(), "Cho-GM", r.cho());
+      line(sb, r.scenario(), "ours + Last-Modified", r.oursLastModified());
     }
     return sb.toString();
   }

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param errorRetryMinutes retry interval of an ERROR page; negative = never
  * @param setLastModified copy the server's Last-Modified into {@code last-modified}, from which
  *     StormCrawler's HTTP protocols send If-Modified-Since (a 304 then costs no body)
+ * @param lastModifiedTiming on a changed fetch, take the time of the last change from Last-Modified
+ *     (measured against the server's Date header) instead of only "changed"
  */
 public record RevisitSettings(
     Objective objective,
@@ -29,7 +31,8 @@ public record RevisitSettings(
     int maxFetchErrors,
     double errorRetryMinutes,
     String protocolPrefix,
-    boolean setLastModified) {
+    boolean setLastModified,
+    boolean lastModifiedTiming) {
 
   public static final String OBJECTIVE = "recrawl.objective";
   public static final String THRESHOLD = "recrawl.scheduler.threshold";
@@ -41,6 +44,7 @@ public record RevisitSettings(
   public static final String PRIOR_SHAPE = "recrawl.scheduler.estimator.prior-shape";
   public static final String MAX_SHAPE = "recrawl.scheduler.estimator.max-shape";
   public static final String SET_LAST_MODIFIED = "recrawl.scheduler.set-last-modified";
+  public static final String LAST_MODIFIED_TIMING = "recrawl.scheduler.last-modified-timing";
   /** StormCrawler's own keys, read with the same meaning as DefaultScheduler and the status updater give them. */
   public static final String FETCH_ERROR_INTERVAL = "fetchInterval.fetch.error";
   public static final String MAX_FETCH_ERRORS = "max.fetch.errors";
@@ -84,9 +88,10 @@ public record RevisitSettings(
     double errorRetry = r.number(ERROR_INTERVAL, -1);
     String prefix = r.string(PROTOCOL_PREFIX, "protocol.");
     boolean setLastModified = r.bool(SET_LAST_MODIFIED, true);
+    boolean lastModifiedTiming = r.bool(LAST_MODIFIED_TIMING, true);
     return new RevisitSettings(objective, threshold, min, max, weightKey, weight,
         new ChangeRateEstimator(priorRate, priorShape, maxShape), fetchError, (int) maxErrors, errorRetry, prefix,
-        setLastModified);
+        setLastModified, lastModifiedTiming);
   }
 
   /** Typed look-ups whose errors name the key. */

@@ -137,6 +137,37 @@ class ChangeRateEstimatorTest {
   }
 
   @Test
+  void aKnownChangeTimeIsConjugate() {
+    ChangeStats s = new ChangeStats(3, 10);
+    assertThat(stationary.observeChangeAt(s, 2.0, 0.5)).isEqualTo(new ChangeStats(4, 10.5));
+    assertThat(stationary.observeChangeAt(s, 2.0, 0.0)).isEqualTo(new ChangeStats(4, 10));
+    // Outside [0, interval] the time is not believable: only "changed" is used.
+    assertThat(stationary.observeChangeAt(s, 2.0, 2.5)).isEqualTo(stationary.observe(s, 2.0, true));
+    assertThat(stationary.observeChangeAt(s, 2.0, -1)).isEqualTo(stationary.observe(s, 2.0, true));
+    assertThat(stationary.observeChangeAt(s, 0, 0)).isEqualTo(s);
+  }
+
+  @Test
+  void changeTimesMakeRareLooksInformative() {
+    // Crawled every 10 days a page changing twice a day is "changed" every time: binary evidence
+    // only says the rate is high, but the times of the last changes pin it down.
+    SplittableRandom rnd = new SplittableRandom(41);
+    double truth = 2.0;
+    double gap = 10;
+    ChangeStats binary = stationary.prior();
+    ChangeStats timed = stationary.prior();
+    for (int i = 0; i < 3000; i++) {
+      double since = -Math.log(1 - rnd.nextDouble()) / truth; // time back to the last change
+      boolean changed = since <= gap;
+      binary = stationary.observe(binary, gap, changed);
+      timed = changed ? stationary.observeChangeAt(timed, gap, since) : stationary.observe(timed, gap, false);
+    }
+    assertThat(stationary.rate(timed) / truth).isCloseTo(1.0, within(0.05));
+    assertThat(Math.abs(Math.log(stationary.rate(binary) / truth)))
+        .isGreaterThan(Math.abs(Math.log(stationary.rate(timed) / truth)));
+  }
+
+  @Test
   void capKeepsTheMeanAndLimitsTheShape() {
     ChangeRateEstimator capped = new ChangeRateEstimator(1, 1, 5);
     ChangeStats s = new ChangeStats(5, 10);

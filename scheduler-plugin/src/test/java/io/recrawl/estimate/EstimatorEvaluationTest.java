@@ -43,6 +43,16 @@ class EstimatorEvaluationTest {
   }
 
   @Test
+  void lastModifiedTimesHelpMostWhereLooksAreRare() {
+    for (Gaps gaps : Gaps.values()) {
+      Row row = eval.evaluate(List.of(new Scenario(gaps, 5.0, 50))).get(0);
+      assertThat(row.oursLastModified().logRmse()).as("%s", gaps).isLessThan(row.ours().logRmse() * 0.75)
+          .isLessThan(row.cho().logRmse());
+      assertThat(Math.abs(row.oursLastModified().relBias())).as("%s", gaps).isLessThan(0.05);
+    }
+  }
+
+  @Test
   void longerHistoriesGiveSmallerErrors() {
     List<Row> rows = eval.evaluate(List.of(
         new Scenario(Gaps.EXPONENTIAL, 1.0, 10), new Scenario(Gaps.EXPONENTIAL, 1.0, 50)));

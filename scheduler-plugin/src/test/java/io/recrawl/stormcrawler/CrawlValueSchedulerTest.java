@@ -178,6 +178,56 @@ class CrawlValueSchedulerTest {
   }
 
   @Test
+  void aChangedPagesLastModifiedGivesTheTimeOfTheChange() {
+    // First fetch, then one ten hours later that finds new content last modified 4 h before the
+    // response (by the server's own Date header, whatever the skew of its clock).
+    for (boolean timing : new boolean[] {true, false}) {
+      clock.now = T0;
+      CrawlValueScheduler s = scheduler(Map.of("recrawl.scheduler.last-modified-timing", timing));
+      Metadata md = new Metadata();
+      parsed(md, "A");
+      s.schedule(Status.FETCHED, md);
+      double shape = Double.parseDouble(md.getFirstValue(PageHistory.SHAPE));
+      double rate = Double.parseDouble(md.getFirstValue(PageHistory.RATE));
+      clock.advanceMinutes(600);
+      parsed(md, "B");
+      Instant serverNow = clock.instant().plusSeconds(3600); // the server's clock is an hour fast
+      md.setValue("protocol.date", serverNow.toString());
+      md.setValue("protocol.last-modified", serverNow.minusSeconds(4 * 3600).toString());
+      s.schedule(Status.FETCHED, md);
+      double newShape = Double.parseDouble(md.getFirstValue(PageHistory.SHAPE));
+      double newRate = Double.parseDouble(md.getFirstValue(PageHistory.RATE));
+      if (timing) {
+        // One change, four hours of no change since: conjugate.
+        assertThat(newShape).isCloseTo(shape + 1, within(1e-9));
+        assertThat(newRate).isCloseTo(rate + 4.0 / 24, within(1e-9));
+      } else {
+        assertThat(newRate).isNotCloseTo(rate + 4.0 / 24, within(1e-3));
+      }
+    }
+  }
+
+  @Test
+  void aLastModifiedStampedAtResponseTimeIsNotATimeOfChange() {
+    CrawlValueScheduler s = scheduler(Map.of());
+    CrawlValueScheduler reference = scheduler(Map.of("recrawl.scheduler.last-modified-timing", false));
+    Metadata md = new Metadata();
+    Metadata ref = new Metadata();
+    parsed(md, "A");
+    parsed(ref, "A");
+    s.schedule(Status.FETCHED, md);
+    reference.schedule(Status.FETCHED, ref);
+    clock.advanceMinutes(600);
+    for (Metadata m : new Metadata[] {md, ref}) {
+      parsed(m, "B");
+      m.setValue("protocol.date", "Wed, 01 May 2024 10:00:00 GMT");
+      m.setValue("protocol.last-modified", "Wed, 01 May 2024 10:00:00 GMT");
+    }
+    assertThat(s.schedule(Status.FETCHED, md)).isEqualTo(reference.schedule(Status.FETCHED, ref));
+    assertThat(md.getFirstValue(PageHistory.SHAPE)).isEqualTo(ref.getFirstValue(PageHistory.SHAPE));
+  }
+
+  @Test
   void serverLastModifiedIsKeptForConditionalGets() {
     Metadata md = new Metadata();
     md.setValue("fetch.statusCode", "200");
@@ -368,6 +418,7 @@ class CrawlValueSchedulerTest {
     assertRefused("max.fetch.errors", 2.5);
     assertRefused("fetchInterval.error", "sometimes");
     assertRefused("recrawl.scheduler.set-last-modified", "yes");
+    assertRefused("recrawl.scheduler.last-modified-timing", 1);
   }
 
   private void assertRefused(String key, Object value) {

@@ -43,6 +43,7 @@ class ExampleConfigTest {
     assertThat(example.errorRetryMinutes()).isEqualTo(defaults.errorRetryMinutes());
     assertThat(example.protocolPrefix()).isEqualTo(defaults.protocolPrefix());
     assertThat(example.setLastModified()).isEqualTo(defaults.setLastModified());
+    assertThat(example.lastModifiedTiming()).isEqualTo(defaults.lastModifiedTiming());
     // Same prior, same forgetting.
     assertThat(example.estimator().prior()).isEqualTo(defaults.estimator().prior());
     ChangeStats big = new ChangeStats(1000, 500);

@@ -69,7 +69,8 @@ public final class EstimatorReport {
     System.out.printf(Locale.ROOT,
         "Change-rate estimators on synthetic Poisson histories: %d pages per row, true rates log-uniform in"
             + " [%s, %s]/day, seed %d; ours = Gamma posterior mean (prior rate %s/day, prior shape %s, max shape %s),"
-            + " naive = changes seen / time observed, Cho-GM = -ln((n - X + 0.5) / (n + 0.5)) / mean gap.%n%n",
+            + " naive = changes seen / time observed, Cho-GM = -ln((n - X + 0.5) / (n + 0.5)) / mean gap,"
+            + " ours + Last-Modified = ours given the exact time of each last change.%n%n",
         pages, opts.get("--min-rate"), opts.get("--max-rate"), seed,
         opts.get("--prior-rate"), opts.get("--prior-shape"), opts.get("--max-shape"));
     System.out.print(EstimatorEvaluation.table(eval.evaluate(EstimatorEvaluation.standardScenarios())));
