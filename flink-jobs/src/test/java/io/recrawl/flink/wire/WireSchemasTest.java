@@ -1,0 +1,126 @@
+package io.recrawl.flink.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaValidatorsConfig;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import io.recrawl.flink.testutil.RepoFiles;
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.ControlMessageCodec;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlRequestCodec;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.DeadLetterCodec;
+import io.recrawl.wire.StatusEvent;
+import io.recrawl.wire.StatusEventCodec;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JSON Schemas shipped in config/schemas (the public contract) agree with the codecs: what the
+ * codecs write validates, what the schema forbids the codecs refuse.
+ */
+class WireSchemasTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long NOW = 1_800_000_000_000L;
+
+  private static JsonSchema schema(String name) throws Exception {
+    JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+    SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
+    try (InputStream in = Files.newInputStream(RepoFiles.file("config/schemas/" + name + ".schema.json"))) {
+      return factory.getSchema(in, config);
+    }
+  }
+
+  private static Set<ValidationMessage> errors(JsonSchema schema, String json) throws Exception {
+    JsonNode node = JSON.readTree(json);
+    return schema.validate(node);
+  }
+
+  @Test
+  void statusEventsTheCodecAcceptsOrWritesAreValid() throws Exception {
+    JsonSchema schema = schema("status-event");
+    StatusEventCodec codec = StatusEventCodec.withDefaults();
+    List<String> valid = List.of(
+        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1000}",
+        "{\"url\":\"https://a.org/\",\"status\":\"DISCOVERED\",\"time\":\"1700000000000\",\"metadata\":{\"a\":\"x\",\"b\":[\"y\",\"z\"],\"c\":200}}",
+        "{\"url\":\"http://a.org/\",\"status\":\"ERROR\",\"time\":\"2026-11-21T07:59:00Z\",\"changed\":false,\"weight\":0.5,\"http_status\":404,\"extra\":1}",
+        "{\"url\":\"http://a.org/\",\"status\":\"REDIRECTION\",\"time\":\"2026-11-21T09:00:00+02:00\",\"weight\":null}",
+        StatusEventCodec.toJson(new StatusEvent("http://a.org/x", "a.org", CrawlStatus.FETCH_ERROR, 5, Map.of("k", List.of("v")), true, 2.0, 503)));
+    for (String json : valid) {
+      assertThat(codec.parse(json, NOW).ok()).as(json).isTrue();
+      assertThat(errors(schema, json)).as(json).isEmpty();
+    }
+  }
+
+  @Test
+  void statusEventsTheSchemaForbidsTheCodecRefuses() throws Exception {
+    JsonSchema schema = schema("status-event");
+    StatusEventCodec codec = StatusEventCodec.withDefaults();
+    List<String> invalid = List.of(
+        "{\"status\":\"FETCHED\",\"time\":1}",
+        "{\"url\":\"http://a.org/\",\"time\":1}",
+        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\"}",
+        "{\"url\":\"ftp://a.org/\",\"status\":\"FETCHED\",\"time\":1}",
+        "{\"url\":\"http://a.org/\",\"status\":\"DELETED\",\"time\":1}",
+        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":-1}",
+        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":\"yesterday\"}",
+        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"metadata\":{\"a\":{\"b\":1}}}",
+        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"changed\":\"yes\"}",
+        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"weight\":0}",
+        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"http_status\":99}",
+        "[1]");
+    for (String json : invalid) {
+      assertThat(errors(schema, json)).as(json).isNotEmpty();
+      assertThat(codec.parse(json, NOW).ok()).as(json).isFalse();
+    }
+  }
+
+  @Test
+  void crawlRequestsAsWrittenAreValid() throws Exception {
+    JsonSchema schema = schema("crawl-request");
+    String json = CrawlRequestCodec.toJson(new CrawlRequest("http://a.org/", "a.org", Map.of("d", List.of("1")), 1, 2, 0.5, 0.25, 3));
+    assertThat(errors(schema, json)).isEmpty();
+    assertThat(errors(schema, "{\"url\":\"http://a.org/\",\"host\":\"a.org\"}")).isNotEmpty();
+  }
+
+  @Test
+  void controlMessagesAsWrittenAreValidAndKindFieldsAreRequired() throws Exception {
+    JsonSchema schema = schema("control-message");
+    ControlMessageCodec codec = new ControlMessageCodec(-1);
+    for (ControlMessage m : List.of(ControlMessage.tick(1), ControlMessage.lambda(2, 3, 0.5), ControlMessage.hostRate(4, "a.org", 60))) {
+      assertThat(errors(schema, ControlMessageCodec.toJson(m))).as(m.toString()).isEmpty();
+    }
+    for (String json : List.of(
+        "{\"type\":\"lambda\",\"time\":1}",
+        "{\"type\":\"host_rate\",\"time\":1,\"host\":\"a.org\"}",
+        "{\"type\":\"lambda\",\"time\":1,\"lambda0\":-1}",
+        "{\"type\":\"reboot\",\"time\":1}",
+        "{\"time\":1}")) {
+      assertThat(errors(schema, json)).as(json).isNotEmpty();
+      assertThat(codec.parse(json, NOW).ok()).as(json).isFalse();
+    }
+  }
+
+  @Test
+  void deadLettersOfEveryReasonAreValid() throws Exception {
+    JsonSchema schema = schema("dead-letter");
+    StatusEventCodec codec = StatusEventCodec.withDefaults();
+    for (String bad : List.of("{", "[1]", "{\"url\":\"x\",\"status\":\"FETCHED\",\"time\":1}", "{\"status\":\"FETCHED\"}",
+        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":99999999999999}")) {
+      String json = DeadLetterCodec.toJson(codec.parse(bad, NOW).deadLetter());
+      assertThat(errors(schema, json)).as(json).isEmpty();
+    }
+    assertThat(errors(schema, "{\"reason\":\"because\",\"detail\":\"\",\"time\":1,\"raw\":\"\"}")).isNotEmpty();
+  }
+}
