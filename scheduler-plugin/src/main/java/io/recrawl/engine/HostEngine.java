@@ -82,7 +82,6 @@ public final class HostEngine {
     if (newHost) {
       h = new HostState();
     }
-    double[] cappedBefore = newHost ? null : thresholds.cappedCurve(h, now);
     PageState p = store.page(e.url());
 
     if (e.status() == CrawlStatus.DISCOVERED) {
@@ -135,13 +134,10 @@ public final class HostEngine {
           }
           // fall through: too many errors
         default: // ERROR
-          if (markError(store, h, p, e.url(), now, ctx)) {
-            finish(store, h, cappedBefore, now, ctx);
-            return;
-          }
+          markError(store, h, p, e.url(), now, ctx);
       }
     }
-    finish(store, h, cappedBefore, now, ctx);
+    finish(store, h, now, ctx);
   }
 
   /** A control-stream override of the host's rate limit (0 or less removes it). */
@@ -150,9 +146,8 @@ public final class HostEngine {
     if (h == null) {
       return; // overrides for hosts without pages are kept by the caller, not in keyed state
     }
-    double[] before = thresholds.cappedCurve(h, ctx.now());
     h.overrideRate = maxRate > 0 ? maxRate : 0;
-    finish(store, h, before, ctx.now(), ctx);
+    finish(store, h, ctx.now(), ctx);
   }
 
   // ---------------------------------------------------------------- wake-ups
@@ -165,7 +160,6 @@ public final class HostEngine {
     }
     long now = ctx.now();
     double lambda0 = ctx.globalLambda();
-    double[] cappedBefore = thresholds.cappedCurve(h, now);
     double theta = thresholds.threshold(h, lambda0, now);
 
     int budget = cfg.maxSlotsPerWake;
@@ -218,8 +212,8 @@ public final class HostEngine {
       next = Math.min(next, Math.max(now + 1, h.lastRelease + thresholds.spacingMs(h, now)));
     }
     setWake(h, next, ctx);
+    settleLedger(h, now, ctx, false);
     store.putHost(h);
-    ctx.ledger().replace(cappedBefore, thresholds.cappedCurve(h, now));
   }
 
   /** Releases the highest-value ready page that still clears the threshold. */
@@ -377,8 +371,8 @@ public final class HostEngine {
     }
   }
 
-  /** Marks ERROR; returns true when the page was removed and the host may be gone. */
-  private boolean markError(HostStore store, HostState h, PageState p, String url, long now, Context ctx) {
+  /** Marks ERROR, and removes the page if so configured. */
+  private void markError(HostStore store, HostState h, PageState p, String url, long now, Context ctx) {
     p.status = (byte) CrawlStatus.ERROR.ordinal();
     setCurveContribution(h, p, false);
     if (cfg.errorRemove) {
@@ -389,7 +383,7 @@ public final class HostEngine {
       h.pages--;
       ctx.listener().pageRemoved(url);
       ctx.listener().stateChanged(-1, 0);
-      return true;
+      return;
     }
     if (cfg.errorRetryMs > 0) {
       p.forced = true;
@@ -401,7 +395,6 @@ public final class HostEngine {
       p.slot = -1;
       store.putPage(url, p);
     }
-    return false;
   }
 
   /** Adds (or removes) the page's rate on its host's demand curve, skipping negligible changes. */
@@ -413,6 +406,7 @@ public final class HostEngine {
     if (h.curve == null) {
       h.curve = new double[cfg.grid.size()];
     }
+    touchLedger(h);
     if (p.curveRate > 0) {
       thresholds.addPageDemand(h.curve, p.weight, p.curveRate, -1);
     }
@@ -438,11 +432,11 @@ public final class HostEngine {
     }
   }
 
-  private void finish(HostStore store, HostState h, double[] cappedBefore, long now, Context ctx) {
+  private void finish(HostStore store, HostState h, long now, Context ctx) {
     if (h.pages <= 0) {
       store.removeHost();
       setWake(h, Long.MAX_VALUE, ctx);
-      ctx.ledger().replace(cappedBefore, null);
+      settleLedger(h, now, ctx, true);
       ctx.listener().stateChanged(0, -1);
       return;
     }
@@ -453,8 +447,35 @@ public final class HostEngine {
     if (next < h.wakeAt || h.wakeAt <= now) {
       setWake(h, next, ctx);
     }
+    settleLedger(h, now, ctx, false);
     store.putHost(h);
-    ctx.ledger().replace(cappedBefore, thresholds.cappedCurve(h, now));
+  }
+
+  // Scratch for the call in progress (an engine serves one thread): the host's contribution to the
+  // ledger as the ledger holds it, taken before the first change to its curve.
+  private double[] ledgerBefore;
+  private boolean ledgerTouched;
+
+  private void touchLedger(HostState h) {
+    if (!ledgerTouched) {
+      ledgerBefore = HostThreshold.capped(h.curve, h.ledgerRate);
+      ledgerTouched = true;
+    }
+  }
+
+  /**
+   * Brings the ledger up to date with the host's curve and current cap. Untouched curve and same
+   * cap: nothing to do, which is the common case and spares two curve copies per call.
+   */
+  private void settleLedger(HostState h, long now, Context ctx, boolean removed) {
+    double k = removed ? 0 : thresholds.maxRate(h, now);
+    if (ledgerTouched || k != h.ledgerRate) {
+      double[] before = ledgerTouched ? ledgerBefore : HostThreshold.capped(h.curve, h.ledgerRate);
+      ctx.ledger().replace(before, HostThreshold.capped(h.curve, k));
+      h.ledgerRate = k;
+    }
+    ledgerTouched = false;
+    ledgerBefore = null;
   }
 
   private static void setWake(HostState h, long next, Context ctx) {

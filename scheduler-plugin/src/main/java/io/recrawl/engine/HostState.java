@@ -25,6 +25,8 @@ public final class HostState {
   public long correctedAt;
   /** Host demand D_i(theta) on the engine's threshold grid, crawls per day, before the rate cap. */
   public double[] curve;
+  /** The rate cap with which the curve currently sits in the demand ledger; 0 = not in it. */
+  public double ledgerRate;
   /** Pages waiting for their due time, by time bucket. */
   public SlotQueues due = new SlotQueues();
   /** Pages that are due and wait for a dispatch slot, by crawl value bucket. */

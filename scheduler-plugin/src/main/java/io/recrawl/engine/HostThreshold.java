@@ -63,15 +63,24 @@ public final class HostThreshold {
     return threshold(h, globalLambda, now) - globalLambda;
   }
 
-  /** The host's demand curve capped at its rate limit: its contribution to the global demand. */
+  /** The host's demand curve capped at its rate limit now: its contribution to the global demand. */
   public double[] cappedCurve(HostState h, long now) {
-    if (h.curve == null) {
+    return capped(h.curve, maxRate(h, now));
+  }
+
+  /** What this host contributes to the demand ledger now (to rebuild a ledger after a restore). */
+  public double[] ledgerContribution(HostState h) {
+    return capped(h.curve, h.ledgerRate);
+  }
+
+  /** A demand curve capped at {@code k}; null for no curve or k = 0 (not in the ledger). */
+  static double[] capped(double[] curve, double k) {
+    if (curve == null || k <= 0) {
       return null;
     }
-    double k = maxRate(h, now);
-    double[] out = new double[h.curve.length];
+    double[] out = new double[curve.length];
     for (int i = 0; i < out.length; i++) {
-      out[i] = Math.min(k, h.curve[i]);
+      out[i] = Math.min(k, curve[i]);
     }
     return out;
   }

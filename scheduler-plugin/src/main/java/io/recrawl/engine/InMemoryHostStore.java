@@ -40,19 +40,26 @@ public final class InMemoryHostStore implements HostStore {
     pages.remove(url);
   }
 
+  // Slot keys put the bucket in the high word and the sequence in the low one, and Long.hashCode
+  // folds the two words together: whole buckets would collide. A bijective mix spreads them.
+  private static long mix(long key) {
+    long z = key * 0x9E3779B97F4A7C15L;
+    return z ^ (z >>> 31);
+  }
+
   @Override
   public String slot(long key) {
-    return slots.get(key);
+    return slots.get(mix(key));
   }
 
   @Override
   public void putSlot(long key, String url) {
-    slots.put(key, url);
+    slots.put(mix(key), url);
   }
 
   @Override
   public void removeSlot(long key) {
-    slots.remove(key);
+    slots.remove(mix(key));
   }
 
   /** Number of page records; for tests that check state returns to zero. */

@@ -220,7 +220,7 @@ public class HostSchedulerFunction
         (host, state) -> {
           HostState h = state.value();
           if (h != null) {
-            fresh.replace(null, engine.thresholds().cappedCurve(h, now));
+            fresh.replace(null, engine.thresholds().ledgerContribution(h));
             counts[0]++;
             counts[1] += h.pages;
             counts[2] += h.ready.size();

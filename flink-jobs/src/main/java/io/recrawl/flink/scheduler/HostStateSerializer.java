@@ -39,6 +39,7 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     h.correction = from.correction;
     h.correctedAt = from.correctedAt;
     h.curve = from.curve == null ? null : from.curve.clone();
+    h.ledgerRate = from.ledgerRate;
     h.due = copy(from.due);
     h.ready = copy(from.ready);
     return h;
@@ -81,6 +82,7 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
         out.writeDouble(d);
       }
     }
+    out.writeDouble(h.ledgerRate);
     writeQueues(h.due, out);
     writeQueues(h.ready, out);
   }
@@ -113,6 +115,7 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
         h.curve[i] = in.readDouble();
       }
     }
+    h.ledgerRate = in.readDouble();
     h.due = readQueues(in);
     h.ready = readQueues(in);
     return h;
