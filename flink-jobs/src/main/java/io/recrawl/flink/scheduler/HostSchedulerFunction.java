@@ -6,6 +6,7 @@ import io.recrawl.engine.EngineListener;
 import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.PageState;
+import io.recrawl.flink.types.WireTypes;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.DeadLetter;
@@ -53,7 +54,7 @@ public class HostSchedulerFunction
 
   /** Inputs the operator refused, with a reason; counted in {@code recrawl.deadLetters.<reason>}. */
   public static final OutputTag<DeadLetter> DEAD_LETTERS =
-      new OutputTag<>("scheduler-dead-letters", TypeInformation.of(DeadLetter.class));
+      new OutputTag<>("scheduler-dead-letters", WireTypes.DEAD_LETTER);
 
   /** One {@link DemandReport} per subtask per tick: input of the global lambda controller. */
   public static final OutputTag<DemandReport> DEMAND =

@@ -1,0 +1,41 @@
+package io.recrawl.flink.scheduler;
+
+import io.recrawl.flink.types.WireTypes;
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.StatusEvent;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/** Wires the host scheduler into a job: status events keyed by host, the control stream broadcast. */
+public final class HostScheduler {
+
+  private HostScheduler() {}
+
+  /**
+   * The crawl requests for a stream of validated status events. The control stream must carry
+   * watermarks (ticks): the operator's event time is the minimum of both inputs. Side outputs:
+   * {@link HostSchedulerFunction#DEAD_LETTERS} and {@link HostSchedulerFunction#DEMAND}.
+   *
+   * @param engineSettings the {@code recrawl.engine} section (keys of {@link io.recrawl.engine.EngineConfig#KEYS})
+   * @param initialGlobalLambda λ_0 until the control stream sends one
+   */
+  public static SingleOutputStreamOperator<CrawlRequest> schedule(
+      DataStream<StatusEvent> statuses,
+      DataStream<ControlMessage> control,
+      Map<String, ?> engineSettings,
+      double initialGlobalLambda) {
+    BroadcastStream<ControlMessage> broadcast =
+        control.broadcast(SchedulerState.globalDescriptor(), SchedulerState.hostRatesDescriptor());
+    return statuses
+        .keyBy((KeySelector<StatusEvent, String>) StatusEvent::host, Types.STRING)
+        .connect(broadcast)
+        .process(new HostSchedulerFunction(engineSettings, initialGlobalLambda), WireTypes.CRAWL_REQUEST)
+        .uid(SchedulerState.OPERATOR_UID)
+        .name("host-scheduler");
+  }
+}
