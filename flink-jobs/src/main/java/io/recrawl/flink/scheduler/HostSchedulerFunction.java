@@ -115,10 +115,11 @@ public class HostSchedulerFunction
   public void processElement(StatusEvent e, ReadOnlyContext ctx, Collector<CrawlRequest> out) throws Exception {
     metrics.eventsIn.inc();
     String host = ctx.getCurrentKey();
-    long now = Math.max(ctx.timerService().currentWatermark(), e.time());
-    call.begin(host, now, globalLambda(ctx.getBroadcastState(SchedulerState.globalDescriptor())), ctx.timerService(), out);
     store.reset(host);
-    long backlogBefore = readySize(store.host());
+    HostState before = store.host();
+    long now = statusClock(e.time(), ctx.timerService().currentWatermark(), before);
+    call.begin(host, now, globalLambda(ctx.getBroadcastState(SchedulerState.globalDescriptor())), ctx.timerService(), out);
+    long backlogBefore = readySize(before);
     try {
       syncHostRate(host, ctx.getBroadcastState(SchedulerState.hostRatesDescriptor()));
       engine.onStatus(store, e, call);
@@ -149,6 +150,20 @@ public class HostSchedulerFunction
       double lambdaI = engine.thresholds().hostLambda(h, lambda0, timestamp);
       metrics.hostLambdaMicros.update(Math.round(Math.min(lambdaI, 1e12) * 1e6));
     }
+  }
+
+  /**
+   * The host's clock for a status event: the event's time, but never at or past the host's pending
+   * wake-up, and never behind the watermark. Events run ahead of the watermark (by the source's
+   * out-of-orderness, or a whole file); a clock past the pending wake-up would make the engine treat
+   * that wake-up as done and move it after the event, so a busy host would never wake up.
+   */
+  static long statusClock(long eventTime, long watermark, HostState host) {
+    long clock = eventTime;
+    if (host != null && host.wakeAt != Long.MAX_VALUE) {
+      clock = Math.min(clock, host.wakeAt - 1); // pending timers are all after the watermark
+    }
+    return Math.max(clock, watermark);
   }
 
   /** Applies the broadcast rate override of this host if its record does not have it yet. */

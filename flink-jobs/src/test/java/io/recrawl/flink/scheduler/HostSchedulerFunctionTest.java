@@ -296,4 +296,24 @@ class HostSchedulerFunctionTest {
               "https://b.example/0", "https://b.example/1", "https://b.example/2", "https://b.example/3");
     }
   }
+
+  @Test
+  void statusEventsAheadOfTheWatermarkDoNotPostponeTheHostsWakeUp() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.status("https://a.example/busy", DISCOVERED, T0);
+      s.status("https://a.example/quiet", DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      s.newRequests();
+      // Three hours of statuses for one page arrive before event time moves (a file read at once).
+      for (long t = T0 + 2 * MIN; t < T0 + 3 * HOUR; t += MIN) {
+        s.status(event("https://a.example/busy", FETCHED, t, false));
+      }
+      s.advance(T0 + 3 * HOUR);
+      // The quiet page's lease ran out after an hour: it is released then, not after the last event.
+      List<CrawlRequest> quiet =
+          s.newRequests().stream().filter(r -> r.url().endsWith("quiet")).toList();
+      assertThat(quiet).isNotEmpty();
+      assertThat(quiet.get(0).time()).isLessThan(T0 + HOUR + 2 * MIN);
+    }
+  }
 }

@@ -59,8 +59,8 @@ public final class SimulatedCrawl {
     LocalFrontier frontier = new LocalFrontier(cfg, EngineListener.NONE);
     PriorityQueue<StatusEvent> pending = new PriorityQueue<>((a, b) -> Long.compare(a.time(), b.time()));
     List<CrawlRequest> requested = new ArrayList<>();
-    for (StatusEvent seed : List.copyOf(feed)) {
-      frontier.onStatus(seed, requested::add);
+    for (StatusEvent s : List.copyOf(feed)) {
+      frontier.onStatus(s, requested::add);
     }
     for (long t = start; t < end; t += STEP_MS) {
       while (!pending.isEmpty() && pending.peek().time() <= t) {
@@ -75,8 +75,8 @@ public final class SimulatedCrawl {
         Boolean changed = null;
         if (previous != null) {
           // At least one Poisson change in (previous, fetchTime]?
-          double days = (fetchTime - previous) / (double) DAY;
-          changed = random.nextDouble() < -Math.expm1(-changeRates.get(r.url()) * days);
+          double elapsed = (fetchTime - previous) / (double) DAY;
+          changed = random.nextDouble() < -Math.expm1(-changeRates.get(r.url()) * elapsed);
         }
         pending.add(status(r.url(), CrawlStatus.FETCHED, fetchTime, changed));
       }
