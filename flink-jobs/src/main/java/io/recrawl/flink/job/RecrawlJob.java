@@ -4,6 +4,8 @@ import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.config.RecrawlOptions;
 import io.recrawl.flink.io.deadletters.DeadLetters;
 import io.recrawl.flink.io.deadletters.RouteDeadLetters;
+import io.recrawl.flink.scheduler.HostScheduler;
+import io.recrawl.flink.scheduler.HostSchedulerFunction;
 import io.recrawl.flink.types.WireTypes;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
@@ -72,14 +74,12 @@ public final class RecrawlJob {
   }
 
   /**
-   * The keyed scheduler: to be filled in by {@code io.recrawl.flink.scheduler} (a keyed broadcast
-   * operator running {@code io.recrawl.engine.HostEngine} over RocksDB state, with
-   * {@code config.engineConfig()}). Until then the job refuses to start rather than pretend to
-   * schedule.
+   * The keyed scheduler: {@link HostSchedulerFunction} runs {@code io.recrawl.engine.HostEngine} over
+   * RocksDB keyed state, one event-time timer per host, with the control stream broadcast.
    */
   public static SingleOutputStreamOperator<CrawlRequest> schedule(
       KeyedStream<StatusEvent, String> eventsByHost, DataStream<ControlMessage> control, RecrawlConfig config) {
-    throw new UnsupportedOperationException(
-        "the keyed scheduler (io.recrawl.flink.scheduler) is not wired in yet: RecrawlJob.schedule");
+    return HostScheduler.schedule(
+        eventsByHost, control, config.engineSettings(), config.get(RecrawlOptions.GLOBAL_LAMBDA));
   }
 }

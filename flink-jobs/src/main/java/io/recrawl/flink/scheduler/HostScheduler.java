@@ -9,6 +9,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /** Wires the host scheduler into a job: status events keyed by host, the control stream broadcast. */
@@ -29,10 +30,22 @@ public final class HostScheduler {
       DataStream<ControlMessage> control,
       Map<String, ?> engineSettings,
       double initialGlobalLambda) {
+    return schedule(
+        statuses.keyBy((KeySelector<StatusEvent, String>) StatusEvent::host, Types.STRING),
+        control,
+        engineSettings,
+        initialGlobalLambda);
+  }
+
+  /** The same, for status events already keyed by {@link StatusEvent#host()}. */
+  public static SingleOutputStreamOperator<CrawlRequest> schedule(
+      KeyedStream<StatusEvent, String> statusesByHost,
+      DataStream<ControlMessage> control,
+      Map<String, ?> engineSettings,
+      double initialGlobalLambda) {
     BroadcastStream<ControlMessage> broadcast =
         control.broadcast(SchedulerState.globalDescriptor(), SchedulerState.hostRatesDescriptor());
-    return statuses
-        .keyBy((KeySelector<StatusEvent, String>) StatusEvent::host, Types.STRING)
+    return statusesByHost
         .connect(broadcast)
         .process(new HostSchedulerFunction(engineSettings, initialGlobalLambda), WireTypes.CRAWL_REQUEST)
         .uid(SchedulerState.OPERATOR_UID)

@@ -6,7 +6,7 @@ import io.recrawl.engine.EngineListener;
 import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.PageState;
-import io.recrawl.flink.types.WireTypes;
+import io.recrawl.flink.io.deadletters.DeadLetters;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.DeadLetter;
@@ -42,6 +42,8 @@ import org.apache.flink.util.OutputTag;
  *       wake-up: releases only happen on wake-ups, so pacing always obeys the latest override. (A
  *       raised limit may wait for the wake-up already scheduled, at most one old spacing.)
  *   <li>{@code TICK}s only carry event time (as watermarks) and trigger the {@link #DEMAND} report.
+ *   <li>The end of a bounded input (the Long.MAX_VALUE watermark) ends the schedule: timers it fires
+ *       are dropped, instead of re-releasing leased pages until the end of time.
  * </ul>
  *
  * <p>The per-subtask {@link DemandLedger} and the URL/host counts are transient: after a restore they
@@ -52,9 +54,8 @@ public class HostSchedulerFunction
 
   private static final long serialVersionUID = 1L;
 
-  /** Inputs the operator refused, with a reason; counted in {@code recrawl.deadLetters.<reason>}. */
-  public static final OutputTag<DeadLetter> DEAD_LETTERS =
-      new OutputTag<>("scheduler-dead-letters", WireTypes.DEAD_LETTER);
+  /** Inputs the operator refused, with a reason (the job's shared tag); counted in {@code recrawl.deadLetters.<reason>}. */
+  public static final OutputTag<DeadLetter> DEAD_LETTERS = DeadLetters.TAG;
 
   /** One {@link DemandReport} per subtask per tick: input of the global lambda controller. */
   public static final OutputTag<DemandReport> DEMAND =
@@ -135,6 +136,11 @@ public class HostSchedulerFunction
 
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<CrawlRequest> out) throws Exception {
+    if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
+      // End of a bounded input: the final watermark fires every timer at once. Waking up would
+      // release and re-lease pages until the end of time; the schedule ends at the last real time.
+      return;
+    }
     String host = ctx.getCurrentKey();
     double lambda0 = globalLambda(ctx.getBroadcastState(SchedulerState.globalDescriptor()));
     // The host's clock is its timer's time, not the (possibly far ahead) watermark: pacing on the

@@ -1,7 +1,6 @@
 package io.recrawl.flink.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.testutil.JsonLines;
@@ -92,10 +91,11 @@ class RecrawlJobITCase {
   }
 
   @Test
-  void theProductionJobRefusesToStartWithoutTheScheduler() {
+  void theProductionJobRunsTheHostScheduler() {
     RecrawlConfig config = RecrawlConfig.fromMap(Map.of("recrawl.input.path", dir.toString(), "recrawl.control.tick-interval-ms", 0));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    assertThatThrownBy(() -> RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config)))
-        .hasMessageContaining("RecrawlJob.schedule");
+    RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
+    assertThat(env.getStreamGraph().getStreamNodes())
+        .anySatisfy(n -> assertThat(n.getTransformationUID()).isEqualTo(io.recrawl.flink.scheduler.SchedulerState.OPERATOR_UID));
   }
 }

@@ -316,4 +316,16 @@ class HostSchedulerFunctionTest {
       assertThat(quiet.get(0).time()).isLessThan(T0 + HOUR + 2 * MIN);
     }
   }
+
+  @Test
+  void theEndOfABoundedInputEndsTheSchedule() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.status(A, DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).hasSize(1);
+      s.advance(Long.MAX_VALUE); // without the guard: a release every lease period, forever
+      assertThat(s.newRequests()).isEmpty();
+      assertThat(s.timers()).isZero();
+    }
+  }
 }
