@@ -55,15 +55,19 @@ public final class SolverBenchmark {
           throw new IllegalArgumentException("option " + opt + " needs a value");
         }
         String v = args[++a];
-        switch (opt) {
-          case "--pages": pages = Integer.parseInt(v); break;
-          case "--hosts": hosts = Integer.parseInt(v); break;
-          case "--constrained-fraction": constrainedFraction = Double.parseDouble(v); break;
-          case "--seed": seed = Long.parseLong(v); break;
-          case "--budget-per-page": budgetPerPage = Double.parseDouble(v); break;
-          case "--objective": objectiveName = v; break;
-          case "--runs": runs = Integer.parseInt(v); break;
-          default: throw new IllegalArgumentException("unknown option " + opt);
+        try {
+          switch (opt) {
+            case "--pages": pages = Integer.parseInt(v); break;
+            case "--hosts": hosts = Integer.parseInt(v); break;
+            case "--constrained-fraction": constrainedFraction = Double.parseDouble(v); break;
+            case "--seed": seed = Long.parseLong(v); break;
+            case "--budget-per-page": budgetPerPage = Double.parseDouble(v); break;
+            case "--objective": objectiveName = v; break;
+            case "--runs": runs = Integer.parseInt(v); break;
+            default: throw new IllegalArgumentException("unknown option " + opt);
+          }
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(opt + ": not a number: '" + v + "'");
         }
       }
       if (pages < 1 || hosts < 1 || hosts > pages) {
