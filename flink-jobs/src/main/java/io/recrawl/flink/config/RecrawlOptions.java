@@ -86,7 +86,7 @@ public final class RecrawlOptions {
   public static final ConfigKey<Long> WATERMARK_IDLENESS_MS = add(integer("recrawl.watermark.idleness-ms", 60_000, 0, DAY,
       "a partition silent this long stops holding back event time; 0 = never idle"));
   public static final ConfigKey<Long> CONTROL_TICK_INTERVAL_MS = add(integer("recrawl.control.tick-interval-ms", 10_000, 0, DAY,
-      "wall-clock ticks on the control stream move event time while the crawl is quiet; 0 = no ticks"));
+      "wall-clock ticks on the control stream move event time while the crawl is quiet; 0 = no ticks: event time then moves with status events alone (replays)"));
 
   // ---- policy
   public static final ConfigKey<String> PARTITION_MODE = add(choice("recrawl.partition.mode", "byHost",

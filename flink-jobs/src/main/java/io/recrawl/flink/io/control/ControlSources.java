@@ -41,28 +41,62 @@ public final class ControlSources {
 
   /**
    * The static lambda (epoch 0, so any controller epoch overrides it) followed by a wall-clock tick
-   * every {@code recrawl.control.tick-interval-ms}. With ticks off, just the lambda: that source then
-   * ends, and an ended source's watermark no longer holds event time back.
+   * every {@code recrawl.control.tick-interval-ms}.
+   *
+   * <p>With ticks off, only the lambda. If the status input is bounded (files read once) this
+   * source ends too, and the job is a replay that ends. Otherwise it must not end: an ended source's
+   * watermark is the end of time, so once the status input went idle every timer would fire at
+   * once. It then stays open, carries no watermarks and is marked idle, so event time moves with
+   * the status events alone.
    */
   public static DataStream<Parsed<ControlMessage>> clock(StreamExecutionEnvironment env, RecrawlConfig config) {
     double lambda0 = config.get(RecrawlOptions.GLOBAL_LAMBDA);
     long interval = config.get(RecrawlOptions.CONTROL_TICK_INTERVAL_MS);
-    WatermarkStrategy<Parsed<ControlMessage>> watermarks = WatermarkStrategy
+    WatermarkStrategy<Parsed<ControlMessage>> wallClock = WatermarkStrategy
         .<Parsed<ControlMessage>>forMonotonousTimestamps()
         .withTimestampAssigner((p, t) -> p.value().time());
-    if (interval <= 0) {
+    if (interval <= 0 && inputIsBounded(config)) {
       long now = System.currentTimeMillis();
       return env.fromData(List.of(Parsed.ok(ControlMessage.lambda(now, 0, lambda0))), WireTypes.PARSED_CONTROL_MESSAGE)
           .uid("control-static-lambda")
           .name("static-lambda")
-          .assignTimestampsAndWatermarks(watermarks)
+          .assignTimestampsAndWatermarks(wallClock)
           .uid("control-static-lambda-watermarks");
+    }
+    if (interval <= 0) {
+      // The lambda again once a day (harmless: same epoch, same value) keeps the source open.
+      DataGeneratorSource<Parsed<ControlMessage>> silent = new DataGeneratorSource<>(
+          new StaticLambda(lambda0), Long.MAX_VALUE, RateLimiterStrategy.perSecond(1.0 / 86_400), WireTypes.PARSED_CONTROL_MESSAGE);
+      long idle = Math.max(1_000, config.get(RecrawlOptions.WATERMARK_IDLENESS_MS));
+      return env.fromSource(silent, WatermarkStrategy.<Parsed<ControlMessage>>noWatermarks().withIdleness(Duration.ofMillis(idle)), "control-static-lambda")
+          .setParallelism(1)
+          .uid("control-static-lambda");
     }
     DataGeneratorSource<Parsed<ControlMessage>> ticks = new DataGeneratorSource<>(
         new WallClock(lambda0), Long.MAX_VALUE, RateLimiterStrategy.perSecond(1000.0 / interval), WireTypes.PARSED_CONTROL_MESSAGE);
-    return env.fromSource(ticks, watermarks, "control-ticks")
+    return env.fromSource(ticks, wallClock, "control-ticks")
         .setParallelism(1) // one clock; the control stream is broadcast to every scheduler subtask
         .uid("control-ticks");
+  }
+
+  /** True if the status input ends by itself: files read once, no Kafka. */
+  static boolean inputIsBounded(RecrawlConfig config) {
+    return !config.kafkaInput() && config.get(RecrawlOptions.INPUT_MONITOR_MS) == 0;
+  }
+
+  /** Always the static lambda, stamped with the wall clock. */
+  static final class StaticLambda implements GeneratorFunction<Long, Parsed<ControlMessage>> {
+    private static final long serialVersionUID = 1L;
+    private final double lambda0;
+
+    StaticLambda(double lambda0) {
+      this.lambda0 = lambda0;
+    }
+
+    @Override
+    public Parsed<ControlMessage> map(Long index) {
+      return Parsed.ok(ControlMessage.lambda(System.currentTimeMillis(), 0, lambda0));
+    }
   }
 
   /** Element 0 is the static lambda, every other element a tick, each stamped with the wall clock. */
