@@ -16,11 +16,15 @@ public final class BenchCommand {
 
   static String usage() {
     return "usage: bin/recrawl bench solver " + io.recrawl.flink.bench.SolverBenchmark.OPTIONS + "\n"
+        + "       bin/recrawl bench throughput " + io.recrawl.flink.bench.ThroughputBenchmark.OPTIONS + "\n"
         + "       bin/recrawl bench simulator [--pages 1000000] [--hosts 10000] [--days 30] [--budget-per-page 0.2]"
         + " [--policy optimal-static ...] [--seed 1]";
   }
 
   public static int run(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("throughput")) {
+      return io.recrawl.flink.bench.ThroughputBenchmark.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+    }
     if (args.length > 0 && args[0].equals("solver")) {
       return io.recrawl.flink.bench.SolverBenchmark.run(java.util.Arrays.copyOfRange(args, 1, args.length));
     }

@@ -21,6 +21,8 @@ public final class RecrawlCli {
       case "workload": rc = WorkloadCommand.run(rest); break;
       case "simulate": rc = SimulateCommand.run(rest); break;
       case "bench": rc = BenchCommand.run(rest); break;
+      case "explain": rc = io.recrawl.flink.tools.StateToolsCommand.explain(rest, System.out); break;
+      case "export": rc = io.recrawl.flink.tools.StateToolsCommand.export(rest, System.out); break;
       default:
         System.err.println("recrawl: unknown command '" + args[0] + "'");
         usage();
@@ -41,6 +43,9 @@ public final class RecrawlCli {
         "  workload generate|import  write a simulator workload (pages.csv, hosts.csv)",
         "  simulate                  run recrawl policies on a workload: results.json, report.html",
         "  bench simulator           time the simulator on a generated workload",
-        "  bench solver              time the exact static optimum on a generated workload"));
+        "  bench solver              time the exact static optimum on a generated workload",
+        "  explain URL --savepoint DIR   why a page is due when it is, from a savepoint",
+        "  export --savepoint DIR        the frontier of a savepoint as JSON lines",
+        "  bench throughput          events/s of the scheduler job vs a pass-through job, bytes of state per URL"));
   }
 }

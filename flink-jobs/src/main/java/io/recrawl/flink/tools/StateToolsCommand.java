@@ -1,0 +1,109 @@
+package io.recrawl.flink.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.config.RecrawlOptions;
+import io.recrawl.wire.HostKeys;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code bin/recrawl explain URL --savepoint DIR} and {@code bin/recrawl export --savepoint DIR}: the
+ * scheduler's frontier as stored in a savepoint, explained with the engine's own numbers.
+ */
+public final class StateToolsCommand {
+
+  public static final String EXPLAIN_USAGE =
+      "usage: bin/recrawl explain URL --savepoint DIR [--config FILE] [--now EPOCH_MS|ISO-8601]";
+  public static final String EXPORT_USAGE =
+      "usage: bin/recrawl export --savepoint DIR [--config FILE] [--now EPOCH_MS|ISO-8601] [--out FILE]";
+
+  private StateToolsCommand() {}
+
+  public static int explain(String[] args, PrintStream out) throws Exception {
+    Map<String, String> o = new HashMap<>();
+    String url = parse(args, o);
+    if (url == null || !o.containsKey("savepoint")) {
+      System.err.println(EXPLAIN_USAGE);
+      return 2;
+    }
+    RecrawlConfig config = config(o);
+    String host;
+    try {
+      host = HostKeys.of(HostKeys.Mode.fromConfigName(config.get(RecrawlOptions.PARTITION_MODE))).keyOf(url);
+    } catch (IllegalArgumentException e) {
+      System.err.println("recrawl explain: " + e.getMessage());
+      return 2;
+    }
+    List<String> rows = FrontierReader.read(o.get("savepoint"), config.engineSettings(), host, url, now(o));
+    if (rows.isEmpty()) {
+      out.println(url + ": not in the savepoint (host " + host + ")");
+      return 1;
+    }
+    JsonNode row = new ObjectMapper().readTree(rows.get(0));
+    for (Iterator<Map.Entry<String, JsonNode>> it = row.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> f = it.next();
+      String value = f.getValue().isNull() ? "-" : f.getValue().asText();
+      if (f.getValue().isIntegralNumber() && f.getValue().asLong() > 1_000_000_000_000L) {
+        value += " (" + Instant.ofEpochMilli(f.getValue().asLong()) + ")";
+      }
+      if (f.getKey().equals("due") && f.getValue().isNull()) {
+        value = "never";
+      }
+      out.printf("%-15s %s%n", f.getKey(), value);
+    }
+    return 0;
+  }
+
+  public static int export(String[] args, PrintStream out) throws Exception {
+    Map<String, String> o = new HashMap<>();
+    String extra = parse(args, o);
+    if (extra != null || !o.containsKey("savepoint")) {
+      System.err.println(EXPORT_USAGE);
+      return 2;
+    }
+    RecrawlConfig config = config(o);
+    List<String> rows = FrontierReader.read(o.get("savepoint"), config.engineSettings(), null, null, now(o));
+    if (o.containsKey("out")) {
+      Files.write(Path.of(o.get("out")), rows);
+      System.err.printf("recrawl export: %d URLs to %s%n", rows.size(), o.get("out"));
+    } else {
+      rows.forEach(out::println);
+    }
+    return 0;
+  }
+
+  /** Collects --key value options; returns the one positional argument (or null). */
+  private static String parse(String[] args, Map<String, String> o) {
+    String positional = null;
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].startsWith("--") && i + 1 < args.length) {
+        o.put(args[i].substring(2), args[++i]);
+      } else if (positional == null) {
+        positional = args[i];
+      } else {
+        throw new IllegalArgumentException("unexpected argument '" + args[i] + "'");
+      }
+    }
+    return positional;
+  }
+
+  private static RecrawlConfig config(Map<String, String> o) throws Exception {
+    return o.containsKey("config") ? RecrawlConfig.load(Path.of(o.get("config"))) : RecrawlConfig.defaults();
+  }
+
+  private static Long now(Map<String, String> o) {
+    String s = o.get("now");
+    if (s == null) {
+      return null;
+    }
+    return s.chars().allMatch(Character::isDigit) ? Long.parseLong(s) : Instant.parse(s).toEpochMilli();
+  }
+}

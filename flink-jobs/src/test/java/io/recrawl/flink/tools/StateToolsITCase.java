@@ -1,0 +1,152 @@
+package io.recrawl.flink.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.recrawl.flink.scheduler.HostScheduler;
+import io.recrawl.flink.testing.AttemptCollectingSink;
+import io.recrawl.flink.types.WireTypes;
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Writes a savepoint from a small scheduler job, then reads it back with {@code explain} and {@code export}. */
+class StateToolsITCase {
+
+  @RegisterExtension
+  static final MiniClusterExtension MINI_CLUSTER =
+      new MiniClusterExtension(
+          new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+  private static final long T0 = 1_700_000_000_000L;
+  private static final long END = T0 + 30 * 60_000L;
+  private static final String IN_FLIGHT = "https://a.example/in-flight";
+  private static final String NEVER = "https://a.example/never";
+  private static final String OTHER = "http://b.example/x";
+
+  @TempDir static Path tmp;
+  private static String savepoint;
+
+  @BeforeAll
+  static void writeSavepoint() throws Exception {
+    Map<String, String> m = new HashMap<>();
+    m.put("state.backend.type", "rocksdb");
+    m.put("pipeline.generic-types", "false");
+    m.put("restart-strategy.type", "none");
+    m.put("execution.checkpointing.interval", "1 s");
+    m.put("execution.checkpointing.dir", tmp.resolve("checkpoints").toUri().toString());
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
+    env.setParallelism(2);
+
+    List<StatusEvent> events = new ArrayList<>();
+    // Weight 100: worth a crawl even at λ0 = 10, so it is released (and then in flight).
+    events.add(new StatusEvent(IN_FLIGHT, "a.example", CrawlStatus.DISCOVERED, T0, Map.of(), null, 100.0, null));
+    // Weight 1, one change a day: w/δ = 1, never above a threshold of 10.
+    events.add(new StatusEvent(NEVER, "a.example", CrawlStatus.FETCHED, T0, Map.of(), true, null, 200));
+    events.add(new StatusEvent(OTHER, "b.example", CrawlStatus.FETCHED, T0 + 1000, Map.of(), false, null, 304));
+    DataStream<StatusEvent> statuses =
+        env.fromData(events, WireTypes.STATUS_EVENT)
+            .assignTimestampsAndWatermarks(WatermarkStrategy.<StatusEvent>forMonotonousTimestamps().withTimestampAssigner((e, ts) -> e.time()));
+    // λ0 = 10 first, then a tick a second at END: an unbounded control stream keeps the job running.
+    DataStream<ControlMessage> control =
+        env.fromSource(
+                new DataGeneratorSource<>(
+                    (GeneratorFunction<Long, ControlMessage>) i -> i == 0 ? ControlMessage.lambda(T0, 3, 10.0) : ControlMessage.tick(END),
+                    Long.MAX_VALUE,
+                    RateLimiterStrategy.perSecond(5),
+                    WireTypes.CONTROL_MESSAGE),
+                WatermarkStrategy.<ControlMessage>forMonotonousTimestamps().withTimestampAssigner((c, ts) -> c.time()),
+                "control")
+            .setParallelism(1);
+    AttemptCollectingSink<CrawlRequest> requests = new AttemptCollectingSink<>("state-tools");
+    HostScheduler.schedule(statuses, control, Map.of(), 0.0).sinkTo(requests);
+    JobClient job = env.executeAsync("state-tools-savepoint");
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (requests.values().stream().noneMatch(r -> r.url().equals(IN_FLIGHT))) {
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      Thread.sleep(50);
+    }
+    Thread.sleep(1_000); // a few more ticks: every input has been applied
+    savepoint = job.triggerSavepoint(tmp.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL).get();
+    job.cancel().get();
+  }
+
+  @Test
+  void exportDumpsEveryUrlAsJsonLines() throws Exception {
+    Path out = tmp.resolve("frontier.jsonl");
+    assertThat(StateToolsCommand.export(new String[] {"--savepoint", savepoint, "--out", out.toString()}, System.out)).isZero();
+    List<String> lines = Files.readAllLines(out);
+    ObjectMapper json = new ObjectMapper();
+    Map<String, JsonNode> byUrl = new HashMap<>();
+    for (String line : lines) {
+      JsonNode n = json.readTree(line);
+      byUrl.put(n.get("url").asText(), n);
+    }
+    assertThat(byUrl).containsOnlyKeys(IN_FLIGHT, NEVER, OTHER);
+    assertThat(byUrl.get(IN_FLIGHT).get("in_flight").asBoolean()).isTrue();
+    assertThat(byUrl.get(IN_FLIGHT).get("weight").asDouble()).isEqualTo(100.0);
+    assertThat(byUrl.get(NEVER).get("global_lambda").asDouble()).isEqualTo(10.0);
+    assertThat(byUrl.get(NEVER).get("due").isNull()).isTrue();
+    assertThat(byUrl.get(NEVER).get("last_fetch").asLong()).isEqualTo(T0);
+    assertThat(byUrl.get(OTHER).get("host").asText()).isEqualTo("b.example");
+    assertThat(byUrl.get(OTHER).get("status").asText()).isEqualTo("FETCHED");
+  }
+
+  @Test
+  void explainSaysWhyAPageIsNeverDue() throws Exception {
+    String text = explain(NEVER);
+    assertThat(text).contains("due             never");
+    assertThat(text).containsPattern("reason +never: its crawl value can reach at most w/δ = 1\\.0+, which is not above the threshold 10\\.0+");
+    assertThat(text).containsPattern("global_lambda +10\\.0");
+    assertThat(text).containsPattern("change_rate +1\\.0");
+  }
+
+  @Test
+  void explainShowsAReleasedPageInFlight() throws Exception {
+    assertThat(explain(IN_FLIGHT)).containsPattern("in_flight +true").contains("in flight: released, lease until");
+  }
+
+  @Test
+  void explainOfAnUnknownUrlSaysSo() throws Exception {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    int rc = StateToolsCommand.explain(new String[] {"https://a.example/unknown", "--savepoint", savepoint}, new PrintStream(buf, true, StandardCharsets.UTF_8));
+    assertThat(rc).isEqualTo(1);
+    assertThat(buf.toString(StandardCharsets.UTF_8)).contains("not in the savepoint");
+  }
+
+  private static String explain(String url) throws Exception {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    int rc = StateToolsCommand.explain(new String[] {url, "--savepoint", savepoint}, new PrintStream(buf, true, StandardCharsets.UTF_8));
+    assertThat(rc).isZero();
+    String text = buf.toString(StandardCharsets.UTF_8);
+    System.out.println(text);
+    return text;
+  }
+}
