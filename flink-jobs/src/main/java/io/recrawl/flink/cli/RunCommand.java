@@ -93,6 +93,18 @@ public final class RunCommand {
       local.set(RocksDBOptions.LOCAL_DIRECTORIES, work.resolve("rocksdb").toString());
     }
     System.err.println("recrawl run: local MiniCluster, work directory " + work);
+    if (!config.kafkaInput()) {
+      // Locally, make the input directory, so that there is somewhere to drop status files.
+      Path input = Path.of(config.get(RecrawlOptions.INPUT_PATH));
+      try {
+        if (!Files.exists(input)) {
+          Files.createDirectories(input);
+        }
+        System.err.println("recrawl run: reading JSON-lines status files from " + input.toAbsolutePath());
+      } catch (java.io.IOException e) {
+        throw new ConfigException(RecrawlOptions.INPUT_PATH.name(), "cannot create " + input + ": " + e.getMessage());
+      }
+    }
     return StreamExecutionEnvironment.createLocalEnvironment(local);
   }
 
