@@ -65,15 +65,16 @@ class StateToolsITCase {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
     env.setParallelism(2);
 
-    List<StatusEvent> events = new ArrayList<>();
-    // Weight 100: worth a crawl even at λ0 = 10, so it is released (and then in flight).
-    events.add(new StatusEvent(IN_FLIGHT, "a.example", CrawlStatus.DISCOVERED, T0, Map.of(), null, 100.0, null));
-    // Weight 1, one change a day: w/δ = 1, never above a threshold of 10.
-    events.add(new StatusEvent(NEVER, "a.example", CrawlStatus.FETCHED, T0, Map.of(), true, null, 200));
-    events.add(new StatusEvent(OTHER, "b.example", CrawlStatus.FETCHED, T0 + 1000, Map.of(), false, null, 304));
     DataStream<StatusEvent> statuses =
-        env.fromData(events, WireTypes.STATUS_EVENT)
-            .assignTimestampsAndWatermarks(WatermarkStrategy.<StatusEvent>forMonotonousTimestamps().withTimestampAssigner((e, ts) -> e.time()));
+        env.fromSource(
+                new DataGeneratorSource<>(
+                    (GeneratorFunction<Long, StatusEvent>) StateToolsITCase::input,
+                    Long.MAX_VALUE,
+                    RateLimiterStrategy.perSecond(20),
+                    WireTypes.STATUS_EVENT),
+                WatermarkStrategy.<StatusEvent>forMonotonousTimestamps().withTimestampAssigner((e, ts) -> e.time()),
+                "statuses")
+            .setParallelism(1);
     // λ0 = 10 first, then a tick a second at END: an unbounded control stream keeps the job running.
     DataStream<ControlMessage> control =
         env.fromSource(
@@ -94,8 +95,26 @@ class StateToolsITCase {
       Thread.sleep(50);
     }
     Thread.sleep(1_000); // a few more ticks: every input has been applied
-    savepoint = job.triggerSavepoint(tmp.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL).get();
+    savepoint = job.triggerSavepoint(tmp.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+        .get();
     job.cancel().get();
+  }
+
+  /**
+   * The status input. Unbounded (a finished task cannot take part in a savepoint): after three
+   * events, the same DISCOVERED again at END, a no-op (insert-if-absent) that only moves event time.
+   */
+  static StatusEvent input(long i) {
+    if (i == 0) { // weight 100: worth a crawl even at λ0 = 10, so it is released (and then in flight)
+      return new StatusEvent(IN_FLIGHT, "a.example", CrawlStatus.DISCOVERED, T0, Map.of(), null, 100.0, null);
+    }
+    if (i == 1) { // weight 1, one change a day: w/δ = 1, never above a threshold of 10
+      return new StatusEvent(NEVER, "a.example", CrawlStatus.FETCHED, T0, Map.of(), true, null, 200);
+    }
+    if (i == 2) {
+      return new StatusEvent(OTHER, "b.example", CrawlStatus.FETCHED, T0 + 1000, Map.of(), false, null, 304);
+    }
+    return new StatusEvent(OTHER, "b.example", CrawlStatus.DISCOVERED, END, Map.of(), null, null, null);
   }
 
   @Test
