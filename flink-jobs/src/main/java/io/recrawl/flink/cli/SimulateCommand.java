@@ -9,7 +9,11 @@ import io.recrawl.flink.sim.policy.Policies;
 import io.recrawl.flink.workload.Workload;
 import io.recrawl.flink.workload.WorkloadException;
 import io.recrawl.flink.workload.WorkloadLoader;
+import io.recrawl.engine.EngineConfig;
+import io.recrawl.estimate.ChangeRateEstimator;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -25,6 +29,8 @@ public final class SimulateCommand {
         "usage: bin/recrawl simulate --workload DIR --budget CRAWLS_PER_DAY --days D [--warmup-days W]",
         "         [--policy NAME ...] [--oracle-rates] [--scenario NAME] [--seed S] --out results.json [--report report.html]",
         "         [--default-host-rate R]   crawls/day for hosts missing from hosts.csv (default: unlimited)",
+        "         [--prior-rate R]          prior mean change rate (per day) of every estimator, the engine's included (default 1.0)",
+        "         [--engine KEY=VALUE ...]  recrawl.engine settings for crawl-value (see config/recrawl.yaml)",
         "  --budget accepts a multiple of the page count too: 0.2x",
         "  --warmup-days defaults to a third of --days",
         "  scenarios: stationary (default), learned (= stationary without --oracle-rates), new-host, capacity-drop, rate-drift",
@@ -45,7 +51,7 @@ public final class SimulateCommand {
   }
 
   private static int simulate(String[] args) throws Exception {
-    SimOptions o = new SimOptions(args, Set.of("oracle-rates"), Set.of("policy"));
+    SimOptions o = new SimOptions(args, Set.of("oracle-rates"), Set.of("policy", "engine"));
     Path dir = Path.of(o.required("workload"));
     String budgetText = o.required("budget");
     double days = o.number("days", Double.NaN);
@@ -60,7 +66,22 @@ public final class SimulateCommand {
     String report = o.string("report", null);
     double defaultHostRate = o.number("default-host-rate", Double.POSITIVE_INFINITY);
     List<String> policies = o.list("policy");
+    double priorRate = o.number("prior-rate", Double.NaN);
+    Map<String, Object> engine = new HashMap<>();
+    for (String kv : o.list("engine")) {
+      int eq = kv.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("--engine takes KEY=VALUE, got '" + kv + "'");
+      }
+      engine.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
+    }
     o.rejectUnknown();
+    ChangeRateEstimator estimator = ChangeRateEstimator.defaults();
+    if (!Double.isNaN(priorRate)) {
+      estimator = new ChangeRateEstimator(priorRate, 1.0, 200.0);
+      engine.putIfAbsent("estimator.prior-rate", Double.toString(priorRate));
+    }
+    EngineConfig.with(engine); // refuse a bad key or value before the long part starts
     if (scenario.equals("learned")) {
       if (oracle) {
         throw new IllegalArgumentException("the learned scenario means no --oracle-rates");
@@ -88,6 +109,8 @@ public final class SimulateCommand {
     cfg.warmUp = warmUp;
     cfg.oracleRates = oracle;
     cfg.seed = seed;
+    cfg.estimator = estimator;
+    cfg.engineSettings = engine;
     cfg.scenario = Scenario.build(scenario, w, warmUp, days, seed);
     Simulator sim = new Simulator(cfg);
     Reference ref = Reference.compute(cfg);

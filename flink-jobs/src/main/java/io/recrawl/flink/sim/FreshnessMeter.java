@@ -10,10 +10,12 @@ public final class FreshnessMeter {
   private final double end;
   private final IntervalSeries freshSeries;
   private final IntervalSeries weightSeries;
+  private final double[] freshTime;
   private double freshWeightTime;
   private double totalWeightTime;
 
-  public FreshnessMeter(double warmUp, double end, double bucketWidth) {
+  public FreshnessMeter(int pages, double warmUp, double end, double bucketWidth) {
+    this.freshTime = new double[pages];
     this.warmUp = warmUp;
     this.end = end;
     int buckets = (int) Math.ceil(end / bucketWidth - 1e-9);
@@ -31,7 +33,13 @@ public final class FreshnessMeter {
     double hi = Math.min(b, end);
     if (hi > lo) {
       freshWeightTime += w * (hi - lo);
+      freshTime[page] += hi - lo;
     }
+  }
+
+  /** Each page's fresh time inside the measured window, days. */
+  public double[] freshTimeInWindow() {
+    return freshTime;
   }
 
   /** The page (weight w) exists from {@code from} to the end: it counts in the denominator. */

@@ -24,4 +24,6 @@ public final class PolicyRun {
   public double[] lambda0Series;
   /** Fetches of each page in the measured window (revisit intervals = window / count). */
   public int[] fetchesInWindow;
+  /** Each page's fresh time in the measured window, days (for breakdowns by host or page class). */
+  public double[] freshTimeInWindow;
 }

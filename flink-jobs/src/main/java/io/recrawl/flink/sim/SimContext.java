@@ -39,4 +39,7 @@ public interface SimContext {
 
   /** The run's seed, for any randomness the policy needs. */
   long seed();
+
+  /** Engine settings (recrawl.engine keys) for policies that run the engine. */
+  java.util.Map<String, Object> engineSettings();
 }

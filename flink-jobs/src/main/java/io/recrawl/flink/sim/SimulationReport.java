@@ -42,6 +42,10 @@ public final class SimulationReport {
     root.put("scenario", cfg.scenario.name());
     root.put("oracle_rates", cfg.oracleRates);
     root.put("seed", cfg.seed);
+    root.put("prior_rate", cfg.estimator.rate(cfg.estimator.prior()));
+    if (!cfg.engineSettings.isEmpty()) {
+      root.put("engine_settings", new java.util.TreeMap<>(cfg.engineSettings));
+    }
     if (cfg.scenario.changeTime() < cfg.days) {
       root.put("change_day", cfg.scenario.changeTime());
     }

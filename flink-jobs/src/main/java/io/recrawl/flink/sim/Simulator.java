@@ -34,6 +34,8 @@ public final class Simulator {
     /** Chart resolution; 0 picks days / 240. */
     public double bucketDays;
     public ChangeRateEstimator estimator = ChangeRateEstimator.defaults();
+    /** recrawl.engine keys (see EngineConfig) for the crawl-value policy; empty = the engine's defaults. */
+    public Map<String, Object> engineSettings = new java.util.HashMap<>();
     /** Where progress goes (every few seconds); null for silence. */
     public PrintStream progress = System.err;
 
@@ -88,7 +90,7 @@ public final class Simulator {
     Run(SimPolicy policy) {
       this.policy = policy;
       double end = cfg.days;
-      meter = new FreshnessMeter(cfg.warmUp, end, cfg.bucketDays);
+      meter = new FreshnessMeter(w.pages(), cfg.warmUp, end, cfg.bucketDays);
       double[] weights = w.weights();
       truth = new GroundTruth(weights, w.changeRates(), meter, cfg.seed);
       hostLimit = w.hostMaxRates();
@@ -236,6 +238,7 @@ public final class Simulator {
       r.crawlRateSeries = counts;
       r.lambda0Series = lambdaSeries;
       r.fetchesInWindow = fetchesInWindow;
+      r.freshTimeInWindow = meter.freshTimeInWindow();
       return r;
     }
 
@@ -303,6 +306,11 @@ public final class Simulator {
     @Override
     public long seed() {
       return cfg.seed;
+    }
+
+    @Override
+    public Map<String, Object> engineSettings() {
+      return java.util.Collections.unmodifiableMap(cfg.engineSettings);
     }
   }
 }

@@ -33,7 +33,7 @@ public final class CrawlValuePolicy implements SimPolicy {
   /** Shape of the oracle posterior: evidence worth a million observations. */
   private static final float ORACLE_SHAPE = 1e6f;
 
-  private final EngineConfig engineConfig;
+  private EngineConfig engineConfig;
   private final double controlPeriodDays;
   private SimContext ctx;
   private LocalFrontier frontier;
@@ -44,9 +44,9 @@ public final class CrawlValuePolicy implements SimPolicy {
   private double nextControl;
   private long fetchesThisPeriod;
 
-  /** The engine's defaults and a one-hour control period. */
+  /** The engine's defaults, overridden by the run's engine settings, and a one-hour control period. */
   public CrawlValuePolicy() {
-    this(EngineConfig.defaults(), 1.0 / 24);
+    this(null, 1.0 / 24);
   }
 
   public CrawlValuePolicy(EngineConfig engineConfig, double controlPeriodDays) {
@@ -62,6 +62,9 @@ public final class CrawlValuePolicy implements SimPolicy {
   @Override
   public void start(SimContext ctx) {
     this.ctx = ctx;
+    if (engineConfig == null) {
+      engineConfig = EngineConfig.with(ctx.engineSettings());
+    }
     Workload w = ctx.workload();
     frontier = new LocalFrontier(engineConfig, EngineListener.NONE);
     controller = new GlobalLambdaController(engineConfig.grid, ctx.budget());
