@@ -345,6 +345,7 @@ public final class HostEngine {
     String etag = e.first("protocol.etag");
     long sigHash = signature == null ? 0 : hash64(signature);
     int etagHash = etag == null ? 0 : etag.hashCode() | 1;
+    Long lastModified = ChangeEvidence.parseDate(e.first("protocol.last-modified"));
     ChangeEvidence.Verdict verdict =
         ChangeEvidence.assess(
             e.changed(),
@@ -353,13 +354,17 @@ public final class HostEngine {
             p.signatureHash == 0 ? null : Long.toString(p.signatureHash),
             etagHash == 0 ? null : Integer.toString(etagHash),
             p.etagHash == 0 ? null : Integer.toString(p.etagHash),
-            ChangeEvidence.parseDate(e.first("protocol.last-modified")),
+            lastModified,
             p.lastFetch);
-    if (!p.neverFetched() && verdict != ChangeEvidence.Verdict.UNKNOWN && e.time() > p.lastFetch) {
-      double days = (e.time() - p.lastFetch) / (double) EngineConfig.DAY_MS;
-      ChangeStats s =
-          cfg.estimator.observe(
-              new ChangeStats(p.changeShape, p.changeRate), days, verdict == ChangeEvidence.Verdict.CHANGED);
+    if (!p.neverFetched() && e.time() > p.lastFetch) {
+      long since = verdict == ChangeEvidence.Verdict.CHANGED
+          ? ChangeEvidence.sinceLastChange(lastModified, ChangeEvidence.parseDate(e.first("protocol.date")), p.lastFetch, e.time())
+          : -1;
+      ChangeStats s = cfg.estimator.learn(
+          new ChangeStats(p.changeShape, p.changeRate),
+          (e.time() - p.lastFetch) / (double) EngineConfig.DAY_MS,
+          verdict,
+          since / (double) EngineConfig.DAY_MS);
       p.changeShape = (float) s.shape();
       p.changeRate = (float) s.rate();
     }

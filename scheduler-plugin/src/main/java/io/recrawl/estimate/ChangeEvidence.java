@@ -133,4 +133,21 @@ public final class ChangeEvidence {
       return null;
     }
   }
+
+  /** A Last-Modified this close to the response is how dynamic pages stamp every response. */
+  private static final long MIN_LAST_MODIFIED_AGE_MILLIS = 60_000L;
+
+  /**
+   * Milliseconds from the page's last change to a fetch at {@code fetchTime}, from Last-Modified, or
+   * -1 when it cannot be trusted. The age is measured against the server's own Date header when
+   * there is one, so clock skew does not matter; a Last-Modified within a minute of the response, or
+   * not after the previous fetch, says nothing about when the page changed.
+   */
+  public static long sinceLastChange(Long lastModified, Long serverDate, long previousFetch, long fetchTime) {
+    if (lastModified == null || previousFetch <= 0 || lastModified <= previousFetch) {
+      return -1;
+    }
+    long age = (serverDate != null ? serverDate : fetchTime) - lastModified;
+    return age >= MIN_LAST_MODIFIED_AGE_MILLIS && age <= fetchTime - previousFetch ? age : -1;
+  }
 }

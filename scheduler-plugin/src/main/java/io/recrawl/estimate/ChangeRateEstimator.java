@@ -111,6 +111,22 @@ public final class ChangeRateEstimator {
     return new ChangeStats(na, nb);
   }
 
+  /**
+   * The posterior after a fetch with this verdict, {@code interval} after the previous one; when
+   * the page changed and the time since its last change is known ({@code sinceChange >= 0}), that
+   * time is used too. An UNKNOWN verdict teaches nothing.
+   */
+  public ChangeStats learn(ChangeStats s, double interval, ChangeEvidence.Verdict verdict, double sinceChange) {
+    switch (verdict) {
+      case CHANGED:
+        return sinceChange >= 0 ? observeChangeAt(s, interval, sinceChange) : observe(s, interval, true);
+      case UNCHANGED:
+        return observe(s, interval, false);
+      default:
+        return s;
+    }
+  }
+
   /** The point estimate: the posterior mean rate. */
   public double rate(ChangeStats s) {
     return s.shape() / s.rate();

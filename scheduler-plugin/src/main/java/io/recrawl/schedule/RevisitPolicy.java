@@ -33,7 +33,6 @@ public final class RevisitPolicy {
   private static final double MINUTES_PER_DAY = 1440.0;
   private static final long MILLIS_PER_MINUTE = 60_000L;
   private static final double MILLIS_PER_DAY = 86_400_000.0;
-  private static final long MIN_LAST_MODIFIED_AGE_MILLIS = 60_000L;
 
   private final RevisitSettings settings;
   private final ChangeRateEstimator estimator;
@@ -89,14 +88,9 @@ public final class RevisitPolicy {
     ChangeStats stats = currentStats(md);
     long last = PageHistory.lastFetch(md);
     Verdict verdict = evidence(md);
-    if (last > 0 && now > last && verdict != Verdict.UNKNOWN) {
-      double interval = (now - last) / MILLIS_PER_DAY;
+    if (last > 0 && now > last) {
       double sinceChange = verdict == Verdict.CHANGED ? sinceLastChange(md, last, now) : -1;
-      if (sinceChange >= 0) {
-        stats = estimator.observeChangeAt(stats, interval, sinceChange / MILLIS_PER_DAY);
-      } else {
-        stats = estimator.observe(stats, interval, verdict == Verdict.CHANGED);
-      }
+      stats = estimator.learn(stats, (now - last) / MILLIS_PER_DAY, verdict, sinceChange / MILLIS_PER_DAY);
     }
     PageHistory.setStats(md, stats, estimator.rate(stats));
     PageHistory.setLastFetch(md, now);
@@ -118,24 +112,17 @@ public final class RevisitPolicy {
     return atThreshold(md, stats, now);
   }
 
-  /**
-   * Milliseconds from the page's last change to this fetch, from Last-Modified, or -1 when it cannot
-   * be trusted. The age is measured against the server's own Date header when there is one, so clock
-   * skew does not matter; a Last-Modified within a minute of the response is how dynamic pages stamp
-   * every response, and says nothing about changes.
-   */
+  /** Milliseconds from the page's last change to this fetch, or -1 (see {@link ChangeEvidence#sinceLastChange}). */
   private long sinceLastChange(MetadataView md, long lastFetch, long now) {
     if (!settings.lastModifiedTiming()) {
       return -1;
     }
     String prefix = settings.protocolPrefix();
-    Long modified = ChangeEvidence.parseDate(md.get(prefix + "last-modified"));
-    if (modified == null || modified <= lastFetch) {
-      return -1;
-    }
-    Long served = ChangeEvidence.parseDate(md.get(prefix + "date"));
-    long age = (served != null ? served : now) - modified;
-    return age >= MIN_LAST_MODIFIED_AGE_MILLIS && age <= now - lastFetch ? age : -1;
+    return ChangeEvidence.sinceLastChange(
+        ChangeEvidence.parseDate(md.get(prefix + "last-modified")),
+        ChangeEvidence.parseDate(md.get(prefix + "date")),
+        lastFetch,
+        now);
   }
 
   /** now + tau*(theta), clamped to the revisit bounds. */

@@ -151,4 +151,23 @@ class HostEngineTest {
     assertThat(later.threshold()).isEqualTo(0.1);
     assertThat(later.reason()).contains("host lambda").contains("global lambda");
   }
+
+  @Test
+  void aTrustworthyLastModifiedTellsTheEngineWhenThePageChanged() {
+    EngineConfig cfg = config(Map.of());
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    f.onStatus(fetched("http://a.example/x", T0, true), sink);
+    long second = T0 + 10 * DAY;
+    String modified = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+        java.time.Instant.ofEpochMilli(second - HOUR).atZone(java.time.ZoneOffset.UTC));
+    f.onStatus(new io.recrawl.wire.StatusEvent("http://a.example/x", "a.example", CrawlStatus.FETCHED, second,
+        Map.of("protocol.last-modified", List.of(modified)), true, null, null), sink);
+    PageState p = f.store("a.example").page("http://a.example/x");
+    io.recrawl.estimate.ChangeStats prior = cfg.estimator.prior();
+    double withTiming = cfg.estimator.rate(cfg.estimator.observeChangeAt(prior, 10, 1.0 / 24));
+    double without = cfg.estimator.rate(cfg.estimator.observe(prior, 10, true));
+    assertThat(f.engine().changeRate(p)).isCloseTo(withTiming, org.assertj.core.data.Percentage.withPercentage(0.01));
+    assertThat(withTiming).isNotCloseTo(without, org.assertj.core.data.Percentage.withPercentage(5));
+  }
 }
