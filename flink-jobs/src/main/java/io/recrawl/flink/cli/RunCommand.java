@@ -62,6 +62,9 @@ public final class RunCommand {
     } catch (ConfigException e) {
       System.err.println("recrawl run: configuration refused: " + e.getMessage());
       return 2;
+    } catch (java.io.IOException e) {
+      System.err.println("recrawl run: cannot read " + e.getMessage());
+      return 2;
     }
     System.err.println("recrawl run: configuration " + configFile + (flinkConfigFile == null ? "" : ", Flink settings " + flinkConfigFile));
     config.effective().forEach((k, v) -> System.err.println("  " + k + ": " + v));

@@ -56,12 +56,7 @@ public final class ControlSources {
         .<Parsed<ControlMessage>>forMonotonousTimestamps()
         .withTimestampAssigner((p, t) -> p.value().time());
     if (interval <= 0 && inputIsBounded(config)) {
-      long now = System.currentTimeMillis();
-      return env.fromData(List.of(Parsed.ok(ControlMessage.lambda(now, 0, lambda0))), WireTypes.PARSED_CONTROL_MESSAGE)
-          .uid("control-static-lambda")
-          .name("static-lambda")
-          .assignTimestampsAndWatermarks(wallClock)
-          .uid("control-static-lambda-watermarks");
+      return staticLambda(env, config);
     }
     if (interval <= 0) {
       // The lambda again once a day (harmless: same epoch, same value) keeps the source open.
@@ -77,6 +72,23 @@ public final class ControlSources {
     return env.fromSource(ticks, wallClock, "control-ticks")
         .setParallelism(1) // one clock; the control stream is broadcast to every scheduler subtask
         .uid("control-ticks");
+  }
+
+  /**
+   * Just the static lambda, then the end: for replays and tests whose inputs are bounded, so that
+   * the whole job ends. Never use it with an unbounded status input (see {@link #clock}).
+   */
+  public static DataStream<Parsed<ControlMessage>> staticLambda(StreamExecutionEnvironment env, RecrawlConfig config) {
+    long now = System.currentTimeMillis();
+    return env.fromData(
+            List.of(Parsed.ok(ControlMessage.lambda(now, 0, config.get(RecrawlOptions.GLOBAL_LAMBDA)))),
+            WireTypes.PARSED_CONTROL_MESSAGE)
+        .uid("control-static-lambda")
+        .name("static-lambda")
+        .assignTimestampsAndWatermarks(WatermarkStrategy
+            .<Parsed<ControlMessage>>forMonotonousTimestamps()
+            .withTimestampAssigner((p, t) -> p.value().time()))
+        .uid("control-static-lambda-watermarks");
   }
 
   /** True if the status input ends by itself: files read once, no Kafka. */
