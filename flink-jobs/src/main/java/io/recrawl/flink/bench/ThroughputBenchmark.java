@@ -46,7 +46,7 @@ public final class ThroughputBenchmark {
 
   public static final String OPTIONS =
       "[--urls 1000000] [--hosts 10000] [--events 3000000] [--event-spacing-ms 5] [--parallelism 2]"
-          + " [--work-dir target/bench-throughput] [--out bench.json]";
+          + " [--managed-memory 512m] [--bloom-filter false] [--work-dir target/bench-throughput] [--out bench.json]";
 
   static final long T0 = 1_700_000_000_000L;
 
@@ -80,13 +80,16 @@ public final class ThroughputBenchmark {
     deleteRecursively(work);
     Files.createDirectories(work);
     Synthetic input = new Synthetic(urls, hosts, spacing);
+    String managed = o.getOrDefault("managed-memory", "512m");
+    boolean bloom = Boolean.parseBoolean(o.getOrDefault("bloom-filter", "false"));
 
-    System.out.printf(Locale.ROOT, "bench throughput: %,d URLs on %,d hosts, %,d events, parallelism %d%n",
-        urls, hosts, events, parallelism);
-    Measured scheduler = runJob(true, input, events, parallelism, work);
+    System.out.printf(Locale.ROOT,
+        "bench throughput: %,d URLs on %,d hosts, %,d events, parallelism %d, managed memory %s, bloom filters %s%n",
+        urls, hosts, events, parallelism, managed, bloom);
+    Measured scheduler = runJob(true, input, events, parallelism, work, managed, bloom);
     System.out.printf(Locale.ROOT, "  scheduler:    %,.0f events/s (%,d events in %.1f s)%n",
         scheduler.eventsPerSecond(), events, scheduler.seconds);
-    Measured pass = runJob(false, input, events, parallelism, work);
+    Measured pass = runJob(false, input, events, parallelism, work, managed, bloom);
     System.out.printf(Locale.ROOT, "  pass-through: %,.0f events/s (%,d events in %.1f s)%n",
         pass.eventsPerSecond(), events, pass.seconds);
     double bytesPerUrl = scheduler.stateBytes / (double) urls;
@@ -108,7 +111,8 @@ public final class ThroughputBenchmark {
     }
   }
 
-  private static Measured runJob(boolean scheduler, Synthetic input, long events, int parallelism, Path work)
+  private static Measured runJob(
+      boolean scheduler, Synthetic input, long events, int parallelism, Path work, String managed, boolean bloom)
       throws Exception {
     String name = scheduler ? "scheduler" : "passthrough";
     Map<String, String> m = new HashMap<>();
@@ -120,7 +124,8 @@ public final class ThroughputBenchmark {
     m.put("pipeline.generic-types", "false");
     m.put("restart-strategy.type", "none");
     m.put("taskmanager.numberOfTaskSlots", String.valueOf(parallelism));
-    m.put("taskmanager.memory.managed.size", "512m");
+    m.put("taskmanager.memory.managed.size", managed);
+    m.put("state.backend.rocksdb.use-bloom-filter", String.valueOf(bloom));
     m.put("parallelism.default", String.valueOf(parallelism));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
 

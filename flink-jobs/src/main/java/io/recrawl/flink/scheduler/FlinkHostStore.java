@@ -8,18 +8,42 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.util.FlinkRuntimeException;
 
 /**
- * The engine's {@link HostStore} over Flink keyed state (the current key is the host). The host
- * record is read once per engine call and kept until {@link #reset}: the engine reads it several
- * times, and on RocksDB every read is a deserialisation.
+ * The engine's {@link HostStore} over Flink keyed state (the current key is the host).
+ *
+ * <p>Host records are also kept in a bounded write-through cache on the heap: a host record (its
+ * demand curve, its queue heads) is read and rewritten on every event of the host, and a RocksDB read
+ * of it was the top cost of the operator. RocksDB stays the state of record: every put goes there too,
+ * so checkpoints see it; the cache is transient and starts empty after a restore. Pages and slots are
+ * not cached: one URL's events are rare, a host's are not.
  */
 final class FlinkHostStore implements HostStore {
 
   private final ValueState<HostState> hostState;
   private final MapState<String, PageState> pages;
   private final MapState<Long, String> slots;
+  private final HostCache cache = new HostCache(CACHED_HOSTS);
   private String hostKey;
   private HostState cached;
   private boolean loaded;
+
+  /** Host records kept on the heap, most recently used first. */
+  static final int CACHED_HOSTS = 1 << 16;
+
+  /** An LRU map; a removed host is cached as absent too (its state is gone). */
+  private static final class HostCache extends java.util.LinkedHashMap<String, HostState> {
+    private static final long serialVersionUID = 1L;
+    private final int capacity;
+
+    HostCache(int capacity) {
+      super(1024, 0.75f, true);
+      this.capacity = capacity;
+    }
+
+    @Override
+    protected boolean removeEldestEntry(java.util.Map.Entry<String, HostState> eldest) {
+      return size() > capacity;
+    }
+  }
 
   FlinkHostStore(ValueState<HostState> hostState, MapState<String, PageState> pages, MapState<Long, String> slots) {
     this.hostState = hostState;
@@ -38,10 +62,15 @@ final class FlinkHostStore implements HostStore {
   @Override
   public HostState host() {
     if (!loaded) {
-      try {
-        cached = hostState.value();
-      } catch (Exception e) {
-        throw new FlinkRuntimeException("reading host state of " + hostKey, e);
+      if (cache.containsKey(hostKey)) {
+        cached = cache.get(hostKey);
+      } else {
+        try {
+          cached = hostState.value();
+        } catch (Exception e) {
+          throw new FlinkRuntimeException("reading host state of " + hostKey, e);
+        }
+        cache.put(hostKey, cached);
       }
       loaded = true;
     }
@@ -57,6 +86,7 @@ final class FlinkHostStore implements HostStore {
     }
     cached = host;
     loaded = true;
+    cache.put(hostKey, host);
   }
 
   @Override
@@ -64,6 +94,17 @@ final class FlinkHostStore implements HostStore {
     hostState.clear();
     cached = null;
     loaded = true;
+    cache.put(hostKey, null);
+  }
+
+  /**
+   * Forgets the current host's cached record: after an engine call that failed half-way, the heap
+   * copy may hold changes that never reached RocksDB.
+   */
+  void invalidate() {
+    cache.remove(hostKey);
+    loaded = false;
+    cached = null;
   }
 
   @Override

@@ -65,6 +65,10 @@ public class HostSchedulerFunction
   public static final String BAD_CONTROL = "bad_control";
   public static final String REJECTED_BY_ENGINE = "rejected_by_engine";
 
+  // Descriptors are looked up on every event: build them once.
+  private static final MapStateDescriptor<String, Double> GLOBAL = SchedulerState.globalDescriptor();
+  private static final MapStateDescriptor<String, Double> HOST_RATES = SchedulerState.hostRatesDescriptor();
+
   /** Sample one wake-up in this many for the host lambda histogram. */
   private static final int LAMBDA_SAMPLE_EVERY = 16;
 
@@ -119,16 +123,18 @@ public class HostSchedulerFunction
     store.reset(host);
     HostState before = store.host();
     long now = statusClock(e.time(), ctx.timerService().currentWatermark(), before);
-    call.begin(host, now, globalLambda(ctx.getBroadcastState(SchedulerState.globalDescriptor())), ctx.timerService(), out);
+    call.begin(host, now, globalLambda(ctx.getBroadcastState(GLOBAL)), ctx.timerService(), out);
     long backlogBefore = readySize(before);
     try {
-      syncHostRate(host, ctx.getBroadcastState(SchedulerState.hostRatesDescriptor()));
+      syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
       engine.onStatus(store, e, call);
-      syncHostRate(host, ctx.getBroadcastState(SchedulerState.hostRatesDescriptor())); // a new host
+      syncHostRate(host, ctx.getBroadcastState(HOST_RATES)); // a new host
     } catch (FlinkRuntimeException stateFailure) {
+      store.invalidate();
       throw stateFailure; // the state backend failed: a real failure, let Flink restart
     } catch (RuntimeException bad) {
       // An input the engine cannot digest must not fail (and then fail again after every restart).
+      store.invalidate();
       deadLetter(ctx::output, StatusEventCodec.toJson(e), REJECTED_BY_ENGINE, bad.toString(), now);
     }
     metrics.dueBacklog += readySize(store.host()) - backlogBefore;
@@ -142,13 +148,13 @@ public class HostSchedulerFunction
       return;
     }
     String host = ctx.getCurrentKey();
-    double lambda0 = globalLambda(ctx.getBroadcastState(SchedulerState.globalDescriptor()));
+    double lambda0 = globalLambda(ctx.getBroadcastState(GLOBAL));
     // The host's clock is its timer's time, not the (possibly far ahead) watermark: pacing on the
     // output is then exact in event time, even when a replay moves the watermark in big steps.
     call.begin(host, timestamp, lambda0, ctx.timerService(), out);
     store.reset(host);
     long backlogBefore = readySize(store.host());
-    syncHostRate(host, ctx.getBroadcastState(SchedulerState.hostRatesDescriptor()));
+    syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
     engine.onWake(store, call);
     HostState h = store.host();
     metrics.dueBacklog += readySize(h) - backlogBefore;
@@ -201,9 +207,9 @@ public class HostSchedulerFunction
         if (m.host() == null || m.host().isBlank() || Double.isNaN(m.maxRate()) || Double.isInfinite(m.maxRate())) {
           deadLetter(ctx::output, String.valueOf(m), BAD_CONTROL, "host rate override needs a host and a finite rate", now);
         } else if (m.maxRate() > 0) {
-          ctx.getBroadcastState(SchedulerState.hostRatesDescriptor()).put(m.host(), m.maxRate());
+          ctx.getBroadcastState(HOST_RATES).put(m.host(), m.maxRate());
         } else {
-          ctx.getBroadcastState(SchedulerState.hostRatesDescriptor()).remove(m.host());
+          ctx.getBroadcastState(HOST_RATES).remove(m.host());
         }
         break;
       case TICK:
@@ -222,7 +228,7 @@ public class HostSchedulerFunction
       deadLetter(ctx::output, String.valueOf(m), BAD_CONTROL, "global lambda must be finite and >= 0", now);
       return;
     }
-    BroadcastState<String, Double> global = ctx.getBroadcastState(SchedulerState.globalDescriptor());
+    BroadcastState<String, Double> global = ctx.getBroadcastState(GLOBAL);
     Double epoch = global.get(SchedulerState.EPOCH);
     if (epoch != null && m.epoch() < epoch) {
       metrics.staleLambdas.inc(); // a late message from an older controller round

@@ -328,4 +328,30 @@ class HostSchedulerFunctionTest {
       assertThat(s.timers()).isZero();
     }
   }
+
+  @Test
+  void metricsCountEventsRequestsBacklogAndReleaseLag() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings("host.max-rate", 1440))) { // one a minute
+      for (int i = 0; i < 5; i++) {
+        s.status("https://a.example/" + i, DISCOVERED, T0);
+      }
+      s.advance(T0 + 40 * SEC);
+      SchedulerMetrics m = s.fn.metrics();
+      assertThat(m.eventsIn.getCount()).isEqualTo(5);
+      assertThat(m.requestsOut.getCount()).isEqualTo(1);
+      assertThat(m.dueBacklog).isEqualTo(4); // due, waiting for a dispatch slot
+      s.advance(T0 + 10 * MIN);
+      assertThat(m.requestsOut.getCount()).isEqualTo(5);
+      assertThat(m.dueBacklog).isZero();
+      assertThat(m.releaseLagMs.getCount()).isEqualTo(5);
+      // All five fetched at once: due together an hour later (the minimum revisit interval), then
+      // released a minute apart, so the last one waited four spacings after it became due.
+      for (int i = 0; i < 5; i++) {
+        s.status(event("https://a.example/" + i, FETCHED, T0 + 11 * MIN, true));
+      }
+      s.advance(T0 + 2 * HOUR);
+      assertThat(m.requestsOut.getCount()).isEqualTo(10);
+      assertThat(m.releaseLagMs.getStatistics().getMax()).isBetween(4 * MIN, 6 * MIN);
+    }
+  }
 }
