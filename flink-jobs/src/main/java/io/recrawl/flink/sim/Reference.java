@@ -16,11 +16,16 @@ public final class Reference {
   public final double lambda0;
   /** lambda_0 after the scenario's change (equal to lambda0 when stationary). */
   public final double lambda0After;
+  /** The optimum's crawls per day on limited hosts, and in all (before any change). */
+  public final double limitedRate;
+  public final double totalRate;
 
-  private Reference(double f, double l, double la) {
+  private Reference(double f, double l, double la, double limitedRate, double totalRate) {
     weightedFreshness = f;
     lambda0 = l;
     lambda0After = la;
+    this.limitedRate = limitedRate;
+    this.totalRate = totalRate;
   }
 
   public static Reference compute(Simulator.Config cfg) {
@@ -38,8 +43,16 @@ public final class Reference {
       }
     }
     Optimum.Solution s0 = Optimum.solve(w, w.changeRates(), limits, cfg.budget, Freshness.INSTANCE, before);
+    double limitedRate = 0;
+    double totalRate = 0;
+    for (int p = 0; p < w.pages(); p++) {
+      totalRate += s0.rates()[p];
+      if (w.constrained(w.hostOf(p))) {
+        limitedRate += s0.rates()[p];
+      }
+    }
     if (sc.stationary() || !(sc.changeTime() < cfg.days)) {
-      return new Reference(s0.weightedFreshness(), s0.lambda0(), s0.lambda0());
+      return new Reference(s0.weightedFreshness(), s0.lambda0(), s0.lambda0(), limitedRate, totalRate);
     }
     double[] rates = sc.newRates() != null ? sc.newRates() : w.changeRates();
     double[] limitsAfter = limits.clone();
@@ -52,6 +65,6 @@ public final class Reference {
     double a = weightBefore * t0;
     double b = weightAll * t1;
     double f = (s0.weightedFreshness() * a + s1.weightedFreshness() * b) / (a + b);
-    return new Reference(f, s0.lambda0(), s1.lambda0());
+    return new Reference(f, s0.lambda0(), s1.lambda0(), limitedRate, totalRate);
   }
 }

@@ -52,6 +52,8 @@ public final class SimulationReport {
     Map<String, Object> opt = new LinkedHashMap<>();
     opt.put("weighted_freshness", reference.weightedFreshness);
     opt.put("lambda0", reference.lambda0);
+    opt.put("crawls_per_day", reference.totalRate);
+    opt.put("limited_hosts_crawls_per_day", reference.limitedRate);
     if (!cfg.scenario.stationary()) {
       opt.put("lambda0_after_change", reference.lambda0After);
     }
@@ -69,10 +71,38 @@ public final class SimulationReport {
       m.put("fetches", r.fetches);
       m.put("duplicate_releases", r.duplicateReleases);
       m.put("wall_seconds", r.wallSeconds);
+      m.put("by_host_class", byHostClass(r));
       policies.put(r.policy, m);
     }
     root.put("policies", policies);
     return root;
+  }
+
+  /** Freshness and crawls per day on limited and on unlimited hosts (limits as at the start). */
+  private Map<String, Object> byHostClass(PolicyRun r) {
+    double[] weightTime = new double[2];
+    double[] freshTime = new double[2];
+    double[] fetches = new double[2];
+    Scenario sc = cfg.scenario;
+    double window = cfg.days - cfg.warmUp;
+    for (int p = 0; p < cfg.workload.pages(); p++) {
+      int h = cfg.workload.hostOf(p);
+      int c = cfg.workload.constrained(h) ? 0 : 1;
+      double from = sc.hidesHost() && h == sc.host() ? Math.max(cfg.warmUp, sc.changeTime()) : cfg.warmUp;
+      double w = cfg.workload.weight(p);
+      weightTime[c] += w * Math.max(0, cfg.days - from);
+      freshTime[c] += w * r.freshTimeInWindow[p];
+      fetches[c] += r.fetchesInWindow[p];
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    String[] names = {"limited", "unlimited"};
+    for (int c = 0; c < 2; c++) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("weighted_freshness", weightTime[c] > 0 ? freshTime[c] / weightTime[c] : Double.NaN);
+      m.put("crawls_per_day", fetches[c] / window);
+      out.put(names[c], m);
+    }
+    return out;
   }
 
   public void writeJson(Path file) throws IOException {

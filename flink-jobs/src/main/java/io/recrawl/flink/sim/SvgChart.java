@@ -81,7 +81,7 @@ final class SvgChart {
       }
     }
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "<h3>%s</h3>%n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+    sb.append(String.format(Locale.ROOT, "<h3>%s</h3>%n<svg width=\"%d\" height=\"%d\" "
         + "font-family=\"sans-serif\" font-size=\"11\">%n", esc(title), W, H));
     if (!(x1 >= x0) || !(y1 >= y0)) {
       sb.append("<text x=\"20\" y=\"40\">no data</text></svg>\n");
