@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Status JSON through a real Kafka broker (in-process KRaft), the job's Kafka source (with
- * malformed records that must come out as dead letters), and the job's EXACTLY_ONCE Kafka sinks,
+ * Status and control JSON through a real Kafka broker (in-process KRaft), the job's Kafka sources
+ * (with malformed records that must come out as dead letters), and the job's EXACTLY_ONCE Kafka sinks,
  * read back with a {@code read_committed} consumer. MiniCluster with RocksDB, no Kryo.
  */
 class KafkaRoundTripITCase {
@@ -66,6 +66,7 @@ class KafkaRoundTripITCase {
     kafka.createTopic("crawl.status", 2);
     kafka.createTopic("crawl.requests", 2);
     kafka.createTopic("crawl.deadletters", 1);
+    kafka.createTopic("crawl.control", 1);
   }
 
   @AfterAll
@@ -89,6 +90,9 @@ class KafkaRoundTripITCase {
         "{\"url\":\"http://bad.example/\",\"status\":",                                     // malformed_json
         "{\"url\":\"http://bad.example/\",\"status\":\"FETCHED\",\"time\":99999999999999}"));  // time_in_future
     kafka.sendRaw("crawl.status", List.of(new byte[] {'{', (byte) 0xff, '}'}));              // not UTF-8
+    kafka.send("crawl.control", List.of(
+        "{\"type\":\"lambda\",\"time\":1000000,\"epoch\":3,\"lambda0\":0.5}",
+        "{\"type\":\"reboot\",\"time\":1000000}"));                                             // unknown_type
 
     RecrawlConfig config = RecrawlConfig.fromMap(Map.of(
         "recrawl.input.type", "kafka",
@@ -111,7 +115,7 @@ class KafkaRoundTripITCase {
 
       @Override
       public DataStream<Parsed<ControlMessage>> control(StreamExecutionEnvironment env) {
-        return ControlSources.staticLambda(env, config);
+        return ControlSources.staticLambda(env, config).union(ControlSources.kafka(env, config, OffsetsInitializer.latest()));
       }
     };
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -144,10 +148,14 @@ class KafkaRoundTripITCase {
       assertThat(requests.stream().filter(r -> r.key().equals(host)).map(ConsumerRecord::partition).distinct()).hasSize(1);
     }
 
-    List<DeadLetter> dead = kafka.read("crawl.deadletters", "read_committed", 3, Duration.ofSeconds(30)).stream()
+    List<DeadLetter> dead = kafka.read("crawl.deadletters", "read_committed", 4, Duration.ofSeconds(30)).stream()
         .map(r -> DeadLetterCodec.parse(r.value(), 0).value()).toList();
-    assertThat(dead).extracting(DeadLetter::reason).containsExactlyInAnyOrder("malformed_json", "time_in_future", "malformed_json");
-    assertThat(dead).allSatisfy(d -> assertThat(d.detail()).startsWith("crawl.status/"));
+    assertThat(dead).extracting(DeadLetter::reason)
+        .containsExactlyInAnyOrder("malformed_json", "time_in_future", "malformed_json", "unknown_type");
+    assertThat(dead).filteredOn(d -> !d.reason().equals("unknown_type"))
+        .allSatisfy(d -> assertThat(d.detail()).startsWith("crawl.status/"));
+    assertThat(dead).filteredOn(d -> d.reason().equals("unknown_type"))
+        .singleElement().satisfies(d -> assertThat(d.detail()).startsWith("crawl.control/0@1: "));
     assertThat(dead).extracting(DeadLetter::detail).anySatisfy(d -> assertThat(d).endsWith("not UTF-8"));
   }
 }
