@@ -51,7 +51,7 @@ class StateSerializersTest {
     p.leaseUntil = r.nextBoolean() ? 0 : 1_700_000_000_000L + r.nextInt(1 << 30);
     p.slot = r.nextBoolean() ? -1 : SlotQueues.key(r.nextInt(2), r.nextInt(), r.nextInt(1 << 30));
     if (r.nextInt(3) == 0) {
-      p.metadata = Map.of("depth", List.of("3"), "tags", List.of("a", "b".repeat(70_000)));
+      p.metadata = Map.of("depth", List.of("3"), "tags", List.of("a", "b"));
     }
     return p;
   }
@@ -59,12 +59,19 @@ class StateSerializersTest {
   @Test
   void pageStateRoundTripsEveryField() throws IOException {
     Random r = new Random(42);
-    for (int i = 0; i < 2_000; i++) {
+    for (int i = 0; i < 500; i++) {
       PageState p = randomPage(r);
       PageState back = roundTrip(PageStateSerializer.INSTANCE, p);
       assertThat(back).usingRecursiveComparison().isEqualTo(p);
       assertThat(PageStateSerializer.INSTANCE.copy(p)).usingRecursiveComparison().isEqualTo(p);
     }
+  }
+
+  @Test
+  void metadataValuesLongerThan64KbRoundTrip() throws IOException {
+    PageState p = new PageState();
+    p.metadata = Map.of("big", List.of("b".repeat(70_000))); // writeUTF would refuse it and fail the job
+    assertThat(roundTrip(PageStateSerializer.INSTANCE, p)).usingRecursiveComparison().isEqualTo(p);
   }
 
   @Test
