@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -88,13 +90,7 @@ public final class RunCommand {
       return env;
     }
     Path work = Path.of(config.get(RecrawlOptions.WORK_DIR)).toAbsolutePath();
-    Configuration local = new Configuration(flink);
-    if (!local.contains(CheckpointingOptions.CHECKPOINTS_DIRECTORY)) {
-      local.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, work.resolve("checkpoints").toUri().toString());
-    }
-    if (!local.contains(RocksDBOptions.LOCAL_DIRECTORIES)) {
-      local.set(RocksDBOptions.LOCAL_DIRECTORIES, work.resolve("rocksdb").toString());
-    }
+    Configuration local = localConfiguration(flink, work);
     System.err.println("recrawl run: local MiniCluster, work directory " + work);
     if (!config.kafkaInput()) {
       // Locally, make the input directory, so that there is somewhere to drop status files.
@@ -109,6 +105,32 @@ public final class RunCommand {
       }
     }
     return StreamExecutionEnvironment.createLocalEnvironment(local);
+  }
+
+  /**
+   * The local MiniCluster's settings: the given Flink settings, with RocksDB, checkpoints every 10 s,
+   * no Kryo, and state and checkpoints under the work directory wherever they say nothing (the
+   * same defaults as {@code config/flink-config.yaml}).
+   */
+  static Configuration localConfiguration(Configuration flink, Path work) {
+    Configuration local = new Configuration(flink);
+    if (!local.contains(StateBackendOptions.STATE_BACKEND)) {
+      local.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+      local.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    }
+    if (!local.contains(CheckpointingOptions.CHECKPOINTING_INTERVAL)) {
+      local.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, java.time.Duration.ofSeconds(10));
+    }
+    if (!local.contains(PipelineOptions.GENERIC_TYPES)) {
+      local.set(PipelineOptions.GENERIC_TYPES, false);
+    }
+    if (!local.contains(CheckpointingOptions.CHECKPOINTS_DIRECTORY)) {
+      local.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, work.resolve("checkpoints").toUri().toString());
+    }
+    if (!local.contains(RocksDBOptions.LOCAL_DIRECTORIES)) {
+      local.set(RocksDBOptions.LOCAL_DIRECTORIES, work.resolve("rocksdb").toString());
+    }
+    return local;
   }
 
   private static int usage(String problem) {

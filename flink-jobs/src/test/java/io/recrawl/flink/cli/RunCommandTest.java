@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.flink.testutil.RepoFiles;
 import java.nio.file.Files;
+import java.time.Duration;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +22,25 @@ class RunCommandTest {
   @Test
   void theShippedConfigurationPassesTheCheck() throws Exception {
     assertThat(RunCommand.run(new String[] {"--config", RepoFiles.file("config/recrawl.yaml").toString(), "--check"})).isZero();
+  }
+
+  @Test
+  void localRunsDefaultToRocksDbCheckpointsAndNoKryoUnderTheWorkDirectory() {
+    Configuration local = RunCommand.localConfiguration(new Configuration(), dir);
+    assertThat(local.get(StateBackendOptions.STATE_BACKEND)).isEqualTo("rocksdb");
+    assertThat(local.get(CheckpointingOptions.CHECKPOINTING_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
+    assertThat(local.get(PipelineOptions.GENERIC_TYPES)).isFalse();
+    assertThat(local.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY)).isEqualTo(dir.resolve("checkpoints").toUri().toString());
+    assertThat(local.get(RocksDBOptions.LOCAL_DIRECTORIES)).isEqualTo(dir.resolve("rocksdb").toString());
+
+    Configuration given = new Configuration();
+    given.set(StateBackendOptions.STATE_BACKEND, "hashmap");
+    given.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(3));
+    given.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, "file:///elsewhere");
+    Configuration kept = RunCommand.localConfiguration(given, dir);
+    assertThat(kept.get(StateBackendOptions.STATE_BACKEND)).isEqualTo("hashmap");
+    assertThat(kept.get(CheckpointingOptions.CHECKPOINTING_INTERVAL)).isEqualTo(Duration.ofSeconds(3));
+    assertThat(kept.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY)).isEqualTo("file:///elsewhere");
   }
 
   @Test
