@@ -167,6 +167,10 @@ public final class ThroughputBenchmark {
     long stateBytes = 0;
     if (scheduler) {
       while (SEEN.get() < events) {
+        if (job.getJobStatus().get().isGloballyTerminalState()) {
+          job.getJobExecutionResult().get(); // throws the job's failure
+          throw new IllegalStateException("the scheduler job ended before all events were in");
+        }
         Thread.sleep(50);
       }
       // Every event has entered the operator; wait until it has drained its input.
