@@ -15,6 +15,10 @@ public final class PolicyRun {
   public int neverCrawled;
   public long fetches;
   public long duplicateReleases;
+  /** Releases of a page still waiting in the crawler, after the warm-up. */
+  public long duplicateReleasesInWindow;
+  /** The most pages waiting in the crawler at once after the warm-up. */
+  public int maxQueuedInWindow;
   public long rejectedReleases;
   public double wallSeconds;
   public double bucketDays;

@@ -70,6 +70,8 @@ public final class SimulationReport {
       m.put("never_crawled", r.neverCrawled);
       m.put("fetches", r.fetches);
       m.put("duplicate_releases", r.duplicateReleases);
+      m.put("duplicate_releases_after_warmup", r.duplicateReleasesInWindow);
+      m.put("max_queued_after_warmup", r.maxQueuedInWindow);
       m.put("wall_seconds", r.wallSeconds);
       m.put("by_host_class", byHostClass(r));
       policies.put(r.policy, m);

@@ -86,6 +86,8 @@ public final class Simulator {
     private long fetches;
     private long fetchesMeasured;
     private long rejected;
+    private long duplicatesMeasured;
+    private int maxQueued;
 
     Run(SimPolicy policy) {
       this.policy = policy;
@@ -228,6 +230,8 @@ public final class Simulator {
       r.fetches = fetches;
       r.duplicateReleases = crawler.duplicates();
       r.rejectedReleases = rejected;
+      r.duplicateReleasesInWindow = duplicatesMeasured;
+      r.maxQueuedInWindow = maxQueued;
       r.wallSeconds = wallSeconds;
       r.bucketDays = cfg.bucketDays;
       r.freshnessSeries = meter.series();
@@ -295,7 +299,14 @@ public final class Simulator {
         rejected++;
         return false;
       }
-      return crawler.release(page, now);
+      boolean queued = crawler.release(page, now);
+      if (now >= cfg.warmUp) {
+        if (!queued) {
+          duplicatesMeasured++;
+        }
+        maxQueued = Math.max(maxQueued, crawler.queued());
+      }
+      return queued;
     }
 
     @Override
