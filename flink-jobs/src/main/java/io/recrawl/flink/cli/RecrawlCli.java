@@ -18,6 +18,7 @@ public final class RecrawlCli {
       // Each sub-command is one class with a static int run(String[]) method.
       case "estimator-report": rc = EstimatorReport.run(rest); break;
       case "run": rc = RunCommand.run(rest); break;
+      case "demo": rc = DemoCommand.run(rest); break;
       case "workload": rc = WorkloadCommand.run(rest); break;
       case "simulate": rc = SimulateCommand.run(rest); break;
       case "bench": rc = BenchCommand.run(rest); break;
@@ -39,6 +40,7 @@ public final class RecrawlCli {
         "commands:",
         "  help                      this text",
         "  run --config FILE         run the scheduler job (local MiniCluster, or the cluster under flink run)",
+        "  demo [--seconds N]        the job on a local MiniCluster with a toy crawler in the loop",
         "  estimator-report          bias and RMSE of the change-rate estimator vs the naive one",
         "  workload generate|import  write a simulator workload (pages.csv, hosts.csv)",
         "  simulate                  run recrawl policies on a workload: results.json, report.html",
