@@ -74,10 +74,29 @@ public final class SimulationReport {
       m.put("max_queued_after_warmup", r.maxQueuedInWindow);
       m.put("wall_seconds", r.wallSeconds);
       m.put("by_host_class", byHostClass(r));
+      double change = cfg.scenario.changeTime();
+      if (change < cfg.days) {
+        m.put("freshness_first_day_after_change", meanOver(r.freshnessSeries, r.bucketDays, change, change + 1));
+        m.put("freshness_after_change", meanOver(r.freshnessSeries, r.bucketDays, change, cfg.days));
+      }
       policies.put(r.policy, m);
     }
     root.put("policies", policies);
     return root;
+  }
+
+  /** The mean of the chart buckets that lie inside [from, to): how a policy does right after a change. */
+  private static double meanOver(double[] series, double width, double from, double to) {
+    double sum = 0;
+    int n = 0;
+    for (int b = 0; b < series.length; b++) {
+      double start = b * width;
+      if (start >= from - 1e-9 && start + width <= to + 1e-9 && !Double.isNaN(series[b])) {
+        sum += series[b];
+        n++;
+      }
+    }
+    return n > 0 ? sum / n : Double.NaN;
   }
 
   /** Freshness and crawls per day on limited and on unlimited hosts (limits as at the start). */
