@@ -46,6 +46,12 @@ public final class HostKeys {
     }
   }
 
+  /**
+   * What a host name may hold after IDN conversion: letters, digits, '-', '.', and '_' (not valid in
+   * DNS host names, but found on the web). Anything else (spaces, quotes, angle brackets) is refused.
+   */
+  private static final java.util.regex.Pattern HOST_CHARS = java.util.regex.Pattern.compile("[a-z0-9._-]+(:[0-9]+)?");
+
   private static final HostKeys BY_HOST = new HostKeys(Mode.BY_HOST);
   private static final HostKeys BY_DOMAIN = new HostKeys(Mode.BY_DOMAIN);
 
@@ -122,7 +128,7 @@ public final class HostKeys {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("bad host name '" + host + "': " + e.getMessage());
     }
-    if (h.isEmpty() || h.startsWith(".") || h.contains("..")) {
+    if (h.isEmpty() || h.startsWith(".") || h.contains("..") || !HOST_CHARS.matcher(h).matches()) {
       throw new IllegalArgumentException("bad host name '" + host + "'");
     }
     return h;

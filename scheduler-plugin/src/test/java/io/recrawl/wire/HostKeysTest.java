@@ -54,13 +54,19 @@ class HostKeysTest {
   }
 
   @Test
+  void underscoresAreTolerated() {
+    assertThat(byHost.keyOf("http://My_Host.example.com/")).isEqualTo("my_host.example.com");
+  }
+
+  @Test
   void ipv6LiteralsAreKeptLowerCase() {
     assertThat(byHost.keyOf("http://[2001:DB8::1]:8080/")).isEqualTo("[2001:db8::1]:8080");
     assertThat(byHost.keyOf("http://[::1]/")).isEqualTo("[::1]");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"not a url", "ftp://example.com/", "mailto:a@example.com", "http:///path", "http://./", "/relative/path", ""})
+  @ValueSource(strings = {"not a url", "ftp://example.com/", "mailto:a@example.com", "http:///path", "http://./", "/relative/path", "",
+      "http://exa mple.com/", "http://a<b>.com/", "http://a\".com/", "http://ex%41mple.com/"})
   void refusesWhatHasNoHttpHost(String url) {
     assertThatThrownBy(() -> byHost.keyOf(url)).isInstanceOf(IllegalArgumentException.class);
   }
