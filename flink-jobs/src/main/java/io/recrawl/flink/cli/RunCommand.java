@@ -74,7 +74,13 @@ public final class RunCommand {
       System.err.println("recrawl run: configuration OK");
       return 0;
     }
-    StreamExecutionEnvironment env = environment(config, flink);
+    StreamExecutionEnvironment env;
+    try {
+      env = environment(config, flink);
+    } catch (ConfigException e) {
+      System.err.println("recrawl run: configuration refused: " + e.getMessage());
+      return 2;
+    }
     RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
     env.execute(config.get(RecrawlOptions.JOB_NAME));
     return 0;
@@ -92,6 +98,11 @@ public final class RunCommand {
     Path work = Path.of(config.get(RecrawlOptions.WORK_DIR)).toAbsolutePath();
     Configuration local = localConfiguration(flink, work);
     System.err.println("recrawl run: local MiniCluster, work directory " + work);
+    String seeds = config.get(RecrawlOptions.INPUT_SEEDS);
+    if (!seeds.isEmpty() && !seeds.contains("://") && !Files.exists(Path.of(seeds))) {
+      // Locally a missing seed file is a mistake in the configuration, not something to fail the job with.
+      throw new ConfigException(RecrawlOptions.INPUT_SEEDS.name(), "no such file: " + Path.of(seeds).toAbsolutePath());
+    }
     if (!config.kafkaInput()) {
       // Locally, make the input directory, so that there is somewhere to drop status files.
       Path input = Path.of(config.get(RecrawlOptions.INPUT_PATH));

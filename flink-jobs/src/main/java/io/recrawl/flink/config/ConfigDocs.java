@@ -14,6 +14,11 @@ public final class ConfigDocs {
     System.out.print(what.equals("markdown") ? markdown() : what.equals("engine") ? engineYaml() : yaml());
   }
 
+  /** What {@code recrawl.kafka.properties.*} is, for the YAML and the README. */
+  static final String KAFKA_PROPERTIES_DOC =
+      "extra Kafka client properties for every Kafka source and sink (security, timeouts), e.g. "
+          + "recrawl.kafka.properties.security.protocol: SASL_SSL; not the ones the job sets from its own keys";
+
   /** One commented {@code key: default} line per key. */
   public static String yaml() {
     StringBuilder b = new StringBuilder();
@@ -21,6 +26,8 @@ public final class ConfigDocs {
       b.append("# ").append(k.description()).append('\n');
       b.append(k.name()).append(": ").append(yamlValue(k.defaultValue())).append("\n\n");
     }
+    b.append("# ").append(KAFKA_PROPERTIES_DOC).append('\n');
+    b.append("# ").append(RecrawlOptions.KAFKA_PROPERTIES_PREFIX).append("security.protocol: SASL_SSL\n\n");
     return b.toString();
   }
 
@@ -51,6 +58,7 @@ public final class ConfigDocs {
       b.append("| `").append(k.name()).append("` | `").append(yamlValue(k.defaultValue())).append("` | ")
           .append(k.description().replace("|", "\\|")).append(" |\n");
     }
+    b.append("| `").append(RecrawlOptions.KAFKA_PROPERTIES_PREFIX).append("*` | none | ").append(KAFKA_PROPERTIES_DOC).append(" |\n");
     return b.toString();
   }
 

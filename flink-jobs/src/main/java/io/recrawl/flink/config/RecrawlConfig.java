@@ -28,10 +28,12 @@ public final class RecrawlConfig implements Serializable {
 
   private final Map<String, Object> values;
   private final Map<String, Object> engine;
+  private final Map<String, String> kafkaProperties;
 
-  private RecrawlConfig(Map<String, Object> values, Map<String, Object> engine) {
+  private RecrawlConfig(Map<String, Object> values, Map<String, Object> engine, Map<String, String> kafkaProperties) {
     this.values = values;
     this.engine = engine;
+    this.kafkaProperties = kafkaProperties;
   }
 
   /** All defaults. */
@@ -69,6 +71,7 @@ public final class RecrawlConfig implements Serializable {
     flatten("", raw, flat);
     Map<String, Object> values = new TreeMap<>();
     Map<String, Object> engine = new TreeMap<>();
+    Map<String, String> kafkaProperties = new TreeMap<>();
     for (Map.Entry<String, Object> e : flat.entrySet()) {
       String key = e.getKey();
       if (key.equals("recrawl.engine") && e.getValue() == null) {
@@ -78,15 +81,35 @@ public final class RecrawlConfig implements Serializable {
         engine.put(key.substring(RecrawlOptions.ENGINE_PREFIX.length()), e.getValue());
         continue;
       }
+      if (key.startsWith(RecrawlOptions.KAFKA_PROPERTIES_PREFIX)) {
+        kafkaProperties.put(key.substring(RecrawlOptions.KAFKA_PROPERTIES_PREFIX.length()), kafkaProperty(key, e.getValue()));
+        continue;
+      }
       ConfigKey<?> option = RecrawlOptions.all().get(key);
       if (option == null) {
         throw new ConfigException(key, "unknown key" + suggestion(key));
       }
       values.put(key, option.parse(e.getValue()));
     }
-    RecrawlConfig config = new RecrawlConfig(values, engine);
+    RecrawlConfig config = new RecrawlConfig(values, engine, kafkaProperties);
     config.checkConsistency();
     return config;
+  }
+
+  /** The job sets these itself, from its own keys; a second way to set them would be ambiguous. */
+  private static final java.util.Set<String> OWN_KAFKA_PROPERTIES = java.util.Set.of(
+      "bootstrap.servers", "group.id", "transaction.timeout.ms", "transactional.id", "isolation.level",
+      "key.serializer", "value.serializer", "key.deserializer", "value.deserializer");
+
+  private static String kafkaProperty(String key, Object value) {
+    String name = key.substring(RecrawlOptions.KAFKA_PROPERTIES_PREFIX.length());
+    if (OWN_KAFKA_PROPERTIES.contains(name)) {
+      throw new ConfigException(key, "set by the job itself; use its recrawl.* key instead");
+    }
+    if (!(value instanceof String || value instanceof Number || value instanceof Boolean)) {
+      throw new ConfigException(key, "must be a string, number or boolean (got '" + value + "')");
+    }
+    return value.toString();
   }
 
   private static void flatten(String prefix, Map<?, ?> in, Map<String, Object> out) {
@@ -207,6 +230,7 @@ public final class RecrawlConfig implements Serializable {
   public RecrawlConfig with(Map<String, ?> overrides) {
     Map<String, Object> merged = new LinkedHashMap<>(values);
     engine.forEach((k, v) -> merged.put(RecrawlOptions.ENGINE_PREFIX + k, v));
+    kafkaProperties.forEach((k, v) -> merged.put(RecrawlOptions.KAFKA_PROPERTIES_PREFIX + k, v));
     merged.putAll(overrides);
     return fromMap(merged);
   }
@@ -262,16 +286,23 @@ public final class RecrawlConfig implements Serializable {
     }
   }
 
+  /** Extra Kafka client properties ({@code recrawl.kafka.properties.*}), without the prefix. */
+  public Map<String, String> kafkaProperties() {
+    return Collections.unmodifiableMap(kafkaProperties);
+  }
+
   /** Every key with its effective value, for logging at start-up. */
   public Map<String, Object> effective() {
     Map<String, Object> m = new LinkedHashMap<>();
     RecrawlOptions.all().values().forEach(k -> m.put(k.name(), get(k)));
     engineSettings().forEach((k, v) -> m.put(RecrawlOptions.ENGINE_PREFIX + k, v));
+    // Values may be secrets (sasl.jaas.config): log the names only.
+    kafkaProperties.keySet().forEach(k -> m.put(RecrawlOptions.KAFKA_PROPERTIES_PREFIX + k, "(set)"));
     return m;
   }
 
   @Override
   public String toString() {
-    return "RecrawlConfig" + values + " engine=" + engine;
+    return "RecrawlConfig" + values + " engine=" + engine + " kafka.properties=" + kafkaProperties.keySet();
   }
 }

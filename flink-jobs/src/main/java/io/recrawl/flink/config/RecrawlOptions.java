@@ -30,6 +30,12 @@ public final class RecrawlOptions {
   /** The prefix of the keys passed on, unprefixed, to the engine (its own validation applies). */
   public static final String ENGINE_PREFIX = "recrawl.engine.";
 
+  /**
+   * The prefix of extra Kafka client properties, passed unchanged to every Kafka source and sink
+   * (security, timeouts): {@code recrawl.kafka.properties.security.protocol: SASL_SSL}.
+   */
+  public static final String KAFKA_PROPERTIES_PREFIX = "recrawl.kafka.properties.";
+
   // ---- input
   public static final ConfigKey<String> INPUT_TYPE = add(choice("recrawl.input.type", "files",
       "where status events come from", "files", "kafka"));

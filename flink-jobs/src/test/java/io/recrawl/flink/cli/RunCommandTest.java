@@ -56,5 +56,8 @@ class RunCommandTest {
     assertThat(RunCommand.run(new String[] {"--config", good.toString(), "-Drecrawl.parallelism=-1", "--check"})).isEqualTo(2);
     assertThat(RunCommand.run(new String[] {"--config", good.toString(), "--flink-config", bad.resolveSibling("nope.yaml").toString(), "--check"}))
         .isEqualTo(2);
+    // A local run refuses a seed file that is not there, before starting anything.
+    assertThat(RunCommand.run(new String[] {"--config", good.toString(),
+        "-Drecrawl.input.seeds=" + dir.resolve("no-seeds.txt"), "-Drecrawl.work-dir=" + dir.resolve("work")})).isEqualTo(2);
   }
 }

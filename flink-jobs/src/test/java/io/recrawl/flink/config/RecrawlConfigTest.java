@@ -134,6 +134,25 @@ class RecrawlConfigTest {
   }
 
   @Test
+  void kafkaClientPropertiesArePassedOnButNeverLoggedAndNeverTheJobsOwn() throws Exception {
+    RecrawlConfig c = RecrawlConfig.load(yaml("""
+        recrawl.kafka.properties:
+          security.protocol: SASL_SSL
+          sasl.jaas.config: "secret"
+        recrawl.kafka.properties.request.timeout.ms: 60000
+        """));
+    assertThat(c.kafkaProperties()).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "security.protocol", "SASL_SSL", "sasl.jaas.config", "secret", "request.timeout.ms", "60000"));
+    assertThat(c.effective()).containsEntry("recrawl.kafka.properties.sasl.jaas.config", "(set)");
+    assertThat(c.effective().toString()).doesNotContain("secret");
+    assertThat(c.with(Map.of("recrawl.parallelism", 2)).kafkaProperties()).isEqualTo(c.kafkaProperties());
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.kafka.properties.bootstrap.servers", "x:1")))
+        .hasMessageStartingWith("recrawl.kafka.properties.bootstrap.servers: set by the job itself");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.kafka.properties.acks", List.of("all"))))
+        .hasMessageStartingWith("recrawl.kafka.properties.acks: must be a string");
+  }
+
+  @Test
   void overridesApplyAfterTheFileAndAreChecked() throws Exception {
     Path f = yaml("recrawl.input.type: files\n");
     assertThat(RecrawlConfig.load(f, Map.of("recrawl.input.type", "kafka")).kafkaInput()).isTrue();

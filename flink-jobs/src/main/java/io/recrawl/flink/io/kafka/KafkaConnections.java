@@ -34,6 +34,7 @@ public final class KafkaConnections {
         .setDeserializer(deserializer)
         .setProperty("commit.offsets.on.checkpoint", "true")
         .setProperty("isolation.level", "read_committed");
+    config.kafkaProperties().forEach(b::setProperty);
     if (stopAt != null) {
       b.setBounded(stopAt);
     }
@@ -59,6 +60,7 @@ public final class KafkaConnections {
         .setBootstrapServers(config.get(RecrawlOptions.KAFKA_BOOTSTRAP))
         .setRecordSerializer(serializer)
         .setDeliveryGuarantee(exactlyOnce ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE);
+    config.kafkaProperties().forEach(b::setProperty);
     if (exactlyOnce) {
       b.setTransactionalIdPrefix(config.get(RecrawlOptions.OUTPUT_TRANSACTIONAL_ID_PREFIX) + "-" + idSuffix)
           .setProperty("transaction.timeout.ms", String.valueOf(config.get(RecrawlOptions.OUTPUT_TRANSACTION_TIMEOUT_MS)));
