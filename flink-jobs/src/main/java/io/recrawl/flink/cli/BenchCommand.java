@@ -63,8 +63,8 @@ public final class BenchCommand {
         PolicyRun r = sim.run(Policies.create(name));
         double wall = (System.nanoTime() - s) / 1e9;
         System.out.printf(Locale.ROOT, "%s: %,d pages x %.0f simulated days, budget %.0f/day: %.1f s wall "
-            + "(%,d fetches, %.2f M fetches/s), freshness %.4f, violations %d%n", name, w.pages(), days, cfg.budget, wall,
-            r.fetches, r.fetches / wall / 1e6, r.weightedFreshness, r.politenessViolations + r.budgetViolations);
+            + "(%,d fetches, %,.0f fetches/s), freshness %.4f, violations %d%n", name, w.pages(), days, cfg.budget, wall,
+            r.fetches, r.fetches / wall, r.weightedFreshness, r.politenessViolations + r.budgetViolations);
       }
       return 0;
     } catch (IllegalArgumentException e) {
