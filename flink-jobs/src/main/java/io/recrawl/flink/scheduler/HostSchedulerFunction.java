@@ -135,7 +135,7 @@ public class HostSchedulerFunction
     } catch (RuntimeException bad) {
       // An input the engine cannot digest must not fail (and then fail again after every restart).
       store.invalidate();
-      deadLetter(ctx::output, StatusEventCodec.toJson(e), REJECTED_BY_ENGINE, bad.toString(), now);
+      deadLetter(ctx::output, raw(e), REJECTED_BY_ENGINE, bad.toString(), now);
     }
     metrics.dueBacklog += readySize(store.host()) - backlogBefore;
   }
@@ -266,6 +266,15 @@ public class HostSchedulerFunction
   private double globalLambda(ReadOnlyBroadcastState<String, Double> global) throws Exception {
     Double l = global.get(SchedulerState.GLOBAL_LAMBDA);
     return l == null ? initialGlobalLambda : l;
+  }
+
+  /** The event as JSON for a dead letter; an event too broken for the codec as its record text. */
+  private static String raw(StatusEvent e) {
+    try {
+      return StatusEventCodec.toJson(e);
+    } catch (RuntimeException unwritable) {
+      return String.valueOf(e);
+    }
   }
 
   private static long readySize(HostState h) {

@@ -354,4 +354,19 @@ class HostSchedulerFunctionTest {
       assertThat(m.releaseLagMs.getStatistics().getMax()).isBetween(4 * MIN, 6 * MIN);
     }
   }
+
+  @Test
+  void anEventTheEngineCannotDigestBecomesADeadLetter() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      // Built by hand (the codec would refuse it): no status.
+      s.status(new io.recrawl.wire.StatusEvent(A, "a.example", null, T0, java.util.Map.of(), null, null, null));
+      assertThat(s.deadLetters()).extracting(DeadLetter::reason).containsExactly(HostSchedulerFunction.REJECTED_BY_ENGINE);
+      assertThat(s.deadLetters().get(0).raw()).contains(A);
+      assertThat(s.fn.metrics().deadLetterCount(HostSchedulerFunction.REJECTED_BY_ENGINE)).isEqualTo(1);
+      assertThat(s.keyedStateEntries()).isZero(); // nothing half-written
+      s.status(A, DISCOVERED, T0); // and the host goes on
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).extracting(CrawlRequest::url).containsExactly(A);
+    }
+  }
 }
