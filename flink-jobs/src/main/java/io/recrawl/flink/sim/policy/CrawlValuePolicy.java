@@ -25,13 +25,17 @@ import java.util.Map;
  * <p>Time: the frontier is advanced on a fixed tick (the engine's due-bucket width), so a release
  * reaches the crawler at most one tick after its timer. Oracle rates: the engine has no input for a
  * known change rate, so before each event the adapter writes the true rate into the page's posterior
- * as a Gamma with a very large shape (mean = the true rate); the engine's own update then barely moves it.
+ * as a Gamma with a very large shape (mean = the true rate); the engine's own update then barely moves
+ * it. Oracle runs also set the engine's prior rate very high (unless the run sets it), so that pages
+ * not yet fetched carry no demand computed from the prior.
  */
 public final class CrawlValuePolicy implements SimPolicy {
 
   public static final String NAME = "crawl-value";
   /** Shape of the oracle posterior: evidence worth a million observations. */
   private static final float ORACLE_SHAPE = 1e6f;
+  /** The engine's prior rate in oracle runs, changes per day (see {@link #start}). */
+  static final String ORACLE_PRIOR_RATE = "1000";
 
   private EngineConfig engineConfig;
   private final double controlPeriodDays;
@@ -63,7 +67,15 @@ public final class CrawlValuePolicy implements SimPolicy {
   public void start(SimContext ctx) {
     this.ctx = ctx;
     if (engineConfig == null) {
-      engineConfig = EngineConfig.with(ctx.engineSettings());
+      Map<String, Object> settings = new HashMap<>(ctx.engineSettings());
+      if (ctx.oracleRates()) {
+        // A page enters the engine with the prior rate and gets its oracle rate only after the event,
+        // so a page that is never fetched would keep the prior's demand in the host and global curves
+        // forever. A huge prior rate makes that phantom demand ~0 (w / delta); the oracle rate
+        // replaces it before any decision that matters.
+        settings.putIfAbsent("estimator.prior-rate", ORACLE_PRIOR_RATE);
+      }
+      engineConfig = EngineConfig.with(settings);
     }
     Workload w = ctx.workload();
     frontier = new LocalFrontier(engineConfig, EngineListener.NONE);
