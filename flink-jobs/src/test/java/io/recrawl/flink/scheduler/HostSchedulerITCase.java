@@ -65,7 +65,11 @@ class HostSchedulerITCase {
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER =
       new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+          new MiniClusterResourceConfiguration.Builder()
+              .setNumberTaskManagers(1)
+              .setNumberSlotsPerTaskManager(2)
+              .setConfiguration(Configuration.fromMap(Map.of("state.backend.type", "rocksdb")))
+              .build());
 
   private static final long T0 = 1_700_000_000_000L;
   private static final long MIN = 60_000L;

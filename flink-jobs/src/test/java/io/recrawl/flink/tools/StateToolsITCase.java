@@ -43,7 +43,11 @@ class StateToolsITCase {
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER =
       new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+          new MiniClusterResourceConfiguration.Builder()
+              .setNumberTaskManagers(1)
+              .setNumberSlotsPerTaskManager(2)
+              .setConfiguration(Configuration.fromMap(Map.of("state.backend.type", "rocksdb")))
+              .build());
 
   private static final long T0 = 1_700_000_000_000L;
   private static final long END = T0 + 30 * 60_000L;
