@@ -5,22 +5,29 @@ package io.recrawl.engine;
  *
  * <p>Feed-forward: the engines report their demand curves capped at each host's rate limit; their
  * sum D(θ) is the crawl rate the whole frontier would take at global lambda θ, so the price that
- * spends the budget is the root of D(θ) = k_0 (0 when demand at any price fits the budget). The
+ * spends the budget is the root of D(θ) = k_0 (0 when demand at any price fits the budget), less a
+ * little headroom. The
  * curve answers a budget or frontier change in one period, without a loop to ring.
  *
- * <p>Feedback, for what the curve gets wrong (pacing delays, leases, estimates in motion): the
- * controller compares the crawl rate measured over a period with the rate the curve predicted for
- * the lambda it broadcast, and learns the ratio as a bias on the target. It learns only near a steady
- * state: right after a change the two differ because pages are in transit between thresholds, which
- * is not a model error and would only make the loop overshoot.
+ * <p>Feedback, for what the curve gets wrong (pacing gaps on limited hosts, leases, estimates in
+ * motion): the controller keeps moving averages of the crawl rate measured over each period and of
+ * the rate the curve predicted for the lambda it broadcast, and aims the curve at the budget divided
+ * by their ratio. It averages only steady periods (lambda moved little): right after a change the
+ * two differ because pages are in transit between thresholds, which is not a model error and would
+ * only make the loop overshoot. Every steady period counts, however far off: leaving out the noisy
+ * ones would bias the ratio.
  */
 public final class GlobalLambdaController {
+
+  private static final double MAX_BIAS = Math.log(2);
 
   private final ThresholdGrid grid;
   private final double learningRate;
   private final double steadyBand;
+  private final double headroom;
   private double budget;
-  private double bias;
+  private double measuredAverage;
+  private double predictedAverage;
   private double predicted = Double.NaN;
   private double lambda;
   private double previousLambda = Double.NaN;
@@ -28,10 +35,13 @@ public final class GlobalLambdaController {
 
   /**
    * @param budget k_0, crawls per day
-   * @param learningRate weight of one steady period in the bias, a moving average of log(measured / predicted)
-   * @param steadyBand |log| of the change in lambda, and of measured / predicted, below which a period counts as steady
+   * @param learningRate weight of one steady period in the moving averages
+   * @param steadyBand |log| of the change in lambda below which a period counts as steady
+   * @param headroom share of the budget left unused on average, so that the crawler's fetch queue
+   *     stays short: releases fall due in random clumps, and at 100 % use the queue would only grow
    */
-  public GlobalLambdaController(ThresholdGrid grid, double budget, double learningRate, double steadyBand) {
+  public GlobalLambdaController(
+      ThresholdGrid grid, double budget, double learningRate, double steadyBand, double headroom) {
     if (!(budget > 0)) {
       throw new IllegalArgumentException("budget must be > 0, got " + budget);
     }
@@ -39,11 +49,15 @@ public final class GlobalLambdaController {
     this.budget = budget;
     this.learningRate = learningRate;
     this.steadyBand = steadyBand;
+    this.headroom = headroom;
   }
 
-  /** Defaults: learn a bias within a few steady periods; a period is steady within 5 %. */
+  /**
+   * Defaults: averages over about ten steady periods; a period is steady when lambda moved under
+   * 5 %; 1 % headroom.
+   */
   public GlobalLambdaController(ThresholdGrid grid, double budget) {
-    this(grid, budget, 0.3, 0.05);
+    this(grid, budget, 0.1, 0.05, 0.01);
   }
 
   /**
@@ -51,26 +65,18 @@ public final class GlobalLambdaController {
    * that just ended (crawls per day; NaN when not known). Returns the new global lambda.
    */
   public double update(double[] demandCurve, double measuredRate) {
-    // Steady: the price the crawl ran at was close to the one before it, so the crawl had settled.
     boolean steady = lambda > 0 && previousLambda > 0 && Math.abs(Math.log(lambda / previousLambda)) < steadyBand;
-    if (steady && predicted > 0 && measuredRate > 0 && Double.isFinite(measuredRate)) {
-      double error = Math.log(measuredRate / predicted);
-      if (Math.abs(error) < steadyBand) {
-        bias = Math.max(-MAX_BIAS, Math.min(MAX_BIAS, (1 - learningRate) * bias + learningRate * error));
-      }
+    if (steady && predicted > 0 && measuredRate >= 0 && Double.isFinite(measuredRate)) {
+      measuredAverage += learningRate * (measuredRate - measuredAverage);
+      predictedAverage += learningRate * (predicted - predictedAverage);
     }
-    double target = budget * Math.exp(-bias);
+    double target = budget * (1 - headroom) * Math.exp(-bias());
     previousLambda = lambda;
     lambda = grid.thresholdFor(demandCurve, target);
-    predicted = grid.demandAt(demandCurve, lambda);
-    if (lambda == 0) {
-      predicted = Double.NaN; // demand fits the budget: nothing to learn from
-    }
+    predicted = lambda > 0 ? grid.demandAt(demandCurve, lambda) : Double.NaN; // 0: demand fits, nothing to learn
     epoch++;
     return lambda;
   }
-
-  private static final double MAX_BIAS = Math.log(2);
 
   public double lambda() {
     return lambda;
@@ -84,9 +90,12 @@ public final class GlobalLambdaController {
     return budget;
   }
 
-  /** The learned log ratio of measured to predicted crawl rate. */
+  /** The learned log ratio of measured to predicted crawl rate (0 until steady periods were seen). */
   public double bias() {
-    return bias;
+    if (!(measuredAverage > 0) || !(predictedAverage > 0)) {
+      return 0;
+    }
+    return Math.max(-MAX_BIAS, Math.min(MAX_BIAS, Math.log(measuredAverage / predictedAverage)));
   }
 
   /** A new budget takes effect at the next update. */

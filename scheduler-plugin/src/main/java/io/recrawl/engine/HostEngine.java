@@ -30,8 +30,10 @@ public final class HostEngine {
   /** Ready buckets: 8 per e-fold of crawl value, i.e. pages within ~13 % of value share a bucket. */
   private static final double READY_BUCKETS_PER_LOG = 8.0;
 
-  /** Bound on the backlog correction: it nudges the host lambda, the demand curve sets it. */
+  /** Bound on the backlog correction and its inverse: it nudges the host lambda, the demand curve sets it. */
   private static final double MAX_CORRECTION = 8.0;
+  /** A backlog above this much dispatch time means the host's price is too low. */
+  private static final double BACKLOG_TARGET_MS = 10 * 60_000.0;
 
   private final EngineConfig cfg;
   private final HostThreshold thresholds;
@@ -193,12 +195,15 @@ public final class HostEngine {
       }
     }
 
-    adjustCorrection(h, now);
     long spacing = thresholds.spacingMs(h, now);
-    if (!h.ready.isEmpty() && now >= h.lastRelease + spacing) {
-      // Pages already waiting are judged without the backlog correction: it spaces out future
-      // revisits, it must not strand pages that are due now.
-      dispatchOne(store, h, now, thresholds.baseThreshold(h, lambda0, now), lambda0, ctx);
+    boolean slotOpen = now >= h.lastRelease + spacing;
+    adjustCorrection(h, now, lambda0, slotOpen && h.ready.isEmpty());
+    if (slotOpen) {
+      boolean sent = !h.ready.isEmpty()
+          && dispatchOne(store, h, now, thresholds.dispatchThreshold(h, lambda0, now), lambda0, ctx);
+      if (!sent && thresholds.constrained(h, lambda0, now)) {
+        pullForward(store, h, now, lambda0, ctx);
+      }
     }
 
     long next = Long.MAX_VALUE;
@@ -216,8 +221,8 @@ public final class HostEngine {
     store.putHost(h);
   }
 
-  /** Releases the highest-value ready page that still clears the threshold. */
-  private void dispatchOne(HostStore store, HostState h, long now, double theta, double lambda0, Context ctx) {
+  /** Releases the highest-value ready page that still clears the threshold; false if none did. */
+  private boolean dispatchOne(HostStore store, HostState h, long now, double theta, double lambda0, Context ctx) {
     int budget = cfg.maxSlotsPerWake;
     while (!h.ready.isEmpty() && budget-- > 0) {
       long key = h.ready.pop(READY, h.ready.lastBucket());
@@ -236,16 +241,55 @@ public final class HostEngine {
         schedule(store, h, p, url, now, lambda0); // the threshold rose while it waited
         continue;
       }
-      long due = dueTime(p, theta, now);
-      p.forced = false;
-      p.leaseUntil = now + cfg.leaseMs;
-      h.inFlight++;
-      h.lastRelease = now;
-      index(store, h, p, url, p.leaseUntil, now);
-      ctx.release(new CrawlRequest(url, ctx.host(), p.metadata == null ? Map.of() : p.metadata, now, due, v, theta, p.leaseUntil));
-      ctx.listener().released(Math.max(0, now - due));
-      return;
+      release(store, h, p, url, now, v, theta, ctx);
+      return true;
     }
+    return false;
+  }
+
+  /** Few attempts: the head of the due queue is usually a valid page, and this runs per free slot. */
+  private static final int PULL_ATTEMPTS = 8;
+
+  /**
+   * A limited host with a free slot and nothing ready sends its earliest-due page early, if that
+   * page is worth a crawl at the global price. The host's limit is the scarce resource: a slot
+   * left unused is a crawl lost, and pages fall due in clumps, not evenly.
+   */
+  private void pullForward(HostStore store, HostState h, long now, double lambda0, Context ctx) {
+    for (int attempt = 0; attempt < PULL_ATTEMPTS && !h.due.isEmpty(); attempt++) {
+      long key = h.due.pop(DUE, h.due.firstBucket());
+      String url = store.slot(key);
+      if (url == null) {
+        continue;
+      }
+      store.removeSlot(key);
+      PageState p = store.page(url);
+      if (p == null || p.slot != key) {
+        continue;
+      }
+      p.slot = -1;
+      if (p.inFlight() || p.status == CrawlStatus.ERROR.ordinal()) {
+        index(store, h, p, url, p.inFlight() ? p.leaseUntil : now + cfg.errorRetryMs, now);
+        continue;
+      }
+      double v = crawlValue(p, now);
+      if (v >= lambda0 || p.forced) {
+        release(store, h, p, url, now, v, thresholds.threshold(h, lambda0, now), ctx);
+        return;
+      }
+      schedule(store, h, p, url, now, lambda0);
+    }
+  }
+
+  private void release(HostStore store, HostState h, PageState p, String url, long now, double v, double theta, Context ctx) {
+    long due = Math.min(now, dueTime(p, theta, now));
+    p.forced = false;
+    p.leaseUntil = now + cfg.leaseMs;
+    h.inFlight++;
+    h.lastRelease = now;
+    index(store, h, p, url, p.leaseUntil, now);
+    ctx.release(new CrawlRequest(url, ctx.host(), p.metadata == null ? Map.of() : p.metadata, now, due, v, theta, p.leaseUntil));
+    ctx.listener().released(Math.max(0, now - due));
   }
 
   // ---------------------------------------------------------------- the policy
@@ -260,9 +304,12 @@ public final class HostEngine {
     return cfg.objective.crawlValue(p.weight, delta, tauDays);
   }
 
-  /** The page's estimated change rate, per day. */
+  /**
+   * The change rate the page is planned with, per day: a low quantile of its posterior (see
+   * {@code estimator.optimism}), which is its estimated rate once the evidence is in.
+   */
   public double changeRate(PageState p) {
-    return cfg.estimator.rate(new ChangeStats(p.changeShape, p.changeRate));
+    return cfg.estimator.optimisticRate(new ChangeStats(p.changeShape, p.changeRate), cfg.optimism);
   }
 
   /** When the page's crawl value reaches {@code theta}, within the revisit bounds; Long.MAX_VALUE = never. */
@@ -421,19 +468,25 @@ public final class HostEngine {
     }
   }
 
-  private void adjustCorrection(HostState h, long now) {
+  /**
+   * Moves the backlog correction κ of the host lambda: up while more than a few minutes of work
+   * waits, down while a constrained host has a free dispatch slot and nothing to send, back toward 1
+   * otherwise.
+   */
+  private void adjustCorrection(HostState h, long now, double lambda0, boolean idleSlot) {
     long dt = now - h.correctedAt;
     if (dt <= 0) {
       return;
     }
     h.correctedAt = now;
     double step = Math.min(1.0, dt / (double) cfg.backlogTimeConstantMs);
-    // More than a few minutes of work waiting: the host's price is too low; none: let it relax.
     double backlogMs = h.ready.size() * (double) thresholds.spacingMs(h, now);
-    if (backlogMs > 10 * 60_000.0) {
+    if (backlogMs > BACKLOG_TARGET_MS) {
       h.correction = Math.min(MAX_CORRECTION, h.correction * Math.exp(step));
+    } else if (idleSlot && thresholds.constrained(h, lambda0, now)) {
+      h.correction = Math.max(1 / MAX_CORRECTION, h.correction * Math.exp(-step));
     } else if (h.ready.isEmpty()) {
-      h.correction = Math.max(1.0, h.correction * Math.exp(-step));
+      h.correction = Math.exp(Math.log(h.correction) * (1 - step));
     }
   }
 

@@ -19,7 +19,7 @@ public final class HostState {
   /** Pages in state, and of those in flight. */
   public int pages;
   public int inFlight;
-  /** Backlog correction on the host lambda, >= 1; rises while ready pages pile up, decays otherwise. */
+  /** Backlog correction κ of the host lambda (see {@link HostThreshold}); 1 = the demand curve's own price. */
   public double correction = 1.0;
   /** When the correction was last adjusted, epoch ms. */
   public long correctedAt;

@@ -7,8 +7,9 @@ package io.recrawl.engine;
  * <p>The host keeps its demand curve D_i(θ) — the crawl rate its pages would take at threshold θ,
  * Σ_j ρ_j(θ) — on a fixed grid. The host lambda is the price at which that demand meets the rate
  * limit: θ_i^c with D_i(θ_i^c) = k_i, so λ_i = max(0, θ_i^c − λ_0) is 0 exactly when the host is not
- * constrained. A backlog correction (≥ 1) multiplies the threshold while ready pages pile up, which
- * covers what the curve gets wrong (estimates in motion, new pages).
+ * constrained. A backlog correction κ multiplies θ_i^c: it rises while ready pages pile up and falls
+ * while a constrained host leaves dispatch slots unused, which covers what the curve cannot see
+ * (pages fall due in clumps, not evenly) so that a limited host uses its whole limit.
  */
 public final class HostThreshold {
 
@@ -48,14 +49,23 @@ public final class HostThreshold {
     return h.curve == null ? 0.0 : grid.thresholdFor(h.curve, maxRate(h, now));
   }
 
-  /** The host's threshold θ_i = max(λ_0, θ_i^c) times the backlog correction: what schedules revisits. */
+  /** The host's threshold θ_i = max(λ_0, κ θ_i^c), with κ the backlog correction: what schedules revisits. */
   public double threshold(HostState h, double globalLambda, long now) {
-    return baseThreshold(h, globalLambda, now) * h.correction;
+    return Math.max(globalLambda, constrainedThreshold(h, now) * h.correction);
   }
 
-  /** max(λ_0, θ_i^c), without the backlog correction: what a page already waiting must still clear. */
-  public double baseThreshold(HostState h, double globalLambda, long now) {
-    return Math.max(globalLambda, constrainedThreshold(h, now));
+  /**
+   * The threshold a page already waiting for a dispatch slot must still clear: as {@link #threshold}
+   * but without a correction above 1, which spaces out future revisits and must not strand pages
+   * that are due now.
+   */
+  public double dispatchThreshold(HostState h, double globalLambda, long now) {
+    return Math.max(globalLambda, constrainedThreshold(h, now) * Math.min(1.0, h.correction));
+  }
+
+  /** Whether the host's own limit binds: its threshold is above the global lambda. */
+  public boolean constrained(HostState h, double globalLambda, long now) {
+    return constrainedThreshold(h, now) * h.correction > globalLambda;
   }
 
   /** The host lambda λ_i = θ_i − λ_0. */

@@ -8,8 +8,9 @@ import java.time.Instant;
  * Every number comes from the engine's own methods, so the explanation is the decision.
  *
  * @param weight w
- * @param changeRate the estimated δ, changes per day
+ * @param changeRate the estimated δ (posterior mean), changes per day
  * @param changeRateStdDev the posterior standard deviation of δ
+ * @param plannedRate the δ the schedule uses: a low posterior quantile while evidence is thin
  * @param lastFetch epoch ms, 0 = never
  * @param crawlValue V now
  * @param valueCeiling w/δ for freshness (the most V can reach)
@@ -26,6 +27,7 @@ public record PageExplanation(
     double weight,
     double changeRate,
     double changeRateStdDev,
+    double plannedRate,
     long lastFetch,
     double crawlValue,
     double valueCeiling,
@@ -42,8 +44,8 @@ public record PageExplanation(
   public static PageExplanation of(HostEngine engine, PageState p, HostState h, double globalLambda, long now) {
     HostThreshold t = engine.thresholds();
     EngineConfig cfg = engine.config();
+    io.recrawl.estimate.ChangeStats stats = new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate);
     double delta = engine.changeRate(p);
-    double sd = cfg.estimator.rateStdDev(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
     double theta = t.threshold(h, globalLambda, now);
     double ceiling = cfg.objective.valueCeiling(p.weight, delta);
     long due = engine.dueTime(p, theta, now);
@@ -62,7 +64,7 @@ public record PageExplanation(
       reason = String.format("due at %s, when V reaches the threshold %.4g = host lambda %.4g + global lambda %.4g",
           Instant.ofEpochMilli(due), theta, theta - globalLambda, globalLambda);
     }
-    return new PageExplanation(p.weight, delta, sd, p.lastFetch, engine.crawlValue(p, now), ceiling, globalLambda,
+    return new PageExplanation(p.weight, cfg.estimator.rate(stats), cfg.estimator.rateStdDev(stats), delta, p.lastFetch, engine.crawlValue(p, now), ceiling, globalLambda,
         theta - globalLambda, theta, t.maxRate(h, now), due, status, p.inFlight(), reason);
   }
 }

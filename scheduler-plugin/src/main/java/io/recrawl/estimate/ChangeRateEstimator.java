@@ -132,6 +132,22 @@ public final class ChangeRateEstimator {
     return s.shape() / s.rate();
   }
 
+  /**
+   * A low quantile of the posterior rate, {@code z} standard normal deviates below the median
+   * (Wilson–Hilferty), for planning under uncertainty. A slower-changing page keeps more value, so a
+   * page with little evidence is planned as the more valuable page it may be: it gets crawled, and
+   * its crawls teach the estimator. With much evidence the quantile meets the mean.
+   */
+  public double optimisticRate(ChangeStats s, double z) {
+    double mean = rate(s);
+    if (z <= 0) {
+      return mean;
+    }
+    double a = s.shape();
+    double c = 1 - 1 / (9 * a) - z / (3 * Math.sqrt(a));
+    return Math.max(mean * 0.01, mean * c * c * c * (c > 0 ? 1 : 0));
+  }
+
   /** The posterior standard deviation of the rate. */
   public double rateStdDev(ChangeStats s) {
     return Math.sqrt(s.shape()) / s.rate();

@@ -46,6 +46,11 @@ class GlobalLambdaControllerTest {
     }
   }
 
+  /** The default settings but no headroom, so the loop aims at the budget itself. */
+  private static GlobalLambdaController controller(double budget) {
+    return new GlobalLambdaController(GRID, budget, 0.1, 0.05, 0.0);
+  }
+
   private static Frontier frontier(long seed) {
     Random rnd = new Random(seed);
     Frontier f = new Frontier();
@@ -84,7 +89,7 @@ class GlobalLambdaControllerTest {
   void convergesToTheBudgetAndStaysThere() {
     Frontier f = frontier(1);
     double budget = 0.2 * 20_000;
-    GlobalLambdaController c = new GlobalLambdaController(GRID, budget);
+    GlobalLambdaController c = controller(budget);
     double[] m = {Double.NaN};
     double[] trace = run(c, f, m, 40);
     assertSettlesWithin(trace, budget, 5);
@@ -95,7 +100,7 @@ class GlobalLambdaControllerTest {
   void recoversWithinFivePeriodsAfterTheBudgetIsHalvedOrDoubled() {
     Frontier f = frontier(2);
     double budget = 4000;
-    GlobalLambdaController c = new GlobalLambdaController(GRID, budget);
+    GlobalLambdaController c = controller(budget);
     double[] m = {Double.NaN};
     run(c, f, m, 20);
     c.setBudget(budget / 2);
@@ -108,7 +113,7 @@ class GlobalLambdaControllerTest {
   void recoversWithinFivePeriodsAfterALargeHostIsAdded() {
     Frontier f = frontier(3);
     double budget = 4000;
-    GlobalLambdaController c = new GlobalLambdaController(GRID, budget);
+    GlobalLambdaController c = controller(budget);
     double[] m = {Double.NaN};
     run(c, f, m, 20);
     double before = c.lambda();
@@ -122,7 +127,7 @@ class GlobalLambdaControllerTest {
   void noOscillationGrowsOverTime() {
     Frontier f = frontier(4);
     double budget = 3000;
-    GlobalLambdaController c = new GlobalLambdaController(GRID, budget);
+    GlobalLambdaController c = controller(budget);
     double[] m = {budget * 3}; // start far off
     double[] trace = run(c, f, m, 60);
     double early = 0;
@@ -144,9 +149,21 @@ class GlobalLambdaControllerTest {
     for (int h = 0; h < 10; h++) {
       f.addHost(rnd, 50, 5.0); // every host constrained: total demand at most 50 a day
     }
-    GlobalLambdaController c = new GlobalLambdaController(GRID, 1000);
+    GlobalLambdaController c = controller(1000);
     double[] m = {Double.NaN};
     run(c, f, m, 10);
     assertThat(c.lambda()).isZero();
+  }
+
+  @Test
+  void theDefaultHeadroomKeepsTheCrawlJustUnderTheBudget() {
+    Frontier f = frontier(6);
+    double budget = 4000;
+    GlobalLambdaController c = new GlobalLambdaController(GRID, budget);
+    double[] m = {Double.NaN};
+    double[] trace = run(c, f, m, 60);
+    for (int t = 30; t < 60; t++) {
+      assertThat(trace[t] / budget).isBetween(0.985, 0.995);
+    }
   }
 }

@@ -143,7 +143,7 @@ class HostEngineTest {
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
     InMemoryHostStore store = f.store("a.example");
     PageState p = store.page("http://a.example/x");
-    PageExplanation never = PageExplanation.of(f.engine(), p, store.host(), 5.0, T0);
+    PageExplanation never = PageExplanation.of(f.engine(), p, store.host(), 500.0, T0);
     assertThat(never.due()).isEqualTo(Long.MAX_VALUE);
     assertThat(never.reason()).startsWith("never");
     PageExplanation later = PageExplanation.of(f.engine(), p, store.host(), 0.1, T0);
@@ -154,7 +154,7 @@ class HostEngineTest {
 
   @Test
   void aTrustworthyLastModifiedTellsTheEngineWhenThePageChanged() {
-    EngineConfig cfg = config(Map.of());
+    EngineConfig cfg = config(Map.of("estimator.optimism", 0));
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
@@ -169,5 +169,26 @@ class HostEngineTest {
     double without = cfg.estimator.rate(cfg.estimator.observe(prior, 10, true));
     assertThat(f.engine().changeRate(p)).isCloseTo(withTiming, org.assertj.core.data.Percentage.withPercentage(0.01));
     assertThat(withTiming).isNotCloseTo(without, org.assertj.core.data.Percentage.withPercentage(5));
+  }
+
+  @Test
+  void aPageWithLittleEvidenceIsPlannedAsTheSlowerChangingPageItMayBe() {
+    EngineConfig cfg = config(Map.of());
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    f.onStatus(fetched("http://a.example/x", T0, true), sink);
+    PageState p = f.store("a.example").page("http://a.example/x");
+    double mean = cfg.estimator.rate(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
+    double planned = f.engine().changeRate(p);
+    assertThat(planned).isLessThan(0.3 * mean); // one prior observation: far below the mean
+    // Much evidence later, the planned rate meets the estimate.
+    long t = T0;
+    for (int i = 0; i < 150; i++) {
+      t += DAY / 2;
+      f.onStatus(fetched("http://a.example/x", t, i % 2 == 0), sink);
+    }
+    p = f.store("a.example").page("http://a.example/x");
+    mean = cfg.estimator.rate(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
+    assertThat(f.engine().changeRate(p)).isCloseTo(mean, org.assertj.core.data.Percentage.withPercentage(20));
   }
 }

@@ -142,6 +142,7 @@ public final class FrontierReader {
       m.put("weight", x.weight());
       m.put("change_rate", x.changeRate());
       m.put("change_rate_sd", x.changeRateStdDev());
+      m.put("planned_change_rate", x.plannedRate());
       m.put("estimator_shape", p.changeShape);
       m.put("estimator_rate", p.changeRate);
       m.put("last_fetch", p.lastFetch == 0 ? null : p.lastFetch);

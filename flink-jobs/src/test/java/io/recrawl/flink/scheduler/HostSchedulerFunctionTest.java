@@ -266,7 +266,7 @@ class HostSchedulerFunctionTest {
   void restoreKeepsPagesAndTimersAndRebuildsTheLedger() throws Exception {
     OperatorSubtaskState snapshot;
     double[] demandBefore;
-    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+    try (SchedulerHarness s = new SchedulerHarness(settings("estimator.optimism", 0))) {
       for (int i = 0; i < 4; i++) {
         s.status("https://a.example/" + i, DISCOVERED, T0);
         s.status("https://b.example/" + i, DISCOVERED, T0);
@@ -277,7 +277,7 @@ class HostSchedulerFunctionTest {
       demandBefore = s.fn.ledger().snapshot();
       snapshot = s.snapshot();
     }
-    try (SchedulerHarness r = new SchedulerHarness(settings(), snapshot)) {
+    try (SchedulerHarness r = new SchedulerHarness(settings("estimator.optimism", 0), snapshot)) {
       r.control(ControlMessage.tick(T0 + 3 * MIN));
       DemandReport report = r.demandReports().get(0);
       for (int i = 0; i < demandBefore.length; i++) {

@@ -83,7 +83,7 @@ class StateToolsITCase {
     DataStream<ControlMessage> control =
         env.fromSource(
                 new DataGeneratorSource<>(
-                    (GeneratorFunction<Long, ControlMessage>) i -> i == 0 ? ControlMessage.lambda(T0, 3, 10.0) : ControlMessage.tick(END),
+                    (GeneratorFunction<Long, ControlMessage>) i -> i == 0 ? ControlMessage.lambda(T0, 3, 100.0) : ControlMessage.tick(END),
                     Long.MAX_VALUE,
                     RateLimiterStrategy.perSecond(5),
                     WireTypes.CONTROL_MESSAGE),
@@ -109,10 +109,10 @@ class StateToolsITCase {
    * events, the same DISCOVERED again at END, a no-op (insert-if-absent) that only moves event time.
    */
   static StatusEvent input(long i) {
-    if (i == 0) { // weight 100: worth a crawl even at λ0 = 10, so it is released (and then in flight)
+    if (i == 0) { // weight 100: worth a crawl even at λ0 = 100, so it is released (and then in flight)
       return new StatusEvent(IN_FLIGHT, "a.example", CrawlStatus.DISCOVERED, T0, Map.of(), null, 100.0, null);
     }
-    if (i == 1) { // weight 1, one change a day: w/δ = 1, never above a threshold of 10
+    if (i == 1) { // weight 1, one change a day (planned at ~0.1 while evidence is thin): w/δ ≈ 10, never above a threshold of 100
       return new StatusEvent(NEVER, "a.example", CrawlStatus.FETCHED, T0, Map.of(), true, null, 200);
     }
     if (i == 2) {
@@ -135,7 +135,7 @@ class StateToolsITCase {
     assertThat(byUrl).containsOnlyKeys(IN_FLIGHT, NEVER, OTHER);
     assertThat(byUrl.get(IN_FLIGHT).get("in_flight").asBoolean()).isTrue();
     assertThat(byUrl.get(IN_FLIGHT).get("weight").asDouble()).isEqualTo(100.0);
-    assertThat(byUrl.get(NEVER).get("global_lambda").asDouble()).isEqualTo(10.0);
+    assertThat(byUrl.get(NEVER).get("global_lambda").asDouble()).isEqualTo(100.0);
     assertThat(byUrl.get(NEVER).get("due").isNull()).isTrue();
     assertThat(byUrl.get(NEVER).get("last_fetch").asLong()).isEqualTo(T0);
     assertThat(byUrl.get(OTHER).get("host").asText()).isEqualTo("b.example");
@@ -146,8 +146,8 @@ class StateToolsITCase {
   void explainSaysWhyAPageIsNeverDue() throws Exception {
     String text = explain(NEVER);
     assertThat(text).contains("due             never");
-    assertThat(text).containsPattern("reason +never: its crawl value can reach at most w/δ = 1\\.0+, which is not above the threshold 10\\.0+");
-    assertThat(text).containsPattern("global_lambda +10\\.0");
+    assertThat(text).containsPattern("reason +never: its crawl value can reach at most w/δ = [0-9.]+, which is not above the threshold 100\\.0+");
+    assertThat(text).containsPattern("global_lambda +100\\.0");
     assertThat(text).containsPattern("change_rate +1\\.0");
   }
 
