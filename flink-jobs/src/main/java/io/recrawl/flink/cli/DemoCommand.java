@@ -56,7 +56,7 @@ public final class DemoCommand {
     m.put("recrawl.work-dir", dir.resolve("work").toString());
     m.put("recrawl.parallelism", 1);
     // A small global threshold: pages that keep changing are worth recrawling sooner than pages that never do.
-    m.put("recrawl.global-lambda", 2e-8);
+    m.put("recrawl.global-lambda", 2e-9);
     m.put("recrawl.engine.revisit.min-interval", "10 s");
     m.put("recrawl.engine.due.bucket", "1 s");
     m.put("recrawl.engine.lease", "30 s");
