@@ -337,10 +337,24 @@ public final class HostEngine {
     index(store, h, p, url, dueTime(p, theta, now), now);
   }
 
-  /** Puts the page in the due bucket of {@code due}, no further ahead than the horizon. */
+  /** Due times further ahead than this many buckets are indexed coarsely (see {@link #index}). */
+  private static final int FINE_BUCKETS = 60;
+  private static final int COARSE_FACTOR = 16;
+
+  /**
+   * Puts the page in the due bucket of {@code due}, no further ahead than the horizon. Far ahead,
+   * buckets are {@value #COARSE_FACTOR} times wider and the page is woken at the start of its wide
+   * bucket, re-checked and re-indexed finely: a host then has at most a few dozen buckets, and its
+   * record, written at every event, stays small.
+   */
   private void index(HostStore store, HostState h, PageState p, String url, long due, long now) {
     long at = Math.max(now, Math.min(due, now + cfg.horizonMs));
-    long key = h.due.push(DUE, at / cfg.bucketMs);
+    long bucket = at / cfg.bucketMs;
+    // A forced page (a retry) is released without a value check, so it must not wake early.
+    if (!p.forced && bucket - now / cfg.bucketMs > FINE_BUCKETS) {
+      bucket -= bucket % COARSE_FACTOR;
+    }
+    long key = h.due.push(DUE, bucket);
     replaceSlot(store, p, url, key);
   }
 

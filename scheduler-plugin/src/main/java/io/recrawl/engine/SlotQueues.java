@@ -32,13 +32,19 @@ public final class SlotQueues {
     return buckets.length == 0;
   }
 
+  /** Number of slots, stale ones included; derived, so serializers need not store it. */
+  private transient long size = -1;
+
   /** Number of slots, stale ones included. */
   public long size() {
-    long n = 0;
-    for (int i = 0; i < buckets.length; i++) {
-      n += tails[i] - heads[i];
+    if (size < 0) {
+      long n = 0;
+      for (int i = 0; i < buckets.length; i++) {
+        n += tails[i] - heads[i];
+      }
+      size = n;
     }
-    return n;
+    return size;
   }
 
   public long firstBucket() {
@@ -62,6 +68,9 @@ public final class SlotQueues {
       // A bucket with a billion slots: spill into the next one rather than wrap.
       return push(queue, bucket + 1);
     }
+    if (size >= 0) {
+      size++;
+    }
     return key(queue, bucket, tails[i]++);
   }
 
@@ -69,6 +78,9 @@ public final class SlotQueues {
   public long pop(int queue, long bucket) {
     int i = Arrays.binarySearch(buckets, bucket);
     long k = key(queue, bucket, heads[i]++);
+    if (size > 0) {
+      size--;
+    }
     if (heads[i] == tails[i]) {
       buckets = remove(buckets, i);
       heads = remove(heads, i);
