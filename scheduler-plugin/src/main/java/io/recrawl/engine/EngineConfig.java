@@ -35,7 +35,7 @@ public final class EngineConfig {
     doc("estimator.prior-rate", "1.0", "prior mean change rate, changes per day");
     doc("estimator.prior-shape", "1.0", "weight of the prior, in observations");
     doc("estimator.max-shape", "200", "cap on the evidence kept; lower forgets faster and follows drift");
-    doc("estimator.optimism", "1.28", "plan with this many standard deviations below the median change rate (a 10 % quantile): pages with little evidence get crawled and learned; 0 = plan with the mean");
+    doc("estimator.optimism", "0.5", "plan with this many standard deviations below the median change rate (about the 30 % quantile): pages with little evidence get crawled and learned; 0 = plan with the mean");
     doc("curve.min-threshold", "1e-6", "lowest threshold on the demand-curve grid");
     doc("curve.max-threshold", "1e6", "highest threshold on the demand-curve grid");
     doc("curve.points-per-decade", "3", "resolution of the demand-curve grid");
