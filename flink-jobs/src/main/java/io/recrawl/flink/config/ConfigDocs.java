@@ -8,10 +8,15 @@ public final class ConfigDocs {
 
   private ConfigDocs() {}
 
-  /** {@code ConfigDocs yaml|markdown}. */
+  /** {@code ConfigDocs yaml|markdown|engine|engine-markdown}. */
   public static void main(String[] args) {
     String what = args.length > 0 ? args[0] : "yaml";
-    System.out.print(what.equals("markdown") ? markdown() : what.equals("engine") ? engineYaml() : yaml());
+    System.out.print(switch (what) {
+      case "markdown" -> markdown();
+      case "engine" -> engineYaml();
+      case "engine-markdown" -> engineMarkdown();
+      default -> yaml();
+    });
   }
 
   /** What {@code recrawl.kafka.properties.*} is, for the YAML and the README. */
@@ -59,6 +64,19 @@ public final class ConfigDocs {
           .append(k.description().replace("|", "\\|")).append(" |\n");
     }
     b.append("| `").append(RecrawlOptions.KAFKA_PROPERTIES_PREFIX).append("*` | none | ").append(KAFKA_PROPERTIES_DOC).append(" |\n");
+    return b.toString();
+  }
+
+  /** The engine's keys as README rows, under {@code recrawl.engine.}. */
+  public static String engineMarkdown() {
+    StringBuilder b = new StringBuilder("| key (under `recrawl.engine.`) | default | meaning |\n|---|---|---|\n");
+    for (var e : EngineConfig.KEYS.entrySet()) {
+      if (e.getKey().equals("metadata.transfer")) {
+        continue;
+      }
+      b.append("| `").append(e.getKey()).append("` | `").append(e.getValue()[0]).append("` | ")
+          .append(e.getValue()[1].replace("|", "\\|")).append(" |\n");
+    }
     return b.toString();
   }
 

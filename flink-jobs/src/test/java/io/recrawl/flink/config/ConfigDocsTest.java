@@ -20,5 +20,6 @@ class ConfigDocsTest {
   void readmeHasTheSameTable() throws Exception {
     String readme = Files.readString(RepoFiles.file("README.md"));
     assertThat(readme).contains(ConfigDocs.markdown());
+    assertThat(readme).contains(ConfigDocs.engineMarkdown());
   }
 }
