@@ -21,7 +21,8 @@ import java.util.Map;
  * queue by the time its crawl value will reach the threshold (capped at the timer horizon, so a fall
  * in the threshold is noticed within it), and the <em>ready</em> queue by its crawl value once it is
  * due. A wake-up drains the due buckets that have passed, re-checking every page against the current
- * threshold, then releases the best ready page if the host's pacing allows.
+ * threshold, then releases the best ready page if the host's pacing allows; a limited host with a
+ * free slot and nothing ready sends its earliest-due page early rather than waste the slot.
  */
 public final class HostEngine {
 
@@ -166,17 +167,12 @@ public final class HostEngine {
 
     int budget = cfg.maxSlotsPerWake;
     while (!h.due.isEmpty() && bucketEnd(h.due.firstBucket()) <= now && budget-- > 0) {
-      long key = h.due.pop(DUE, h.due.firstBucket());
-      String url = store.slot(key);
-      if (url == null) {
+      Taken t = take(store, h.due, DUE, h.due.firstBucket());
+      if (t == null) {
         continue;
       }
-      store.removeSlot(key);
-      PageState p = store.page(url);
-      if (p == null || p.slot != key) {
-        continue; // stale: the page was re-indexed or removed since
-      }
-      p.slot = -1;
+      PageState p = t.page;
+      String url = t.url;
       if (p.inFlight()) {
         if (now < p.leaseUntil) {
           index(store, h, p, url, p.leaseUntil, now);
@@ -221,21 +217,38 @@ public final class HostEngine {
     store.putHost(h);
   }
 
+  /** A page taken off a queue: it must be indexed again or released. */
+  private record Taken(String url, PageState page) {}
+
+  /**
+   * Pops the oldest slot of a bucket; returns its page if the slot is still the page's current one,
+   * null for a stale slot (the page was re-indexed or removed since).
+   */
+  private static Taken take(HostStore store, SlotQueues queues, int queue, long bucket) {
+    long key = queues.pop(queue, bucket);
+    String url = store.slot(key);
+    if (url == null) {
+      return null;
+    }
+    store.removeSlot(key);
+    PageState p = store.page(url);
+    if (p == null || p.slot != key) {
+      return null;
+    }
+    p.slot = -1;
+    return new Taken(url, p);
+  }
+
   /** Releases the highest-value ready page that still clears the threshold; false if none did. */
   private boolean dispatchOne(HostStore store, HostState h, long now, double theta, double lambda0, Context ctx) {
     int budget = cfg.maxSlotsPerWake;
     while (!h.ready.isEmpty() && budget-- > 0) {
-      long key = h.ready.pop(READY, h.ready.lastBucket());
-      String url = store.slot(key);
-      if (url == null) {
+      Taken t = take(store, h.ready, READY, h.ready.lastBucket());
+      if (t == null) {
         continue;
       }
-      store.removeSlot(key);
-      PageState p = store.page(url);
-      if (p == null || p.slot != key) {
-        continue;
-      }
-      p.slot = -1;
+      PageState p = t.page;
+      String url = t.url;
       double v = crawlValue(p, now);
       if (!(p.forced || v >= theta || floorReached(p, now))) {
         schedule(store, h, p, url, now, lambda0); // the threshold rose while it waited
@@ -257,17 +270,12 @@ public final class HostEngine {
    */
   private void pullForward(HostStore store, HostState h, long now, double lambda0, Context ctx) {
     for (int attempt = 0; attempt < PULL_ATTEMPTS && !h.due.isEmpty(); attempt++) {
-      long key = h.due.pop(DUE, h.due.firstBucket());
-      String url = store.slot(key);
-      if (url == null) {
+      Taken t = take(store, h.due, DUE, h.due.firstBucket());
+      if (t == null) {
         continue;
       }
-      store.removeSlot(key);
-      PageState p = store.page(url);
-      if (p == null || p.slot != key) {
-        continue;
-      }
-      p.slot = -1;
+      PageState p = t.page;
+      String url = t.url;
       if (p.inFlight() || p.status == CrawlStatus.ERROR.ordinal()) {
         index(store, h, p, url, p.inFlight() ? p.leaseUntil : now + cfg.errorRetryMs, now);
         continue;
