@@ -202,16 +202,7 @@ public final class HostEngine {
       }
     }
 
-    long next = Long.MAX_VALUE;
-    if (!h.due.isEmpty()) {
-      next = Math.max(now + 1, bucketEnd(h.due.firstBucket()));
-      if (budget < 0) {
-        next = now + 1; // more overdue slots than one wake-up may examine
-      }
-    }
-    if (!h.ready.isEmpty()) {
-      next = Math.min(next, Math.max(now + 1, h.lastRelease + thresholds.spacingMs(h, now)));
-    }
+    long next = budget < 0 ? now + 1 : nextWake(h, now, lambda0); // budget < 0: overdue slots remain
     setWake(h, next, ctx);
     settleLedger(h, now, ctx, false);
     store.putHost(h);
@@ -520,10 +511,7 @@ public final class HostEngine {
       ctx.listener().stateChanged(0, -1);
       return;
     }
-    long next = h.due.isEmpty() ? Long.MAX_VALUE : Math.max(now + 1, bucketEnd(h.due.firstBucket()));
-    if (!h.ready.isEmpty()) {
-      next = Math.min(next, Math.max(now + 1, h.lastRelease + thresholds.spacingMs(h, now)));
-    }
+    long next = nextWake(h, now, ctx.globalLambda());
     if (next < h.wakeAt || h.wakeAt <= now) {
       setWake(h, next, ctx);
     }
@@ -556,6 +544,19 @@ public final class HostEngine {
     }
     ledgerTouched = false;
     ledgerBefore = null;
+  }
+
+  /**
+   * The host's next wake-up: the end of its first due bucket, or its next dispatch slot if a page is
+   * ready — or if the host is limited and has pages at all, since it then fills free slots early.
+   */
+  private long nextWake(HostState h, long now, double lambda0) {
+    long next = h.due.isEmpty() ? Long.MAX_VALUE : Math.max(now + 1, bucketEnd(h.due.firstBucket()));
+    boolean wantsSlot = !h.ready.isEmpty() || (!h.due.isEmpty() && thresholds.constrained(h, lambda0, now));
+    if (wantsSlot) {
+      next = Math.min(next, Math.max(now + 1, h.lastRelease + thresholds.spacingMs(h, now)));
+    }
+    return next;
   }
 
   private static void setWake(HostState h, long next, Context ctx) {
