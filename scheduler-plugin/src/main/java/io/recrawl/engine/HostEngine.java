@@ -194,15 +194,18 @@ public final class HostEngine {
     long spacing = thresholds.spacingMs(h, now);
     boolean slotOpen = now >= h.lastRelease + spacing;
     adjustCorrection(h, now, lambda0, slotOpen && h.ready.isEmpty());
+    boolean sent = false;
     if (slotOpen) {
-      boolean sent = !h.ready.isEmpty()
+      sent = !h.ready.isEmpty()
           && dispatchOne(store, h, now, thresholds.dispatchThreshold(h, lambda0, now), lambda0, ctx);
       if (!sent && thresholds.constrained(h, lambda0, now)) {
-        pullForward(store, h, now, lambda0, ctx);
+        sent = pullForward(store, h, now, lambda0, ctx);
       }
     }
 
-    long next = budget < 0 ? now + 1 : nextWake(h, now, lambda0); // budget < 0: overdue slots remain
+    // budget < 0: overdue slots remain. Nothing sent at an open slot: nothing worth pulling forward
+    // either, so the next slot is not worth a wake-up (it would spin).
+    long next = budget < 0 ? now + 1 : nextWake(h, now, lambda0, sent || !slotOpen);
     setWake(h, next, ctx);
     settleLedger(h, now, ctx, false);
     store.putHost(h);
@@ -256,10 +259,10 @@ public final class HostEngine {
 
   /**
    * A limited host with a free slot and nothing ready sends its earliest-due page early, if that
-   * page is worth a crawl at the global price. The host's limit is the scarce resource: a slot
+   * page is worth a crawl at the global price; returns whether it sent one. The host's limit is the scarce resource: a slot
    * left unused is a crawl lost, and pages fall due in clumps, not evenly.
    */
-  private void pullForward(HostStore store, HostState h, long now, double lambda0, Context ctx) {
+  private boolean pullForward(HostStore store, HostState h, long now, double lambda0, Context ctx) {
     for (int attempt = 0; attempt < PULL_ATTEMPTS && !h.due.isEmpty(); attempt++) {
       Taken t = take(store, h.due, DUE, h.due.firstBucket());
       if (t == null) {
@@ -274,10 +277,11 @@ public final class HostEngine {
       double v = crawlValue(p, now);
       if (v >= lambda0 || p.forced) {
         release(store, h, p, url, now, v, thresholds.threshold(h, lambda0, now), ctx);
-        return;
+        return true;
       }
       schedule(store, h, p, url, now, lambda0);
     }
+    return false;
   }
 
   private void release(HostStore store, HostState h, PageState p, String url, long now, double v, double theta, Context ctx) {
@@ -511,7 +515,7 @@ public final class HostEngine {
       ctx.listener().stateChanged(0, -1);
       return;
     }
-    long next = nextWake(h, now, ctx.globalLambda());
+    long next = nextWake(h, now, ctx.globalLambda(), true);
     if (next < h.wakeAt || h.wakeAt <= now) {
       setWake(h, next, ctx);
     }
@@ -548,11 +552,12 @@ public final class HostEngine {
 
   /**
    * The host's next wake-up: the end of its first due bucket, or its next dispatch slot if a page is
-   * ready — or if the host is limited and has pages at all, since it then fills free slots early.
+   * ready — or if the host is limited and may fill a free slot early ({@code mayPull}).
    */
-  private long nextWake(HostState h, long now, double lambda0) {
+  private long nextWake(HostState h, long now, double lambda0, boolean mayPull) {
     long next = h.due.isEmpty() ? Long.MAX_VALUE : Math.max(now + 1, bucketEnd(h.due.firstBucket()));
-    boolean wantsSlot = !h.ready.isEmpty() || (!h.due.isEmpty() && thresholds.constrained(h, lambda0, now));
+    boolean wantsSlot = !h.ready.isEmpty()
+        || (mayPull && !h.due.isEmpty() && thresholds.constrained(h, lambda0, now));
     if (wantsSlot) {
       next = Math.min(next, Math.max(now + 1, h.lastRelease + thresholds.spacingMs(h, now)));
     }

@@ -79,19 +79,23 @@ public final class ThresholdGrid {
     }
     double a = curve[lo];
     double b = curve[hi];
-    double frac;
-    if (b > 0) {
-      frac = Math.log(a / capacity) / Math.log(a / b);
-    } else {
-      frac = (a - capacity) / a; // demand vanishes inside the cell: fall back to linear
-    }
+    double frac = Math.log(a / capacity) / Math.log(a / floorZero(a, b));
     return Math.exp(logMin + (lo + frac) * logStep);
   }
 
   private static double interpolate(double a, double b, double frac) {
-    if (a > 0 && b > 0) {
-      return a * Math.pow(b / a, frac);
+    if (a > 0) {
+      return a * Math.pow(floorZero(a, b) / a, frac);
     }
-    return a + (b - a) * frac;
+    return 0;
+  }
+
+  /**
+   * Demand that vanishes inside a cell (every page's value ceiling lies below the upper grid point)
+   * is read as falling to a thousandth there, so a root lands early in the cell, below the
+   * ceilings: overshooting them would price every page of a host out and leave it idle.
+   */
+  private static double floorZero(double a, double b) {
+    return b > 0 ? b : a * 1e-3;
   }
 }

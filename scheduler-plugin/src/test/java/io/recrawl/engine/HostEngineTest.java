@@ -191,4 +191,24 @@ class HostEngineTest {
     mean = cfg.estimator.rate(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
     assertThat(f.engine().changeRate(p)).isCloseTo(mean, org.assertj.core.data.Percentage.withPercentage(20));
   }
+
+  @Test
+  void aLimitedHostUsesEverySlotAndDoesNotSpin() {
+    // 400 pages that all look alike (never fetched): the host lambda must stay below their common
+    // value ceiling, or the host would price all of them out and sit idle.
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    for (int i = 0; i < 400; i++) {
+      f.onStatus(discovered("http://a.example/p" + i, T0), sink); // demand far above 24 a day: limited
+    }
+    f.advanceTo(T0 + 3 * DAY, sink);
+    HostState h = f.store("a.example").host();
+    assertThat(f.engine().thresholds().constrained(h, 0.01, f.now())).isTrue();
+    // One release per hour, every hour...
+    assertThat(sink.out).hasSizeBetween(3 * 24 - 1, 3 * 24 + 1);
+    // ...and does not spin: its next wake-up is at least a dispatch slot away.
+    assertThat(h.wakeAt - f.now()).isGreaterThan(0);
+    assertThat(f.timerCount()).isLessThan(1000);
+  }
 }
