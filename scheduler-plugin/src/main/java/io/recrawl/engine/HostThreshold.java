@@ -73,11 +73,6 @@ public final class HostThreshold {
     return threshold(h, globalLambda, now) - globalLambda;
   }
 
-  /** The host's demand curve capped at its rate limit now: its contribution to the global demand. */
-  public double[] cappedCurve(HostState h, long now) {
-    return capped(h.curve, maxRate(h, now));
-  }
-
   /** What this host contributes to the demand ledger now (to rebuild a ledger after a restore). */
   public double[] ledgerContribution(HostState h) {
     return capped(h.curve, h.ledgerRate);

@@ -66,9 +66,4 @@ public final class InMemoryHostStore implements HostStore {
   public int pageCount() {
     return pages.size();
   }
-
-  /** Number of slots; for tests that check state returns to zero. */
-  public int slotCount() {
-    return slots.size();
-  }
 }

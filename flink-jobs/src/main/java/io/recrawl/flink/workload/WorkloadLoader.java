@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -44,99 +45,71 @@ public final class WorkloadLoader {
     }
     Map<String, Double> limits = Files.isRegularFile(hostsFile) ? readHosts(hostsFile, problems) : Map.of();
 
-    List<String> urls = new ArrayList<>();
-    List<String> hostNames = new ArrayList<>();
-    Map<String, Integer> hostIds = new HashMap<>();
-    int[] hostOf = new int[1024];
-    double[] weight = new double[1024];
-    double[] rate = new double[1024];
+    PageColumns pages = new PageColumns();
     Set<String> seenUrls = new HashSet<>();
-    try (BufferedReader in = Files.newBufferedReader(pagesFile, StandardCharsets.UTF_8)) {
-      String line = in.readLine();
-      if (line == null || !line.strip().equals(PAGES_HEADER)) {
-        problems.add(pagesFile, 1, "header must be '" + PAGES_HEADER + "'");
-        throw problems.toException();
+    boolean headerOk = readRows(pagesFile, PAGES_HEADER, problems, (lineNo, f) -> {
+      String url = f.get(0).strip();
+      String host = f.get(1).strip();
+      double w = number(f.get(2));
+      double d = number(f.get(3));
+      if (url.isEmpty()) {
+        problems.add(pagesFile, lineNo, "empty url");
+      } else if (host.isEmpty()) {
+        problems.add(pagesFile, lineNo, "empty host");
+      } else if (!(w > 0) || Double.isInfinite(w)) {
+        problems.add(pagesFile, lineNo, "weight must be a finite number > 0, got '" + f.get(2) + "'");
+      } else if (!(d >= 0) || Double.isInfinite(d)) {
+        problems.add(pagesFile, lineNo, "change_rate must be a finite number >= 0, got '" + f.get(3) + "'");
+      } else if (!seenUrls.add(url)) {
+        problems.add(pagesFile, lineNo, "duplicate url " + url);
+      } else {
+        pages.add(url, host, w, d);
       }
-      int lineNo = 1;
-      while ((line = in.readLine()) != null) {
-        lineNo++;
-        if (line.isBlank()) {
-          continue;
-        }
-        List<String> f = CsvLine.split(line);
-        if (f == null || f.size() != 4) {
-          problems.add(pagesFile, lineNo, "expected 4 fields url,host,weight,change_rate");
-          continue;
-        }
-        String url = f.get(0).strip();
-        String host = f.get(1).strip();
-        double w = number(f.get(2));
-        double d = number(f.get(3));
-        if (url.isEmpty()) {
-          problems.add(pagesFile, lineNo, "empty url");
-          continue;
-        }
-        if (host.isEmpty()) {
-          problems.add(pagesFile, lineNo, "empty host");
-          continue;
-        }
-        if (!(w > 0) || Double.isInfinite(w)) {
-          problems.add(pagesFile, lineNo, "weight must be a finite number > 0, got '" + f.get(2) + "'");
-          continue;
-        }
-        if (!(d >= 0) || Double.isInfinite(d)) {
-          problems.add(pagesFile, lineNo, "change_rate must be a finite number >= 0, got '" + f.get(3) + "'");
-          continue;
-        }
-        if (!seenUrls.add(url)) {
-          problems.add(pagesFile, lineNo, "duplicate url " + url);
-          continue;
-        }
-        Integer h = hostIds.get(host);
-        if (h == null) {
-          h = hostNames.size();
-          hostIds.put(host, h);
-          hostNames.add(host);
-        }
-        int i = urls.size();
-        if (i == hostOf.length) {
-          hostOf = java.util.Arrays.copyOf(hostOf, i * 2);
-          weight = java.util.Arrays.copyOf(weight, i * 2);
-          rate = java.util.Arrays.copyOf(rate, i * 2);
-        }
-        urls.add(url);
-        hostOf[i] = h;
-        weight[i] = w;
-        rate[i] = d;
-      }
+    });
+    if (!headerOk) {
+      throw problems.toException();
     }
-    if (urls.isEmpty() && problems.isEmpty()) {
+    if (pages.urls.isEmpty() && problems.isEmpty()) {
       problems.add(pagesFile, 2, "no pages");
     }
     if (!problems.isEmpty()) {
       throw problems.toException();
     }
-    int n = urls.size();
-    double[] maxRate = new double[hostNames.size()];
-    for (int h = 0; h < maxRate.length; h++) {
-      maxRate[h] = limits.getOrDefault(hostNames.get(h), defaultHostMaxRate);
-    }
-    return new Workload(
-        urls.toArray(new String[0]),
-        java.util.Arrays.copyOf(hostOf, n),
-        java.util.Arrays.copyOf(weight, n),
-        java.util.Arrays.copyOf(rate, n),
-        hostNames.toArray(new String[0]),
-        maxRate);
+    return pages.toWorkload(limits, defaultHostMaxRate);
   }
 
   private static Map<String, Double> readHosts(Path file, Problems problems) throws IOException {
     Map<String, Double> limits = new HashMap<>();
+    readRows(file, HOSTS_HEADER, problems, (lineNo, f) -> {
+      String host = f.get(0).strip();
+      double r = number(f.get(1));
+      if (host.isEmpty()) {
+        problems.add(file, lineNo, "empty host");
+      } else if (!(r > 0)) {
+        problems.add(file, lineNo, "max_rate must be a number > 0 (crawls per day), got '" + f.get(1) + "'");
+      } else if (limits.putIfAbsent(host, r) != null) {
+        problems.add(file, lineNo, "duplicate host " + host);
+      }
+    });
+    return limits;
+  }
+
+  /** One CSV row: its line number and fields, as many as the header names. */
+  private interface RowHandler {
+    void row(int lineNo, List<String> fields);
+  }
+
+  /**
+   * Reads a CSV file that must start with {@code header}: blank lines are skipped, rows with the
+   * wrong number of fields are reported, the others handed on. False (reported) for a wrong header.
+   */
+  private static boolean readRows(Path file, String header, Problems problems, RowHandler handler) throws IOException {
+    int fields = header.split(",").length;
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       String line = in.readLine();
-      if (line == null || !line.strip().equals(HOSTS_HEADER)) {
-        problems.add(file, 1, "header must be '" + HOSTS_HEADER + "'");
-        return limits;
+      if (line == null || !line.strip().equals(header)) {
+        problems.add(file, 1, "header must be '" + header + "'");
+        return false;
       }
       int lineNo = 1;
       while ((line = in.readLine()) != null) {
@@ -145,22 +118,58 @@ public final class WorkloadLoader {
           continue;
         }
         List<String> f = CsvLine.split(line);
-        if (f == null || f.size() != 2) {
-          problems.add(file, lineNo, "expected 2 fields host,max_rate");
-          continue;
-        }
-        String host = f.get(0).strip();
-        double r = number(f.get(1));
-        if (host.isEmpty()) {
-          problems.add(file, lineNo, "empty host");
-        } else if (!(r > 0)) {
-          problems.add(file, lineNo, "max_rate must be a number > 0 (crawls per day), got '" + f.get(1) + "'");
-        } else if (limits.putIfAbsent(host, r) != null) {
-          problems.add(file, lineNo, "duplicate host " + host);
+        if (f == null || f.size() != fields) {
+          problems.add(file, lineNo, "expected " + fields + " fields " + header);
+        } else {
+          handler.row(lineNo, f);
         }
       }
     }
-    return limits;
+    return true;
+  }
+
+  /** The pages read so far, column by column, with hosts numbered in order of appearance. */
+  private static final class PageColumns {
+    final List<String> urls = new ArrayList<>();
+    final List<String> hostNames = new ArrayList<>();
+    final Map<String, Integer> hostIds = new HashMap<>();
+    int[] hostOf = new int[1024];
+    double[] weight = new double[1024];
+    double[] rate = new double[1024];
+
+    void add(String url, String host, double w, double d) {
+      Integer h = hostIds.get(host);
+      if (h == null) {
+        h = hostNames.size();
+        hostIds.put(host, h);
+        hostNames.add(host);
+      }
+      int i = urls.size();
+      if (i == hostOf.length) {
+        hostOf = Arrays.copyOf(hostOf, i * 2);
+        weight = Arrays.copyOf(weight, i * 2);
+        rate = Arrays.copyOf(rate, i * 2);
+      }
+      urls.add(url);
+      hostOf[i] = h;
+      weight[i] = w;
+      rate[i] = d;
+    }
+
+    Workload toWorkload(Map<String, Double> limits, double defaultHostMaxRate) {
+      int n = urls.size();
+      double[] maxRate = new double[hostNames.size()];
+      for (int h = 0; h < maxRate.length; h++) {
+        maxRate[h] = limits.getOrDefault(hostNames.get(h), defaultHostMaxRate);
+      }
+      return new Workload(
+          urls.toArray(new String[0]),
+          Arrays.copyOf(hostOf, n),
+          Arrays.copyOf(weight, n),
+          Arrays.copyOf(rate, n),
+          hostNames.toArray(new String[0]),
+          maxRate);
+    }
   }
 
   /** Parses a number; NaN (rejected by every check above) for anything unparsable. */

@@ -15,13 +15,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import io.recrawl.flink.testutil.TestClusters;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.Collector;
@@ -38,20 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EventTimeProgressITCase {
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2)
-          .setConfiguration(flinkConfig())
-          .build());
-
-  static Configuration flinkConfig() {
-    Configuration c = new Configuration();
-    c.setString("state.backend.type", "rocksdb");
-    c.setString("pipeline.generic-types", "false");
-    c.setString("restart-strategy.type", "none");
-    return c;
-  }
+  static final MiniClusterExtension CLUSTER = TestClusters.miniCluster(TestClusters.strict(null));
 
   @TempDir Path dir;
 

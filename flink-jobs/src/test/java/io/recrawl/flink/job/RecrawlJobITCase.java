@@ -13,9 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import io.recrawl.flink.testutil.TestClusters;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,21 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RecrawlJobITCase {
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2)
-          .setConfiguration(flinkConfig())
-          .build());
-
-  static Configuration flinkConfig() {
-    Configuration c = new Configuration();
-    c.setString("state.backend.type", "rocksdb");
-    c.setString("pipeline.generic-types", "false");
-    c.setString("restart-strategy.type", "none");
-    c.setString("execution.checkpointing.interval", "300 ms");
-    return c;
-  }
+  static final MiniClusterExtension CLUSTER = TestClusters.miniCluster(TestClusters.strict("300 ms"));
 
   @TempDir Path dir;
 

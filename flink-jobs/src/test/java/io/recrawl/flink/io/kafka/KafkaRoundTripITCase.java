@@ -22,11 +22,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import io.recrawl.flink.testutil.TestClusters;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -42,21 +41,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class KafkaRoundTripITCase {
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2)
-          .setConfiguration(flinkConfig())
-          .build());
-
-  static Configuration flinkConfig() {
-    Configuration c = new Configuration();
-    c.setString("state.backend.type", "rocksdb");
-    c.setString("pipeline.generic-types", "false");
-    c.setString("restart-strategy.type", "none");
-    c.setString("execution.checkpointing.interval", "500 ms");
-    return c;
-  }
+  static final MiniClusterExtension CLUSTER = TestClusters.miniCluster(TestClusters.strict("500 ms"));
 
   private static EmbeddedKafka kafka;
 
