@@ -26,7 +26,8 @@ public final class EngineConfig {
     doc("revisit.max-interval", "0", "recrawl every page at least this often; 0 = no floor");
     doc("lease", "1 h", "a released URL is released again if no status comes back within this");
     doc("due.bucket", "1 min", "width of the due-time buckets; a page is released at most this late");
-    doc("timer.horizon", "6 h", "no page is indexed further ahead than this, so a threshold fall takes effect within it");
+    doc("timer.recheck", "6 h", "a page that waits longer is re-checked against the threshold halfway through its wait, but no more often than this");
+    doc("timer.horizon", "7 d", "the longest a page waits between two re-checks (a page never worth a crawl is re-checked this often)");
     doc("fetch-error.backoff", "2 h", "retry delay after the first fetch error; doubles per consecutive error");
     doc("fetch-error.max", "3", "consecutive fetch errors after which a page becomes ERROR");
     doc("error.retry-interval", "0", "retry ERROR pages after this; 0 = never");
@@ -39,7 +40,6 @@ public final class EngineConfig {
     doc("curve.min-threshold", "1e-6", "lowest threshold on the demand-curve grid");
     doc("curve.max-threshold", "1e6", "highest threshold on the demand-curve grid");
     doc("curve.points-per-decade", "3", "resolution of the demand-curve grid");
-    doc("backlog.time-constant", "1 h", "how fast the backlog correction of a host lambda moves");
     doc("wake.max-slots", "10000", "most due slots one wake-up examines; the rest wait for the next");
     doc("metadata.transfer", "[]", "metadata keys carried from status events into crawl requests");
   }
@@ -54,6 +54,7 @@ public final class EngineConfig {
   public final long maxRevisitMs;
   public final long leaseMs;
   public final long bucketMs;
+  public final long recheckMs;
   public final long horizonMs;
   public final long fetchErrorBackoffMs;
   public final int maxFetchErrors;
@@ -63,7 +64,6 @@ public final class EngineConfig {
   public final ChangeRateEstimator estimator;
   public final double optimism;
   public final ThresholdGrid grid;
-  public final long backlogTimeConstantMs;
   public final int maxSlotsPerWake;
   public final Set<String> metadataTransfer;
 
@@ -75,6 +75,7 @@ public final class EngineConfig {
     maxRevisitMs = r.duration("revisit.max-interval");
     leaseMs = Math.max(1, r.duration("lease"));
     bucketMs = r.duration("due.bucket");
+    recheckMs = r.duration("timer.recheck");
     horizonMs = r.duration("timer.horizon");
     fetchErrorBackoffMs = r.duration("fetch-error.backoff");
     maxFetchErrors = (int) r.positive("fetch-error.max");
@@ -101,14 +102,16 @@ public final class EngineConfig {
                     r.positive("curve.min-threshold"),
                     r.positive("curve.max-threshold"),
                     (int) r.positive("curve.points-per-decade")));
-    backlogTimeConstantMs = Math.max(1, r.duration("backlog.time-constant"));
     maxSlotsPerWake = (int) r.positive("wake.max-slots");
     metadataTransfer = Set.copyOf(r.list("metadata.transfer"));
     if (bucketMs <= 0) {
       throw new IllegalArgumentException(prefix + "due.bucket: must be > 0");
     }
-    if (horizonMs < bucketMs) {
-      throw new IllegalArgumentException(prefix + "timer.horizon: must be at least due.bucket");
+    if (recheckMs < bucketMs) {
+      throw new IllegalArgumentException(prefix + "timer.recheck: must be at least due.bucket");
+    }
+    if (horizonMs < recheckMs) {
+      throw new IllegalArgumentException(prefix + "timer.horizon: must be at least timer.recheck");
     }
     if (maxRevisitMs > 0 && maxRevisitMs < minRevisitMs) {
       throw new IllegalArgumentException(prefix + "revisit.max-interval: must be >= revisit.min-interval");

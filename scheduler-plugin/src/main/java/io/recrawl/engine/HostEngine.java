@@ -18,8 +18,8 @@ import java.util.Map;
  * maps ({@link HostStore}). One engine instance serves every host; it keeps no state of its own.
  *
  * <p>Each page is indexed in one of two queues of slots (see {@link SlotQueues}): the <em>due</em>
- * queue by the time its crawl value will reach the threshold (capped at the timer horizon, so a fall
- * in the threshold is noticed within it), and the <em>ready</em> queue by its crawl value once it is
+ * queue by the time its crawl value will reach the threshold (or, when that is far, by a re-check
+ * halfway there, so that a fall in the threshold is noticed in time), and the <em>ready</em> queue by its crawl value once it is
  * due. A wake-up drains the due buckets that have passed, re-checking every page against the current
  * threshold, then releases the best ready page if the host's pacing allows; a limited host with a
  * free slot and nothing ready sends its earliest-due page early rather than waste the slot.
@@ -30,11 +30,6 @@ public final class HostEngine {
   static final int READY = 1;
   /** Ready buckets: 8 per e-fold of crawl value, i.e. pages within ~13 % of value share a bucket. */
   private static final double READY_BUCKETS_PER_LOG = 8.0;
-
-  /** Bound on the backlog correction and its inverse: it nudges the host lambda, the demand curve sets it. */
-  private static final double MAX_CORRECTION = 8.0;
-  /** A backlog above this much dispatch time means the host's price is too low. */
-  private static final double BACKLOG_TARGET_MS = 10 * 60_000.0;
 
   private final EngineConfig cfg;
   private final HostThreshold thresholds;
@@ -192,20 +187,19 @@ public final class HostEngine {
     }
 
     long spacing = thresholds.spacingMs(h, now);
-    boolean slotOpen = now >= h.lastRelease + spacing;
-    adjustCorrection(h, now, lambda0, slotOpen && h.ready.isEmpty());
+    boolean slotOpen = now >= h.lastRelease + spacing && h.inFlight < thresholds.maxInFlight(h, now);
     boolean sent = false;
     if (slotOpen) {
       sent = !h.ready.isEmpty()
-          && dispatchOne(store, h, now, thresholds.dispatchThreshold(h, lambda0, now), lambda0, ctx);
+          && dispatchOne(store, h, now, theta, lambda0, ctx);
       if (!sent && thresholds.constrained(h, lambda0, now)) {
         sent = pullForward(store, h, now, lambda0, ctx);
       }
     }
 
-    // budget < 0: overdue slots remain. Nothing sent at an open slot: nothing worth pulling forward
-    // either, so the next slot is not worth a wake-up (it would spin).
-    long next = budget < 0 ? now + 1 : nextWake(h, now, lambda0, sent || !slotOpen);
+    // budget < 0: overdue slots remain. Nothing sent at an open slot: the next try is one spacing
+    // away (the slot counts from now), so a limited host with nothing worth sending does not spin.
+    long next = budget < 0 ? now + 1 : nextWake(h, now, lambda0, slotOpen && !sent ? now : h.lastRelease);
     setWake(h, next, ctx);
     settleLedger(h, now, ctx, false);
     store.putHost(h);
@@ -254,33 +248,56 @@ public final class HostEngine {
     return false;
   }
 
-  /** Few attempts: the head of the due queue is usually a valid page, and this runs per free slot. */
-  private static final int PULL_ATTEMPTS = 8;
+  /** Candidates a free slot compares, and head entries it may pop to find them (stale ones included). */
+  private static final int PULL_CANDIDATES = 8;
+  private static final int PULL_POPS = 64;
 
   /**
-   * A limited host with a free slot and nothing ready sends its earliest-due page early, if that
-   * page is worth a crawl at the global price; returns whether it sent one. The host's limit is the scarce resource: a slot
-   * left unused is a crawl lost, and pages fall due in clumps, not evenly.
+   * A limited host with a free slot and nothing ready sends early the most valuable of the first few
+   * pages of its due queue, if that page is worth a crawl at the global price; returns whether it
+   * sent one. The host's limit is the scarce resource: a slot left unused is a crawl lost, and pages
+   * fall due in clumps, not evenly. The pages examined but not sent are re-indexed at the current
+   * threshold, which moves re-check entries (pages far from due) off the head of the queue.
    */
   private boolean pullForward(HostStore store, HostState h, long now, double lambda0, Context ctx) {
-    for (int attempt = 0; attempt < PULL_ATTEMPTS && !h.due.isEmpty(); attempt++) {
-      Taken t = take(store, h.due, DUE, h.due.firstBucket());
+    Taken best = null;
+    double bestValue = Double.NEGATIVE_INFINITY;
+    int candidates = 0;
+    for (int pops = 0; candidates < PULL_CANDIDATES && pops < PULL_POPS && !h.due.isEmpty(); pops++) {
+      long bucket = h.due.firstBucket();
+      Taken t = take(store, h.due, DUE, bucket);
       if (t == null) {
         continue;
       }
       PageState p = t.page;
-      String url = t.url;
-      if (p.inFlight() || p.status == CrawlStatus.ERROR.ordinal()) {
-        index(store, h, p, url, p.inFlight() ? p.leaseUntil : now + cfg.errorRetryMs, now);
+      if (p.forced) { // a retry keeps its back-off: back into its bucket
+        replaceSlot(store, p, t.url, h.due.push(DUE, bucket));
         continue;
       }
-      double v = crawlValue(p, now);
-      if (v >= lambda0 || p.forced) {
-        release(store, h, p, url, now, v, thresholds.threshold(h, lambda0, now), ctx);
-        return true;
+      if (p.inFlight() || p.status == CrawlStatus.ERROR.ordinal()) {
+        index(store, h, p, t.url, p.inFlight() ? p.leaseUntil : now + cfg.errorRetryMs, now);
+        continue;
       }
-      schedule(store, h, p, url, now, lambda0);
+      candidates++;
+      double v = crawlValue(p, now);
+      if (v > bestValue) {
+        if (best != null) {
+          schedule(store, h, best.page, best.url, now, lambda0);
+        }
+        best = t;
+        bestValue = v;
+      } else {
+        schedule(store, h, p, t.url, now, lambda0);
+      }
     }
+    if (best == null) {
+      return false;
+    }
+    if (bestValue >= lambda0) {
+      release(store, h, best.page, best.url, now, crawlValue(best.page, now), thresholds.threshold(h, lambda0, now), ctx);
+      return true;
+    }
+    schedule(store, h, best.page, best.url, now, lambda0);
     return false;
   }
 
@@ -345,13 +362,16 @@ public final class HostEngine {
   private static final int COARSE_FACTOR = 16;
 
   /**
-   * Puts the page in the due bucket of {@code due}, no further ahead than the horizon. Far ahead,
-   * buckets are {@value #COARSE_FACTOR} times wider and the page is woken at the start of its wide
-   * bucket, re-checked and re-indexed finely: a host then has at most a few dozen buckets, and its
-   * record, written at every event, stays small.
+   * Puts the page in the due bucket of its next check: {@code due} itself when it is near, else
+   * halfway there (at least {@code timer.recheck}, at most {@code timer.horizon} ahead). The
+   * threshold may fall meanwhile; halving the wait notices any fall that moves the due time by less
+   * than half the remaining wait in time, at a few wake-ups per revisit instead of one per recheck
+   * interval. Far ahead, buckets are {@value #COARSE_FACTOR} times wider and the page is woken at the
+   * start of its wide bucket: a host then has at most a few dozen buckets, and its record, written at
+   * every event, stays small.
    */
   private void index(HostStore store, HostState h, PageState p, String url, long due, long now) {
-    long at = Math.max(now, Math.min(due, now + cfg.horizonMs));
+    long at = checkTime(due, now);
     long bucket = at / cfg.bucketMs;
     // A forced page (a retry) is released without a value check, so it must not wake early.
     if (!p.forced && bucket - now / cfg.bucketMs > FINE_BUCKETS) {
@@ -359,6 +379,18 @@ public final class HostEngine {
     }
     long key = h.due.push(DUE, bucket);
     replaceSlot(store, p, url, key);
+  }
+
+  /** When a page due at {@code due} is next looked at (see {@link #index}). */
+  long checkTime(long due, long now) {
+    if (due <= now) {
+      return now;
+    }
+    long wait = due - now;
+    if (wait <= cfg.recheckMs) {
+      return due;
+    }
+    return now + Math.min(cfg.horizonMs, Math.max(cfg.recheckMs, wait / 2));
   }
 
   private void pushReady(HostStore store, HostState h, PageState p, String url, double value) {
@@ -485,28 +517,6 @@ public final class HostEngine {
     }
   }
 
-  /**
-   * Moves the backlog correction κ of the host lambda: up while more than a few minutes of work
-   * waits, down while a constrained host has a free dispatch slot and nothing to send, back toward 1
-   * otherwise.
-   */
-  private void adjustCorrection(HostState h, long now, double lambda0, boolean idleSlot) {
-    long dt = now - h.correctedAt;
-    if (dt <= 0) {
-      return;
-    }
-    h.correctedAt = now;
-    double step = Math.min(1.0, dt / (double) cfg.backlogTimeConstantMs);
-    double backlogMs = h.ready.size() * (double) thresholds.spacingMs(h, now);
-    if (backlogMs > BACKLOG_TARGET_MS) {
-      h.correction = Math.min(MAX_CORRECTION, h.correction * Math.exp(step));
-    } else if (idleSlot && thresholds.constrained(h, lambda0, now)) {
-      h.correction = Math.max(1 / MAX_CORRECTION, h.correction * Math.exp(-step));
-    } else if (h.ready.isEmpty()) {
-      h.correction = Math.exp(Math.log(h.correction) * (1 - step));
-    }
-  }
-
   private void finish(HostStore store, HostState h, long now, Context ctx) {
     if (h.pages <= 0) {
       store.removeHost();
@@ -515,7 +525,7 @@ public final class HostEngine {
       ctx.listener().stateChanged(0, -1);
       return;
     }
-    long next = nextWake(h, now, ctx.globalLambda(), true);
+    long next = nextWake(h, now, ctx.globalLambda(), h.lastRelease);
     if (next < h.wakeAt || h.wakeAt <= now) {
       setWake(h, next, ctx);
     }
@@ -551,15 +561,15 @@ public final class HostEngine {
   }
 
   /**
-   * The host's next wake-up: the end of its first due bucket, or its next dispatch slot if a page is
-   * ready — or if the host is limited and may fill a free slot early ({@code mayPull}).
+   * The host's next wake-up: the end of its first due bucket, or its next dispatch slot (one spacing
+   * after {@code slotFrom}) if a page is ready or the host is limited, and it has room in flight.
    */
-  private long nextWake(HostState h, long now, double lambda0, boolean mayPull) {
+  private long nextWake(HostState h, long now, double lambda0, long slotFrom) {
     long next = h.due.isEmpty() ? Long.MAX_VALUE : Math.max(now + 1, bucketEnd(h.due.firstBucket()));
-    boolean wantsSlot = !h.ready.isEmpty()
-        || (mayPull && !h.due.isEmpty() && thresholds.constrained(h, lambda0, now));
-    if (wantsSlot) {
-      next = Math.min(next, Math.max(now + 1, h.lastRelease + thresholds.spacingMs(h, now)));
+    boolean wantsSlot = !h.ready.isEmpty() || (!h.due.isEmpty() && thresholds.constrained(h, lambda0, now));
+    // With its crawler full, the host waits for a status or a lease expiry instead.
+    if (wantsSlot && h.inFlight < thresholds.maxInFlight(h, now)) {
+      next = Math.min(next, Math.max(now + 1, slotFrom + thresholds.spacingMs(h, now)));
     }
     return next;
   }

@@ -19,10 +19,6 @@ public final class HostState {
   /** Pages in state, and of those in flight. */
   public int pages;
   public int inFlight;
-  /** Backlog correction κ of the host lambda (see {@link HostThreshold}); 1 = the demand curve's own price. */
-  public double correction = 1.0;
-  /** When the correction was last adjusted, epoch ms. */
-  public long correctedAt;
   /** Host demand D_i(theta) on the engine's threshold grid, crawls per day, before the rate cap. */
   public double[] curve;
   /** The rate cap with which the curve currently sits in the demand ledger; 0 = not in it. */

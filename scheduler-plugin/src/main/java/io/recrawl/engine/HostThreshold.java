@@ -7,9 +7,9 @@ package io.recrawl.engine;
  * <p>The host keeps its demand curve D_i(θ) — the crawl rate its pages would take at threshold θ,
  * Σ_j ρ_j(θ) — on a fixed grid. The host lambda is the price at which that demand meets the rate
  * limit: θ_i^c with D_i(θ_i^c) = k_i, so λ_i = max(0, θ_i^c − λ_0) is 0 exactly when the host is not
- * constrained. A backlog correction κ multiplies θ_i^c: it rises while ready pages pile up and falls
- * while a constrained host leaves dispatch slots unused, which covers what the curve cannot see
- * (pages fall due in clumps, not evenly) so that a limited host uses its whole limit.
+ * constrained. What the curve cannot see — pages fall due in clumps, not evenly — the engine absorbs
+ * without moving the price: clumps wait in the ready queue, highest value first, and a slot a clump
+ * leaves idle is filled early with the best page near its due time.
  */
 public final class HostThreshold {
 
@@ -44,28 +44,28 @@ public final class HostThreshold {
     return (long) Math.ceil(EngineConfig.DAY_MS / maxRate(h, now));
   }
 
+  /**
+   * Most URLs the host may have in flight (released, no status yet): what it may fetch in half a
+   * lease. A crawler that fetches the host more slowly than its limit is not sent more than it can
+   * take; otherwise its queue for the host grows until leases expire and slots go to re-releases.
+   */
+  public long maxInFlight(HostState h, long now) {
+    return Math.max(1, (long) (maxRate(h, now) * cfg.leaseMs / (2.0 * EngineConfig.DAY_MS)));
+  }
+
   /** θ_i^c: where the host's own demand meets its rate limit (0 = never constrained). */
   public double constrainedThreshold(HostState h, long now) {
     return h.curve == null ? 0.0 : grid.thresholdFor(h.curve, maxRate(h, now));
   }
 
-  /** The host's threshold θ_i = max(λ_0, κ θ_i^c), with κ the backlog correction: what schedules revisits. */
+  /** The host's threshold θ_i = max(λ_0, θ_i^c): what schedules revisits. */
   public double threshold(HostState h, double globalLambda, long now) {
-    return Math.max(globalLambda, constrainedThreshold(h, now) * h.correction);
+    return Math.max(globalLambda, constrainedThreshold(h, now));
   }
 
-  /**
-   * The threshold a page already waiting for a dispatch slot must still clear: as {@link #threshold}
-   * but without a correction above 1, which spaces out future revisits and must not strand pages
-   * that are due now.
-   */
-  public double dispatchThreshold(HostState h, double globalLambda, long now) {
-    return Math.max(globalLambda, constrainedThreshold(h, now) * Math.min(1.0, h.correction));
-  }
-
-  /** Whether the host's own limit binds: its threshold is above the global lambda. */
+    /** Whether the host's own limit binds: its threshold is above the global lambda. */
   public boolean constrained(HostState h, double globalLambda, long now) {
-    return constrainedThreshold(h, now) * h.correction > globalLambda;
+    return constrainedThreshold(h, now) > globalLambda;
   }
 
   /** The host lambda λ_i = θ_i − λ_0. */

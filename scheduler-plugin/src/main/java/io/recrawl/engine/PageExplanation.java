@@ -16,7 +16,7 @@ import java.time.Instant;
  * @param valueCeiling w/δ for freshness (the most V can reach)
  * @param globalLambda λ_0
  * @param hostLambda λ_i
- * @param threshold θ_i = λ_i + λ_0 (with the backlog correction)
+ * @param threshold θ_i = λ_i + λ_0
  * @param hostMaxRate k_i, crawls per day
  * @param due when V reaches θ_i (within revisit bounds), epoch ms; Long.MAX_VALUE = never
  * @param status the last status

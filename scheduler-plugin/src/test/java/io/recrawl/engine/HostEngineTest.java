@@ -61,7 +61,7 @@ class HostEngineTest {
 
   @Test
   void aThresholdRiseHoldsPagesBackAndAFallReleasesThemWithinTheHorizon() {
-    EngineConfig cfg = config(Map.of("timer.horizon", "1 h", "lease", "1 d", "estimator.prior-shape", 1e6, "estimator.max-shape", 1e7));
+    EngineConfig cfg = config(Map.of("timer.recheck", "1 h", "timer.horizon", "1 h", "lease", "1 d", "estimator.prior-shape", 1e6, "estimator.max-shape", 1e7));
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
     Sink sink = new Sink();
     f.setGlobalLambda(0.5); // w/delta = 1: tau* finite
@@ -78,6 +78,36 @@ class HostEngineTest {
     assertThat(sink.out).hasSize(1);
     assertThat(sink.out.get(0).time() - loweredAt).isLessThanOrEqualTo(HOUR + 2 * MIN);
     assertThat(tauAtHalf).isLessThan(10);
+  }
+
+  @Test
+  void aFarDuePageIsRecheckedHalfwayAndCatchesAThresholdFallThere() {
+    // One change every 10 days, weight 1: at lambda0 = value(20 d) the page is due 20 days out.
+    double rate = 0.1;
+    EngineConfig cfg = config(Map.of("estimator.prior-rate", rate, "estimator.prior-shape", 1e6, "estimator.max-shape", 1e7,
+        "estimator.optimism", 0, "lease", "1 d"));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    f.setGlobalLambda(CrawlValue.value(1, rate, 20));
+    Sink sink = new Sink();
+    f.onStatus(fetched("http://a.example/x", T0, true), sink);
+    // The price falls on day 1 so that the page is due on day 12: the day-10 check catches it.
+    f.advanceTo(T0 + DAY, sink);
+    f.setGlobalLambda(CrawlValue.value(1, rate, 12));
+    f.advanceTo(T0 + 30 * DAY, sink);
+    assertThat(sink.out).isNotEmpty();
+    double releasedDays = (sink.out.get(0).time() - T0) / (double) DAY;
+    assertThat(releasedDays).isBetween(12.0, 12.0 + 2.0 / 1440);
+  }
+
+  @Test
+  void checksHalveTheWaitBetweenTheRecheckIntervalAndTheHorizon() {
+    HostEngine engine = new HostEngine(config(Map.of("timer.recheck", "6 h", "timer.horizon", "7 d")));
+    assertThat(engine.checkTime(T0 - HOUR, T0)).isEqualTo(T0);
+    assertThat(engine.checkTime(T0 + 5 * HOUR, T0)).isEqualTo(T0 + 5 * HOUR); // near: the due time itself
+    assertThat(engine.checkTime(T0 + 8 * HOUR, T0)).isEqualTo(T0 + 6 * HOUR); // not before the recheck interval
+    assertThat(engine.checkTime(T0 + 4 * DAY, T0)).isEqualTo(T0 + 2 * DAY); // halfway
+    assertThat(engine.checkTime(T0 + 100 * DAY, T0)).isEqualTo(T0 + 7 * DAY); // at most the horizon
+    assertThat(engine.checkTime(Long.MAX_VALUE, T0)).isEqualTo(T0 + 7 * DAY); // never: once per horizon
   }
 
   @Test
@@ -202,7 +232,14 @@ class HostEngineTest {
     for (int i = 0; i < 400; i++) {
       f.onStatus(discovered("http://a.example/p" + i, T0), sink); // demand far above 24 a day: limited
     }
-    f.advanceTo(T0 + 3 * DAY, sink);
+    // A crawler that answers every request within ten minutes.
+    int answered = 0;
+    for (long t = T0; t <= T0 + 3 * DAY; t += 10 * MIN) {
+      f.advanceTo(t, sink);
+      while (answered < sink.out.size()) {
+        f.onStatus(fetched(sink.out.get(answered++).url(), t, false), sink);
+      }
+    }
     HostState h = f.store("a.example").host();
     assertThat(f.engine().thresholds().constrained(h, 0.01, f.now())).isTrue();
     // One release per hour, every hour...
@@ -210,5 +247,23 @@ class HostEngineTest {
     // ...and does not spin: its next wake-up is at least a dispatch slot away.
     assertThat(h.wakeAt - f.now()).isGreaterThan(0);
     assertThat(f.timerCount()).isLessThan(1000);
+  }
+
+  @Test
+  void aCrawlerThatFallsBehindIsNotSentMoreThanHalfALeaseOfTheHostsLimit() {
+    // 24 a day with a 1-day lease: at most 12 in flight; nothing comes back.
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    for (int i = 0; i < 100; i++) {
+      f.onStatus(discovered("http://a.example/p" + i, T0), sink);
+    }
+    f.advanceTo(T0 + 20 * HOUR, sink);
+    assertThat(sink.out).hasSize(12);
+    assertThat(f.store("a.example").host().inFlight).isEqualTo(12);
+    // An answer frees one place.
+    f.onStatus(fetched(sink.out.get(0).url(), T0 + 20 * HOUR, false), sink);
+    f.advanceTo(T0 + 22 * HOUR, sink);
+    assertThat(sink.out).hasSize(13);
   }
 }

@@ -36,8 +36,6 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     h.wakeAt = from.wakeAt;
     h.pages = from.pages;
     h.inFlight = from.inFlight;
-    h.correction = from.correction;
-    h.correctedAt = from.correctedAt;
     h.curve = from.curve == null ? null : from.curve.clone();
     h.ledgerRate = from.ledgerRate;
     h.due = copy(from.due);
@@ -72,8 +70,6 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     out.writeLong(h.wakeAt);
     out.writeInt(h.pages);
     out.writeInt(h.inFlight);
-    out.writeDouble(h.correction);
-    out.writeLong(h.correctedAt);
     if (h.curve == null) {
       VarInts.writeVarInt(out, 0);
     } else {
@@ -113,8 +109,6 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     h.wakeAt = in.readLong();
     h.pages = in.readInt();
     h.inFlight = in.readInt();
-    h.correction = in.readDouble();
-    h.correctedAt = in.readLong();
     int n = VarInts.readVarInt(in);
     if (n > 0) {
       h.curve = new double[n - 1];

@@ -115,7 +115,7 @@ public final class FrontierReader {
       if (h == null) {
         return;
       }
-      long clock = Math.max(h.lastRelease, h.correctedAt);
+      long clock = h.lastRelease;
       if (now == null) {
         for (PageState p : pages.values()) {
           clock = Math.max(clock, p.lastFetch);

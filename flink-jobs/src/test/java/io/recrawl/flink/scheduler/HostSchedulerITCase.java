@@ -74,7 +74,7 @@ class HostSchedulerITCase {
   private static final int HOSTS = 8;
   private static final int PAGES_PER_HOST = 8;
   private static final Map<String, Object> ENGINE =
-      Map.of("host.max-rate", HOST_RATE, "revisit.min-interval", "30 min", "lease", "1 h", "timer.horizon", "2 h");
+      Map.of("host.max-rate", HOST_RATE, "revisit.min-interval", "30 min", "lease", "1 h", "timer.recheck", "2 h", "timer.horizon", "2 h");
 
   /** Status lines parsed by the job (all attempts): the crawler waits until its statuses are in. */
   static final AtomicLong STATUSES_PARSED = new AtomicLong();

@@ -105,8 +105,6 @@ class StateSerializersTest {
       h.wakeAt = r.nextBoolean() ? Long.MAX_VALUE : r.nextLong();
       h.pages = r.nextInt();
       h.inFlight = r.nextInt();
-      h.correction = 1 + r.nextDouble();
-      h.correctedAt = r.nextLong();
       if (r.nextBoolean()) {
         h.curve = r.doubles(37).toArray();
       }
