@@ -26,7 +26,7 @@ public final class EngineConfig {
     doc("revisit.max-interval", "0", "recrawl every page at least this often; 0 = no floor");
     doc("lease", "1 h", "a released URL is released again if no status comes back within this");
     doc("due.bucket", "1 min", "width of the due-time buckets; a page is released at most this late");
-    doc("timer.recheck", "6 h", "a page that waits longer is re-checked against the threshold halfway through its wait, but no more often than this");
+    doc("timer.recheck", "6 h", "a page that waits longer is re-checked against the threshold three quarters of the way through its wait, but no more often than this");
     doc("timer.horizon", "7 d", "the longest a page waits between two re-checks (a page never worth a crawl is re-checked this often)");
     doc("fetch-error.backoff", "2 h", "retry delay after the first fetch error; doubles per consecutive error");
     doc("fetch-error.max", "3", "consecutive fetch errors after which a page becomes ERROR");

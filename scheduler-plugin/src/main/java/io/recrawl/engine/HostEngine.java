@@ -18,9 +18,9 @@ import java.util.Map;
  * maps ({@link HostStore}). One engine instance serves every host; it keeps no state of its own.
  *
  * <p>Each page is indexed in one of two queues of slots (see {@link SlotQueues}): the <em>due</em>
- * queue by the time its crawl value will reach the threshold (or, when that is far, by a re-check
- * halfway there, so that a fall in the threshold is noticed in time), and the <em>ready</em> queue by its crawl value once it is
- * due. A wake-up drains the due buckets that have passed, re-checking every page against the current
+ * queue by the time its crawl value will reach the threshold (or, when that is far, by a re-check on
+ * the way, so that a fall in the threshold is noticed in time), and the <em>ready</em> queue by its
+ * crawl value once it is due. A wake-up drains the due buckets that have passed, re-checking every page against the current
  * threshold, then releases the best ready page if the host's pacing allows; a limited host with a
  * free slot and nothing ready sends its earliest-due page early rather than waste the slot.
  */
@@ -363,9 +363,9 @@ public final class HostEngine {
 
   /**
    * Puts the page in the due bucket of its next check: {@code due} itself when it is near, else
-   * halfway there (at least {@code timer.recheck}, at most {@code timer.horizon} ahead). The
-   * threshold may fall meanwhile; halving the wait notices any fall that moves the due time by less
-   * than half the remaining wait in time, at a few wake-ups per revisit instead of one per recheck
+   * three quarters of the way there (at least {@code timer.recheck}, at most {@code timer.horizon}
+   * ahead). The threshold may fall meanwhile; this notices in time any fall that moves the due time
+   * by less than a quarter of the remaining wait, at a few wake-ups per revisit instead of one per recheck
    * interval. Far ahead, buckets are {@value #COARSE_FACTOR} times wider and the page is woken at the
    * start of its wide bucket: a host then has at most a few dozen buckets, and its record, written at
    * every event, stays small.
@@ -390,7 +390,7 @@ public final class HostEngine {
     if (wait <= cfg.recheckMs) {
       return due;
     }
-    return now + Math.min(cfg.horizonMs, Math.max(cfg.recheckMs, wait / 2));
+    return now + Math.min(cfg.horizonMs, Math.max(cfg.recheckMs, wait / 4 * 3));
   }
 
   private void pushReady(HostStore store, HostState h, PageState p, String url, double value) {

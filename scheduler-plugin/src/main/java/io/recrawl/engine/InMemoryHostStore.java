@@ -8,7 +8,7 @@ public final class InMemoryHostStore implements HostStore {
 
   private HostState host;
   private final Map<String, PageState> pages = new HashMap<>();
-  private final Map<Long, String> slots = new HashMap<>();
+  private final LongObjectMap<String> slots = new LongObjectMap<>();
 
   @Override
   public HostState host() {
@@ -40,26 +40,19 @@ public final class InMemoryHostStore implements HostStore {
     pages.remove(url);
   }
 
-  // Slot keys put the bucket in the high word and the sequence in the low one, and Long.hashCode
-  // folds the two words together: whole buckets would collide. A bijective mix spreads them.
-  private static long mix(long key) {
-    long z = key * 0x9E3779B97F4A7C15L;
-    return z ^ (z >>> 31);
-  }
-
   @Override
   public String slot(long key) {
-    return slots.get(mix(key));
+    return slots.get(key);
   }
 
   @Override
   public void putSlot(long key, String url) {
-    slots.put(mix(key), url);
+    slots.put(key, url);
   }
 
   @Override
   public void removeSlot(long key) {
-    slots.remove(mix(key));
+    slots.remove(key);
   }
 
   /** Number of page records; for tests that check state returns to zero. */

@@ -2,9 +2,9 @@ package io.recrawl.engine;
 
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.StatusEvent;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
 /**
@@ -14,18 +14,25 @@ import java.util.function.Consumer;
 public final class LocalFrontier {
 
   private final HostEngine engine;
-  private final Map<String, InMemoryHostStore> hosts = new HashMap<>();
-  private final PriorityQueue<Timer> timers = new PriorityQueue<>();
+  private final Map<String, Host> hosts = new HashMap<>();
+  /** Hosts with a wake-up, as a binary min-heap on their wake time: one entry per host. */
+  private Host[] timers = new Host[64];
+  private int timerCount;
   private final DemandLedger ledger;
   private final EngineListener listener;
   private final Map<String, Double> rateOverrides = new HashMap<>();
   private double globalLambda;
   private long now = Long.MIN_VALUE;
 
-  private record Timer(long time, String host) implements Comparable<Timer> {
-    @Override
-    public int compareTo(Timer o) {
-      return Long.compare(time, o.time);
+  /** A host's state and its place in the timer heap. */
+  private static final class Host {
+    final String name;
+    final InMemoryHostStore store = new InMemoryHostStore();
+    long wakeAt = Long.MAX_VALUE;
+    int heapIndex = -1;
+
+    Host(String name) {
+      this.name = name;
     }
   }
 
@@ -58,14 +65,11 @@ public final class LocalFrontier {
 
   /** Fires every wake-up due up to and including {@code time}, in time order. */
   public void advanceTo(long time, Consumer<CrawlRequest> out) {
-    while (!timers.isEmpty() && timers.peek().time() <= time) {
-      Timer t = timers.poll();
-      InMemoryHostStore store = hosts.get(t.host());
-      if (store == null || store.host() == null || store.host().wakeAt != t.time()) {
-        continue; // superseded by a later reschedule
-      }
-      now = Math.max(now, t.time());
-      engine.onWake(store, context(t.host(), out));
+    while (timerCount > 0 && timers[0].wakeAt <= time) {
+      Host h = timers[0];
+      now = Math.max(now, h.wakeAt);
+      setTimer(h, Long.MAX_VALUE);
+      engine.onWake(h.store, context(h, out));
     }
     now = Math.max(now, time);
   }
@@ -73,13 +77,14 @@ public final class LocalFrontier {
   /** Applies a status event at its own time (after firing the wake-ups before it). */
   public void onStatus(StatusEvent e, Consumer<CrawlRequest> out) {
     advanceTo(e.time(), out);
-    InMemoryHostStore store = hosts.computeIfAbsent(e.host(), h -> new InMemoryHostStore());
-    boolean fresh = store.host() == null;
-    engine.onStatus(store, e, context(e.host(), out));
-    if (fresh && store.host() != null && rateOverrides.containsKey(e.host())) {
-      engine.onHostRate(store, rateOverrides.get(e.host()), context(e.host(), out));
+    Host h = hosts.computeIfAbsent(e.host(), Host::new);
+    boolean fresh = h.store.host() == null;
+    engine.onStatus(h.store, e, context(h, out));
+    if (fresh && h.store.host() != null && rateOverrides.containsKey(e.host())) {
+      engine.onHostRate(h.store, rateOverrides.get(e.host()), context(h, out));
     }
-    if (store.host() == null) {
+    if (h.store.host() == null) {
+      setTimer(h, Long.MAX_VALUE);
       hosts.remove(e.host());
     }
   }
@@ -91,31 +96,97 @@ public final class LocalFrontier {
     } else {
       rateOverrides.remove(host);
     }
-    InMemoryHostStore store = hosts.get(host);
-    if (store != null) {
-      engine.onHostRate(store, maxRate, context(host, out));
+    Host h = hosts.get(host);
+    if (h != null) {
+      engine.onHostRate(h.store, maxRate, context(h, out));
     }
   }
 
   /** The state of one host, or null. */
   public InMemoryHostStore store(String host) {
-    return hosts.get(host);
+    Host h = hosts.get(host);
+    return h == null ? null : h.store;
   }
 
   public int hostCount() {
     return hosts.size();
   }
 
-  /** Timers queued, superseded ones included. */
+  /** Hosts with a pending wake-up (one timer each). */
   public int timerCount() {
-    return timers.size();
+    return timerCount;
   }
 
-  private HostEngine.Context context(String host, Consumer<CrawlRequest> out) {
+  /** Moves the host's single timer to {@code time} (Long.MAX_VALUE = none). */
+  private void setTimer(Host h, long time) {
+    h.wakeAt = time;
+    if (h.heapIndex < 0) {
+      if (time == Long.MAX_VALUE) {
+        return;
+      }
+      if (timerCount == timers.length) {
+        timers = Arrays.copyOf(timers, timerCount * 2);
+      }
+      h.heapIndex = timerCount;
+      timers[timerCount++] = h;
+      up(h.heapIndex);
+    } else if (time == Long.MAX_VALUE) {
+      int i = h.heapIndex;
+      Host last = timers[--timerCount];
+      timers[timerCount] = null;
+      h.heapIndex = -1;
+      if (last != h) {
+        place(last, i);
+        down(up(i));
+      }
+    } else {
+      down(up(h.heapIndex));
+    }
+  }
+
+  private int up(int i) {
+    Host h = timers[i];
+    while (i > 0) {
+      int parent = (i - 1) >>> 1;
+      if (timers[parent].wakeAt <= h.wakeAt) {
+        break;
+      }
+      place(timers[parent], i);
+      i = parent;
+    }
+    place(h, i);
+    return i;
+  }
+
+  private void down(int i) {
+    Host h = timers[i];
+    while (true) {
+      int child = 2 * i + 1;
+      if (child >= timerCount) {
+        break;
+      }
+      if (child + 1 < timerCount && timers[child + 1].wakeAt < timers[child].wakeAt) {
+        child++;
+      }
+      if (timers[child].wakeAt >= h.wakeAt) {
+        break;
+      }
+      place(timers[child], i);
+      i = child;
+    }
+    place(h, i);
+  }
+
+  private void place(Host h, int i) {
+    timers[i] = h;
+    h.heapIndex = i;
+  }
+
+  private HostEngine.Context context(Host host, Consumer<CrawlRequest> out) {
     return new HostEngine.Context() {
       @Override
       public String host() {
-        return host;
+        return host.name;
       }
 
       @Override
@@ -135,9 +206,7 @@ public final class LocalFrontier {
 
       @Override
       public void reschedule(long previous, long next) {
-        if (next != Long.MAX_VALUE) {
-          timers.add(new Timer(next, host));
-        }
+        setTimer(host, next);
       }
 
       @Override
