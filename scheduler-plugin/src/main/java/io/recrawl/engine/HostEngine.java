@@ -428,15 +428,20 @@ public final class HostEngine {
   private PageState newPage(StatusEvent e) {
     PageState p = new PageState();
     p.weight = (float) (e.weight() != null ? e.weight() : cfg.defaultWeight);
-    ChangeStats prior = cfg.estimator.prior();
-    p.changeShape = (float) prior.shape();
-    p.changeRate = (float) prior.rate();
+    Double known = e.knownChangeRate();
+    ChangeStats prior = known != null ? cfg.estimator.known(known) : cfg.estimator.prior();
+    setChangeStats(p, prior);
     p.status = (byte) CrawlStatus.DISCOVERED.ordinal();
     transferMetadata(p, e);
     return p;
   }
 
+  /** Learns from a fetch whether the page changed, unless the event states its rate. */
   private void learnChange(PageState p, StatusEvent e) {
+    Double known = e.knownChangeRate();
+    if (known != null) {
+      setChangeStats(p, cfg.estimator.known(known));
+    }
     String signature = e.first("signature");
     String etag = e.first("protocol.etag");
     long sigHash = signature == null ? 0 : hash64(signature);
@@ -452,17 +457,15 @@ public final class HostEngine {
             p.etagHash == 0 ? null : Integer.toString(p.etagHash),
             lastModified,
             p.lastFetch);
-    if (!p.neverFetched() && e.time() > p.lastFetch) {
+    if (known == null && !p.neverFetched() && e.time() > p.lastFetch) {
       long since = verdict == ChangeEvidence.Verdict.CHANGED
           ? ChangeEvidence.sinceLastChange(lastModified, ChangeEvidence.parseDate(e.first("protocol.date")), p.lastFetch, e.time())
           : -1;
-      ChangeStats s = cfg.estimator.learn(
+      setChangeStats(p, cfg.estimator.learn(
           new ChangeStats(p.changeShape, p.changeRate),
           (e.time() - p.lastFetch) / (double) EngineConfig.DAY_MS,
           verdict,
-          since / (double) EngineConfig.DAY_MS);
-      p.changeShape = (float) s.shape();
-      p.changeRate = (float) s.rate();
+          since / (double) EngineConfig.DAY_MS));
     }
     if (sigHash != 0) {
       p.signatureHash = sigHash;
@@ -470,6 +473,11 @@ public final class HostEngine {
     if (etagHash != 0) {
       p.etagHash = etagHash;
     }
+  }
+
+  private static void setChangeStats(PageState p, ChangeStats s) {
+    p.changeShape = (float) s.shape();
+    p.changeRate = (float) s.rate();
   }
 
   /** Marks ERROR, and removes the page if so configured. */

@@ -45,6 +45,21 @@ public final class ChangeRateEstimator {
     return new ChangeStats(priorShape, priorShape / priorRate);
   }
 
+  /** Evidence a known rate is worth, in observations: enough that planning uses the rate as is. */
+  static final double KNOWN_SHAPE = 1e6;
+
+  /**
+   * The state of a page whose rate is known (a sitemap's changefreq, an oracle): the rate with
+   * overwhelming evidence. Later observations are capped at {@code maxShape} as usual, so the page
+   * learns from there.
+   */
+  public ChangeStats known(double rate) {
+    if (!(rate > 0) || Double.isInfinite(rate)) {
+      throw new IllegalArgumentException("a known change rate must be positive and finite, got " + rate);
+    }
+    return new ChangeStats(KNOWN_SHAPE, KNOWN_SHAPE / rate);
+  }
+
   /** The posterior after observing whether the page changed during an interval of length {@code interval}. */
   public ChangeStats observe(ChangeStats s, double interval, boolean changed) {
     if (!(interval > 0) || Double.isInfinite(interval)) {

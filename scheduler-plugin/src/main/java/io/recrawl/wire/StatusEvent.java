@@ -25,6 +25,18 @@ public record StatusEvent(
     Double weight,
     Integer httpStatus) {
 
+  /**
+   * Metadata key of a known change rate, changes per day (from a sitemap's changefreq, or the
+   * simulator's oracle): the page's estimate is set to it instead of learned.
+   */
+  public static final String CHANGE_RATE_KEY = "recrawl.change-rate";
+
+  /** The known change rate this event carries, or null; the codec has checked that it is a positive number. */
+  public Double knownChangeRate() {
+    String v = first(CHANGE_RATE_KEY);
+    return v == null ? null : Double.valueOf(v.trim());
+  }
+
   /** The first value of a metadata key, or null. */
   public String first(String key) {
     List<String> values = metadata.get(key);

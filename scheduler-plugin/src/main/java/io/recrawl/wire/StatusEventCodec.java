@@ -57,6 +57,7 @@ public final class StatusEventCodec implements Serializable {
       CrawlStatus status = status(WireJson.required(o, "status"));
       long time = WireJson.time(WireJson.required(o, "time"), "time", now, maxFutureMs);
       Map<String, List<String>> metadata = WireJson.metadata(WireJson.optional(o, "metadata"));
+      checkChangeRate(metadata);
       Boolean changed = changed(WireJson.optional(o, "changed"));
       Double weight = weight(WireJson.optional(o, "weight"));
       Integer httpStatus = httpStatus(WireJson.optional(o, "http_status"));
@@ -110,6 +111,25 @@ public final class StatusEventCodec implements Serializable {
         g.writeNumberField("http_status", e.httpStatus());
       }
     });
+  }
+
+  /** A known change rate in the metadata must be a positive finite number of changes per day. */
+  private static void checkChangeRate(Map<String, List<String>> metadata) throws Rejection {
+    List<String> v = metadata.get(StatusEvent.CHANGE_RATE_KEY);
+    if (v == null) {
+      return;
+    }
+    String s = v.isEmpty() ? "" : v.get(0).trim();
+    double rate;
+    try {
+      rate = Double.parseDouble(s);
+    } catch (NumberFormatException e) {
+      rate = Double.NaN;
+    }
+    if (!(rate > 0) || Double.isInfinite(rate)) {
+      throw new Rejection(DeadLetterReason.BAD_METADATA,
+          "metadata '" + StatusEvent.CHANGE_RATE_KEY + "' must be a positive number of changes per day, got '" + s + "'");
+    }
   }
 
   /** The host key of a URL under this codec's partition mode, or a {@code bad_url} rejection. */

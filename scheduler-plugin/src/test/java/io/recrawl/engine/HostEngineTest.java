@@ -266,4 +266,20 @@ class HostEngineTest {
     f.advanceTo(T0 + 22 * HOUR, sink);
     assertThat(sink.out).hasSize(13);
   }
+
+  @Test
+  void aKnownChangeRateInTheMetadataSetsTheEstimateAndLearningGoesOnFromThere() {
+    LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    Sink sink = new Sink();
+    String url = "http://a.example/x";
+    f.onStatus(new io.recrawl.wire.StatusEvent(url, "a.example", CrawlStatus.DISCOVERED, T0,
+        Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of("0.25")), null, 1.0, null), sink);
+    PageState p = f.store("a.example").page(url);
+    assertThat(f.engine().changeRate(p)).isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(0.5));
+    // Fetches that state no rate learn from the known one, with the evidence capped at
+    // estimator.max-shape: a day unchanged moves the planned rate by a few per cent, not more.
+    f.onStatus(fetched(url, T0 + HOUR, true), sink);
+    f.onStatus(fetched(url, T0 + DAY, false), sink);
+    assertThat(f.engine().changeRate(f.store("a.example").page(url))).isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(5));
+  }
 }

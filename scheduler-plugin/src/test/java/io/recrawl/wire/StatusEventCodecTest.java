@@ -101,6 +101,10 @@ class StatusEventCodecTest {
       bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":{"a":{"b":"c"}}}
       bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":{"a":null}}
       bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":{"a":["x",null]}}
+      bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":{"recrawl.change-rate":"often"}}
+      bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":{"recrawl.change-rate":"0"}}
+      bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":{"recrawl.change-rate":"-1"}}
+      bad_metadata             | {"url":"http://a.org/","status":"FETCHED","time":1,"metadata":{"recrawl.change-rate":"Infinity"}}
       bad_weight               | {"url":"http://a.org/","status":"FETCHED","time":1,"weight":NaN}
       bad_weight               | {"url":"http://a.org/","status":"FETCHED","time":1,"weight":0}
       bad_weight               | {"url":"http://a.org/","status":"FETCHED","time":1,"weight":-1}

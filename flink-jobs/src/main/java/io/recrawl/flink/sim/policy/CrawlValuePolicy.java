@@ -3,9 +3,7 @@ package io.recrawl.flink.sim.policy;
 import io.recrawl.engine.EngineConfig;
 import io.recrawl.engine.EngineListener;
 import io.recrawl.engine.GlobalLambdaController;
-import io.recrawl.engine.InMemoryHostStore;
 import io.recrawl.engine.LocalFrontier;
-import io.recrawl.engine.PageState;
 import io.recrawl.flink.sim.SimContext;
 import io.recrawl.flink.sim.SimPolicy;
 import io.recrawl.flink.workload.Workload;
@@ -13,6 +11,7 @@ import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,11 +22,9 @@ import java.util.Map;
  * is re-implemented here.
  *
  * <p>Time: the frontier is advanced on a fixed tick (the engine's due-bucket width), so a release
- * reaches the crawler at most one tick after its timer. Oracle rates: the engine has no input for a
- * known change rate, so before each event the adapter writes the true rate into the page's posterior
- * as a Gamma with a very large shape (mean = the true rate); the engine's own update then barely moves
- * it. Oracle runs also set the engine's prior rate very high (unless the run sets it), so that pages
- * not yet fetched carry no demand computed from the prior.
+ * reaches the crawler at most one tick after its timer. Oracle rates reach the engine the way a
+ * sitemap's changefreq would: as a known change rate in each event's metadata
+ * ({@link StatusEvent#CHANGE_RATE_KEY}).
  */
 public final class CrawlValuePolicy implements SimPolicy {
 
@@ -38,11 +35,6 @@ public final class CrawlValuePolicy implements SimPolicy {
    * lease keeps those re-releases, which the crawler drops anyway, out of the comparison.
    */
   static final Map<String, Object> SIMULATOR_DEFAULTS = Map.of("lease", "1 d");
-
-  /** Shape of the oracle posterior: evidence worth a million observations. */
-  private static final float ORACLE_SHAPE = 1e6f;
-  /** The engine's prior rate in oracle runs, changes per day (see {@link #start}). */
-  static final String ORACLE_PRIOR_RATE = "1000";
 
   private EngineConfig engineConfig;
   private final double controlPeriodDays;
@@ -76,13 +68,6 @@ public final class CrawlValuePolicy implements SimPolicy {
     if (engineConfig == null) {
       Map<String, Object> settings = new HashMap<>(SIMULATOR_DEFAULTS);
       settings.putAll(ctx.engineSettings());
-      if (ctx.oracleRates()) {
-        // A page enters the engine with the prior rate and gets its oracle rate only after the event,
-        // so a page that is never fetched would keep the prior's demand in the host and global curves
-        // forever. A huge prior rate makes that phantom demand ~0 (w / delta); the oracle rate
-        // replaces it before any decision that matters.
-        settings.putIfAbsent("estimator.prior-rate", ORACLE_PRIOR_RATE);
-      }
       engineConfig = EngineConfig.with(settings);
     }
     Workload w = ctx.workload();
@@ -109,23 +94,17 @@ public final class CrawlValuePolicy implements SimPolicy {
   private void discover(int page, double now) {
     Workload w = ctx.workload();
     StatusEvent e = new StatusEvent(w.url(page), w.hostName(w.hostOf(page)), CrawlStatus.DISCOVERED,
-        ctx.epochMillis(now), Map.of(), null, w.weight(page), null);
+        ctx.epochMillis(now), oracleMetadata(page), null, w.weight(page), null);
     frontier.onStatus(e, this::onRequest);
-    if (ctx.oracleRates()) {
-      oracle(page);
-    }
   }
 
-  /** Writes the true change rate into the page's posterior (see the class comment). */
-  private void oracle(int page) {
-    Workload w = ctx.workload();
-    InMemoryHostStore store = frontier.store(w.hostName(w.hostOf(page)));
-    PageState state = store == null ? null : store.page(w.url(page));
-    if (state != null) {
-      double rate = Math.max(ctx.changeRate(page), 1e-9);
-      state.changeShape = ORACLE_SHAPE;
-      state.changeRate = (float) (ORACLE_SHAPE / rate);
+  /** The page's true change rate as event metadata in oracle runs; nothing otherwise. */
+  private Map<String, List<String>> oracleMetadata(int page) {
+    if (!ctx.oracleRates()) {
+      return Map.of();
     }
+    double rate = Math.max(ctx.changeRate(page), 1e-9);
+    return Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(Double.toString(rate)));
   }
 
   private void onRequest(CrawlRequest r) {
@@ -163,12 +142,10 @@ public final class CrawlValuePolicy implements SimPolicy {
   public void onStatus(int page, StatusEvent event, double now) {
     fetchesThisPeriod++;
     if (ctx.oracleRates()) {
-      oracle(page);
+      event = new StatusEvent(event.url(), event.host(), event.status(), event.time(), oracleMetadata(page),
+          event.changed(), event.weight(), event.httpStatus());
     }
     frontier.onStatus(event, this::onRequest);
-    if (ctx.oracleRates()) {
-      oracle(page);
-    }
   }
 
   @Override
