@@ -20,9 +20,10 @@ import java.util.Map;
  * <p>Each page is indexed in one of two queues of slots (see {@link SlotQueues}): the <em>due</em>
  * queue by the time its crawl value will reach the threshold (or, when that is far, by a re-check on
  * the way, so that a fall in the threshold is noticed in time), and the <em>ready</em> queue by its
- * crawl value once it is due. A wake-up drains the due buckets that have passed, re-checking every page against the current
- * threshold, then releases the best ready page if the host's pacing allows; a limited host with a
- * free slot and nothing ready sends its earliest-due page early rather than waste the slot.
+ * crawl value once it is due. A wake-up drains the due buckets that have passed, re-checking every
+ * page against the current threshold, then releases the best ready page if the host's pacing and
+ * its room in flight allow; a limited host with a free slot and nothing ready sends the best of its
+ * first few due pages early rather than waste the slot.
  */
 public final class HostEngine {
 
@@ -365,17 +366,20 @@ public final class HostEngine {
    * Puts the page in the due bucket of its next check: {@code due} itself when it is near, else
    * three quarters of the way there (at least {@code timer.recheck}, at most {@code timer.horizon}
    * ahead). The threshold may fall meanwhile; this notices in time any fall that moves the due time
-   * by less than a quarter of the remaining wait, at a few wake-ups per revisit instead of one per recheck
-   * interval. Far ahead, buckets are {@value #COARSE_FACTOR} times wider and the page is woken at the
-   * start of its wide bucket: a host then has at most a few dozen buckets, and its record, written at
-   * every event, stays small.
+   * by less than a quarter of the remaining wait, at a few wake-ups per revisit. Far ahead, buckets
+   * are at least {@value #COARSE_FACTOR} times wider and the page is woken at the start of its wide
+   * bucket: a host then has few buckets, and its record, written at every event, stays small.
    */
   private void index(HostStore store, HostState h, PageState p, String url, long due, long now) {
     long at = checkTime(due, now);
     long bucket = at / cfg.bucketMs;
+    long ahead = bucket - now / cfg.bucketMs;
     // A forced page (a retry) is released without a value check, so it must not wake early.
-    if (!p.forced && bucket - now / cfg.bucketMs > FINE_BUCKETS) {
-      bucket -= bucket % COARSE_FACTOR;
+    if (!p.forced && ahead > FINE_BUCKETS) {
+      // A re-check may come a little early: its bucket widens with the distance (an eighth of it,
+      // rounded to a power of two), so checks spread over days share few buckets.
+      long width = at < due ? Math.max(COARSE_FACTOR, Long.highestOneBit(ahead / 8)) : COARSE_FACTOR;
+      bucket -= bucket % width;
     }
     long key = h.due.push(DUE, bucket);
     replaceSlot(store, p, url, key);

@@ -282,4 +282,22 @@ class HostEngineTest {
     f.onStatus(fetched(url, T0 + DAY, false), sink);
     assertThat(f.engine().changeRate(f.store("a.example").page(url))).isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(5));
   }
+
+  @Test
+  void pagesDueOverWeeksShareFewDueBuckets() {
+    // The host record holds one entry per due bucket and is rewritten at every event: it must stay
+    // small however the host's due times spread.
+    LocalFrontier f = new LocalFrontier(config(Map.of("estimator.prior-shape", 1e6, "estimator.max-shape", 1e7)), EngineListener.NONE);
+    f.setGlobalLambda(0.05);
+    Sink sink = new Sink();
+    java.util.Random r = new java.util.Random(3);
+    for (int i = 0; i < 5000; i++) {
+      long t = T0 + (long) (r.nextDouble() * HOUR);
+      f.onStatus(new io.recrawl.wire.StatusEvent("http://a.example/p" + i, "a.example", CrawlStatus.FETCHED, t,
+          Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of(Double.toString(Math.exp(-4 * r.nextDouble())))),
+          true, Math.exp(3 * r.nextGaussian()), 200), sink);
+    }
+    HostState h = f.store("a.example").host();
+    assertThat(h.due.buckets.length).isLessThan(120);
+  }
 }

@@ -36,7 +36,7 @@ import org.apache.flink.util.OutputTag;
  *       HostEngine#onWake}, which re-checks due pages against the current threshold θ_i = λ_i + λ_0
  *       and releases the best one if the host's pacing allows.
  *   <li>{@code LAMBDA} messages set the global lambda λ_0 (stale epochs are ignored); it is read at
- *       every wake-up, so a change takes effect within the engine's timer horizon.
+ *       every wake-up, so a change takes effect at each waiting page's next re-check.
  *   <li>{@code HOST_RATE} overrides go to broadcast state. The broadcast side cannot register timers
  *       nor cheaply reach one key, so an override is applied lazily, on the host's next event or
  *       wake-up: releases only happen on wake-ups, so pacing always obeys the latest override. (A
