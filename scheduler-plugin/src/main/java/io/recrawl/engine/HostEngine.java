@@ -85,7 +85,11 @@ public final class HostEngine {
 
     if (e.status() == CrawlStatus.DISCOVERED) {
       if (p != null) {
-        ctx.listener().duplicateDiscovered();
+        if (!rediscover(store, h, p, e, now, ctx.globalLambda())) {
+          ctx.listener().duplicateDiscovered();
+          return;
+        }
+        finish(store, h, now, ctx);
         return;
       }
       p = newPage(e);
@@ -137,6 +141,38 @@ public final class HostEngine {
       }
     }
     finish(store, h, now, ctx);
+  }
+
+  /**
+   * A known page discovered again (a sitemap read anew) with a new weight or known change rate takes
+   * them, and a page waiting for its due time is indexed again under them; returns false, changing
+   * nothing, when the event brings nothing new.
+   */
+  private boolean rediscover(HostStore store, HostState h, PageState p, StatusEvent e, long now, double lambda0) {
+    Double known = e.knownChangeRate();
+    ChangeStats knownStats = known == null ? null : cfg.estimator.known(known);
+    boolean newWeight = e.weight() != null && e.weight().floatValue() != p.weight;
+    boolean newRate = knownStats != null
+        && ((float) knownStats.shape() != p.changeShape || (float) knownStats.rate() != p.changeRate);
+    if (!newWeight && !newRate) {
+      return false;
+    }
+    setCurveContribution(h, p, false);
+    if (newWeight) {
+      p.weight = e.weight().floatValue();
+    }
+    if (newRate) {
+      setChangeStats(p, knownStats);
+    }
+    setCurveContribution(h, p, true);
+    boolean waiting = p.slot >= 0 && SlotQueues.queueOf(p.slot) == DUE && !p.inFlight() && !p.forced
+        && p.status != CrawlStatus.ERROR.ordinal();
+    if (waiting) {
+      schedule(store, h, p, e.url(), now, lambda0);
+    } else {
+      store.putPage(e.url(), p);
+    }
+    return true;
   }
 
   /** A control-stream override of the host's rate limit (0 or less removes it). */

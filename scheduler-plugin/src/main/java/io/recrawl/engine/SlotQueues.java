@@ -28,6 +28,11 @@ public final class SlotQueues {
     return ((long) queue << 62) | ((bucket & 0xFFFFFFFFL) << SEQ_BITS) | (seq & SEQ_MASK);
   }
 
+  /** The queue id a store key belongs to. */
+  public static int queueOf(long key) {
+    return (int) (key >>> 62);
+  }
+
   public boolean isEmpty() {
     return buckets.length == 0;
   }

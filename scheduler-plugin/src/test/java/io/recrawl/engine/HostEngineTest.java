@@ -300,4 +300,31 @@ class HostEngineTest {
     HostState h = f.store("a.example").host();
     assertThat(h.due.buckets.length).isLessThan(120);
   }
+
+  @Test
+  void aPageDiscoveredAgainWithANewKnownRateIsRescheduledUnderIt() {
+    LocalFrontier f = new LocalFrontier(config(Map.of("estimator.optimism", 0, "timer.horizon", "30 d")), EngineListener.NONE);
+    double lambda0 = CrawlValue.value(1, 0.02, 20); // due 20 days after a fetch at one change in 50 days
+    f.setGlobalLambda(lambda0);
+    Sink sink = new Sink();
+    String url = "http://a.example/x";
+    f.onStatus(withRate(fetched(url, T0, true), "0.02"), sink);
+    // A day later a sitemap says it changes two and a half times as often: due sooner.
+    f.onStatus(withRate(discovered(url, T0 + DAY), "0.05"), sink);
+    f.advanceTo(T0 + 30 * DAY, sink);
+    assertThat(sink.out).isNotEmpty();
+    double expected = CrawlValue.timeToThreshold(1, 0.05, lambda0);
+    assertThat(expected).isBetween(1.0, 15.0);
+    double releasedDays = (sink.out.get(0).time() - T0) / (double) DAY;
+    assertThat(releasedDays).isBetween(expected, expected + 2.0 / 1440);
+    // The same news again changes nothing: a duplicate.
+    int before = sink.out.size();
+    f.onStatus(withRate(discovered(url, T0 + 30 * DAY), "0.05"), sink);
+    assertThat(sink.out).hasSize(before);
+  }
+
+  private static io.recrawl.wire.StatusEvent withRate(io.recrawl.wire.StatusEvent e, String rate) {
+    return new io.recrawl.wire.StatusEvent(e.url(), e.host(), e.status(), e.time(),
+        Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of(rate)), e.changed(), e.weight(), e.httpStatus());
+  }
 }

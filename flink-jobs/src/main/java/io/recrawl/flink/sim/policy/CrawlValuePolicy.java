@@ -155,6 +155,19 @@ public final class CrawlValuePolicy implements SimPolicy {
     }
   }
 
+  /** Oracle runs hear of new true rates as a sitemap refresh would bring them: pages discovered again. */
+  @Override
+  public void onTrueRatesChanged(double now) {
+    if (!ctx.oracleRates()) {
+      return;
+    }
+    for (int p = 0; p < ctx.workload().pages(); p++) {
+      if (ctx.exists(p)) {
+        discover(p, now);
+      }
+    }
+  }
+
   @Override
   public void onHostLimitChanged(int host, double maxRate, double now) {
     frontier.setHostRate(ctx.workload().hostName(host), maxRate, this::onRequest);
