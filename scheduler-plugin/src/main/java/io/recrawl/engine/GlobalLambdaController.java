@@ -52,12 +52,17 @@ public final class GlobalLambdaController {
     this.headroom = headroom;
   }
 
+  /** How long the feedback averages its evidence, days: one hour's count is noise, not model error. */
+  static final double BIAS_AVERAGING_DAYS = 10;
+
   /**
-   * Defaults: averages over about ten steady periods; a period is steady when lambda moved under
-   * 5 %; 1 % headroom.
+   * Defaults for a control period of {@code periodDays}: the feedback averages over about ten days
+   * of steady periods, whatever the period (with an hourly period, averaging over ten periods made
+   * lambda follow the noise in hourly crawl counts, and jitter in lambda costs freshness); a period
+   * is steady when lambda moved under 5 %; 1 % headroom.
    */
-  public GlobalLambdaController(ThresholdGrid grid, double budget) {
-    this(grid, budget, 0.1, 0.05, 0.01);
+  public GlobalLambdaController(ThresholdGrid grid, double budget, double periodDays) {
+    this(grid, budget, Math.min(1.0, periodDays / BIAS_AVERAGING_DAYS), 0.05, 0.01);
   }
 
   /**

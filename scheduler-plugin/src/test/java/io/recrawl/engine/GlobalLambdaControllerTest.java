@@ -159,11 +159,38 @@ class GlobalLambdaControllerTest {
   void theDefaultHeadroomKeepsTheCrawlJustUnderTheBudget() {
     Frontier f = frontier(6);
     double budget = 4000;
-    GlobalLambdaController c = new GlobalLambdaController(GRID, budget);
+    GlobalLambdaController c = new GlobalLambdaController(GRID, budget, 1.0); // daily periods
     double[] m = {Double.NaN};
     double[] trace = run(c, f, m, 60);
     for (int t = 30; t < 60; t++) {
       assertThat(trace[t] / budget).isBetween(0.985, 0.995);
     }
+  }
+
+  @Test
+  void hourlyPeriodsDoNotPassTheNoiseOfHourlyCountsOnToLambda() {
+    // Demand A / theta; each hour's measured rate is the prediction with 5 % noise.
+    double[] curve = new double[GRID.size()];
+    for (int i = 0; i < curve.length; i++) {
+      curve[i] = 20_000 / GRID.threshold(i);
+    }
+    GlobalLambdaController c = new GlobalLambdaController(GRID, 10_000, 1.0 / 24);
+    Random r = new Random(5);
+    double measured = Double.NaN;
+    double sum = 0;
+    double sumSq = 0;
+    int n = 0;
+    for (int hour = 0; hour < 24 * 60; hour++) {
+      double lambda = c.update(curve, measured);
+      measured = GRID.demandAt(curve, lambda) * (1 + 0.05 * r.nextGaussian());
+      if (hour >= 24 * 30) {
+        double l = Math.log(lambda);
+        sum += l;
+        sumSq += l * l;
+        n++;
+      }
+    }
+    double sd = Math.sqrt(sumSq / n - (sum / n) * (sum / n));
+    assertThat(sd).isLessThan(0.005); // averaging ten periods instead of ten days gives about 0.012
   }
 }

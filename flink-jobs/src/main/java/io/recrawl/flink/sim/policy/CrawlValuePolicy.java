@@ -72,7 +72,7 @@ public final class CrawlValuePolicy implements SimPolicy {
     }
     Workload w = ctx.workload();
     frontier = new LocalFrontier(engineConfig, EngineListener.NONE);
-    controller = new GlobalLambdaController(engineConfig.grid, ctx.budget());
+    controller = new GlobalLambdaController(engineConfig.grid, ctx.budget(), controlPeriodDays);
     tick = engineConfig.bucketMs / (double) EngineConfig.DAY_MS;
     for (int h = 0; h < w.hosts(); h++) {
       if (w.constrained(h)) {
