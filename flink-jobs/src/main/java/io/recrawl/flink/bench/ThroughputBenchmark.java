@@ -8,6 +8,9 @@ import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -87,8 +90,8 @@ public final class ThroughputBenchmark {
         "bench throughput: %,d URLs on %,d hosts, %,d events, parallelism %d, managed memory %s, bloom filters %s%n",
         urls, hosts, events, parallelism, managed, bloom);
     Measured scheduler = runJob(true, input, events, parallelism, work, managed, bloom);
-    System.out.printf(Locale.ROOT, "  scheduler:    %,.0f events/s (%,d events in %.1f s)%n",
-        scheduler.eventsPerSecond(), events, scheduler.seconds);
+    System.out.printf(Locale.ROOT, "  scheduler:    %,.0f events/s (%,d events in %.1f s; %.1f µs of scheduler-thread CPU per event)%n",
+        scheduler.eventsPerSecond(), events, scheduler.seconds, scheduler.cpuSeconds * 1e6 / events);
     Measured pass = runJob(false, input, events, parallelism, work, managed, bloom);
     System.out.printf(Locale.ROOT, "  pass-through: %,.0f events/s (%,d events in %.1f s)%n",
         pass.eventsPerSecond(), events, pass.seconds);
@@ -98,14 +101,14 @@ public final class ThroughputBenchmark {
 
     String json = String.format(Locale.ROOT,
         "{\"events_per_second\": %.0f, \"passthrough_events_per_second\": %.0f, \"bytes_per_url\": %.1f,"
-            + " \"urls\": %d, \"hosts\": %d}",
-        scheduler.eventsPerSecond(), pass.eventsPerSecond(), bytesPerUrl, urls, hosts);
+            + " \"scheduler_cpu_us_per_event\": %.1f, \"urls\": %d, \"hosts\": %d}",
+        scheduler.eventsPerSecond(), pass.eventsPerSecond(), bytesPerUrl, scheduler.cpuSeconds * 1e6 / events, urls, hosts);
     Files.writeString(out, json + "\n");
     System.out.println(json);
     return 0;
   }
 
-  private record Measured(long events, double seconds, long stateBytes) {
+  private record Measured(long events, double seconds, long stateBytes, double cpuSeconds) {
     double eventsPerSecond() {
       return events / seconds;
     }
@@ -168,6 +171,7 @@ public final class ThroughputBenchmark {
     FIRST_NANOS.set(0);
     JobClient job = env.executeAsync("bench-" + name);
     long stateBytes = 0;
+    double cpuSeconds = 0;
     if (scheduler) {
       while (SEEN.get() < events) {
         if (job.getJobStatus().get().isGloballyTerminalState()) {
@@ -178,6 +182,7 @@ public final class ThroughputBenchmark {
       }
       // Every event has entered the operator; wait until it has drained its input.
       Thread.sleep(2_000);
+      cpuSeconds = threadCpuSeconds("host-scheduler");
       String savepoint = job.triggerSavepoint(work.resolve("savepoint").toUri().toString(), SavepointFormatType.NATIVE).get();
       stateBytes = directorySize(Path.of(java.net.URI.create(savepoint)));
       job.cancel().get();
@@ -185,7 +190,22 @@ public final class ThroughputBenchmark {
       job.getJobExecutionResult().get();
     }
     double seconds = (LAST_NANOS.get() - FIRST_NANOS.get()) / 1e9;
-    return new Measured(events, seconds, stateBytes);
+    return new Measured(events, seconds, stateBytes, cpuSeconds);
+  }
+
+  /**
+   * CPU time used so far by the threads whose name starts with {@code prefix} (the MiniCluster runs
+   * in this JVM). Unlike events per second it hardly depends on what else the machine is running.
+   */
+  static double threadCpuSeconds(String prefix) {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long nanos = 0;
+    for (ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+      if (t != null && t.getThreadName().startsWith(prefix)) {
+        nanos += Math.max(0, mx.getThreadCpuTime(t.getThreadId()));
+      }
+    }
+    return nanos / 1e9;
   }
 
   /** Counts events on their way into the scheduler (chained with the source: no extra hop). */
