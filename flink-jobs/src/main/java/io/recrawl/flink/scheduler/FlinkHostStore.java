@@ -3,112 +3,148 @@ package io.recrawl.flink.scheduler;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.HostStore;
 import io.recrawl.engine.PageState;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.streaming.api.operators.KeyContext;
 import org.apache.flink.util.FlinkRuntimeException;
 
 /**
- * The engine's {@link HostStore} over Flink keyed state (the current key is the host).
+ * The engine's {@link HostStore} over Flink keyed state (the current key is the host), one engine
+ * call at a time: {@link #begin}, the engine's reads and writes, then {@link #commit} or {@link
+ * #rollback}.
  *
- * <p>Host records are also kept in a bounded write-through cache on the heap: a host record (its
- * demand curve, its queue heads) is read and rewritten on every event of the host, and a RocksDB read
- * of it was the top cost of the operator. RocksDB stays the state of record: every put goes there too,
- * so checkpoints see it; the cache is transient and starts empty after a restore. Pages and slots are
- * not cached: one URL's events are rare, a host's are not.
+ * <p>Within a call, writes are held on the heap and read back from there; the commit applies only
+ * their net effect. A wake-up moves a page from its due slot to a ready slot and, most of the time,
+ * straight on to a lease slot: written through, that was two page reads, two page writes, a slot
+ * written and deleted again; here it is one read and one write per record. A call that fails leaves
+ * RocksDB untouched (it used to leave it half-written).
+ *
+ * <p>Host records go through a {@link HostRecordCache}: they are written back to RocksDB at
+ * checkpoints rather than at every event. The engine mutates the record it is given, so a call works
+ * on a copy, and the copy becomes the cached record on commit.
  */
 final class FlinkHostStore implements HostStore {
 
-  private final ValueState<HostState> hostState;
-  private final MapState<String, PageState> pages;
-  private final MapState<Long, String> slots;
-  private final HostCache cache = new HostCache(CACHED_HOSTS);
-  private String hostKey;
-  private HostState cached;
-  private boolean loaded;
-
-  /** Host records kept on the heap, most recently used first. */
+  /** Host records kept on the heap. */
   static final int CACHED_HOSTS = 1 << 16;
 
-  /** An LRU map; a removed host is cached as absent too (its state is gone). */
-  private static final class HostCache extends java.util.LinkedHashMap<String, HostState> {
-    private static final long serialVersionUID = 1L;
-    private final int capacity;
+  private final MapState<String, PageState> pages;
+  private final MapState<Long, String> slots;
+  private final HostRecordCache hosts;
 
-    HostCache(int capacity) {
-      super(1024, 0.75f, true);
-      this.capacity = capacity;
-    }
-
-    @Override
-    protected boolean removeEldestEntry(java.util.Map.Entry<String, HostState> eldest) {
-      return size() > capacity;
-    }
-  }
+  // The call in progress.
+  private String hostKey;
+  private HostState host;
+  private boolean hostLoaded;
+  private boolean hostChanged;
+  /** Pages written in this call, by URL; a null value is a removal. */
+  private final Map<String, PageState> pageWrites = new HashMap<>();
+  /** Slots written in this call (key to URL); a null value is a removal. */
+  private final Map<Long, String> slotWrites = new HashMap<>();
+  /** Slots created in this call: they are not in RocksDB, so removing one needs no delete. */
+  private final HashSet<Long> newSlots = new HashSet<>();
 
   FlinkHostStore(ValueState<HostState> hostState, MapState<String, PageState> pages, MapState<Long, String> slots) {
-    this.hostState = hostState;
     this.pages = pages;
     this.slots = slots;
+    this.hosts = new HostRecordCache(hostState, CACHED_HOSTS);
+  }
+
+  /** Host records are written back at {@link #flush} (checkpoints) instead of on every commit. */
+  void writeBack(KeyContext keys) {
+    hosts.writeBack(keys);
+  }
+
+  /** Writes the host records changed since the last flush to RocksDB. */
+  void flush() {
+    hosts.flush();
   }
 
   /** Starts an engine call for {@code host}, which must be the current key. */
-  FlinkHostStore reset(String host) {
-    hostKey = host;
-    cached = null;
-    loaded = false;
+  FlinkHostStore begin(String key) {
+    hostKey = key;
+    host = null;
+    hostLoaded = false;
+    hostChanged = false;
+    pageWrites.clear();
+    slotWrites.clear();
+    newSlots.clear();
     return this;
+  }
+
+  /** Applies the call's writes to keyed state. The host record stays readable until the next call. */
+  void commit() {
+    try {
+      for (Map.Entry<Long, String> e : slotWrites.entrySet()) {
+        if (e.getValue() == null) {
+          slots.remove(e.getKey());
+        } else {
+          slots.put(e.getKey(), SchedulerState.compactUrl(hostKey, e.getValue()));
+        }
+      }
+      for (Map.Entry<String, PageState> e : pageWrites.entrySet()) {
+        String key = SchedulerState.compactUrl(hostKey, e.getKey());
+        if (e.getValue() == null) {
+          pages.remove(key);
+        } else {
+          pages.put(key, e.getValue());
+        }
+      }
+    } catch (Exception e) {
+      throw new FlinkRuntimeException("writing the state of " + hostKey, e);
+    }
+    if (hostChanged) {
+      hosts.put(hostKey, host);
+    }
+    clearWrites();
+  }
+
+  /** Drops the call's writes: the host's state is as before the call. */
+  void rollback() {
+    clearWrites();
+    host = null;
+    hostLoaded = false;
+  }
+
+  private void clearWrites() {
+    pageWrites.clear();
+    slotWrites.clear();
+    newSlots.clear();
+    hostChanged = false;
   }
 
   @Override
   public HostState host() {
-    if (!loaded) {
-      if (cache.containsKey(hostKey)) {
-        cached = cache.get(hostKey);
-      } else {
-        try {
-          cached = hostState.value();
-        } catch (Exception e) {
-          throw new FlinkRuntimeException("reading host state of " + hostKey, e);
-        }
-        cache.put(hostKey, cached);
-      }
-      loaded = true;
+    if (!hostLoaded) {
+      HostState committed = hosts.get(hostKey);
+      host = committed == null ? null : HostStateSerializer.INSTANCE.copy(committed);
+      hostLoaded = true;
     }
-    return cached;
+    return host;
   }
 
   @Override
-  public void putHost(HostState host) {
-    try {
-      hostState.update(host);
-    } catch (Exception e) {
-      throw new FlinkRuntimeException("writing host state of " + hostKey, e);
-    }
-    cached = host;
-    loaded = true;
-    cache.put(hostKey, host);
+  public void putHost(HostState record) {
+    host = record;
+    hostLoaded = true;
+    hostChanged = true;
   }
 
   @Override
   public void removeHost() {
-    hostState.clear();
-    cached = null;
-    loaded = true;
-    cache.put(hostKey, null);
-  }
-
-  /**
-   * Forgets the current host's cached record: after an engine call that failed half-way, the heap
-   * copy may hold changes that never reached RocksDB.
-   */
-  void invalidate() {
-    cache.remove(hostKey);
-    loaded = false;
-    cached = null;
+    host = null;
+    hostLoaded = true;
+    hostChanged = true;
   }
 
   @Override
   public PageState page(String url) {
+    if (pageWrites.containsKey(url)) {
+      return pageWrites.get(url);
+    }
     try {
       return pages.get(SchedulerState.compactUrl(hostKey, url));
     } catch (Exception e) {
@@ -118,47 +154,45 @@ final class FlinkHostStore implements HostStore {
 
   @Override
   public void putPage(String url, PageState page) {
-    try {
-      pages.put(SchedulerState.compactUrl(hostKey, url), page);
-    } catch (Exception e) {
-      throw new FlinkRuntimeException("writing page " + url, e);
-    }
+    pageWrites.put(url, page);
   }
 
   @Override
   public void removePage(String url) {
-    try {
-      pages.remove(SchedulerState.compactUrl(hostKey, url));
-    } catch (Exception e) {
-      throw new FlinkRuntimeException("removing page " + url, e);
-    }
+    pageWrites.put(url, null);
   }
 
   @Override
   public String slot(long key) {
+    Long k = key;
+    if (slotWrites.containsKey(k)) {
+      return slotWrites.get(k);
+    }
     try {
-      String stored = slots.get(key);
+      String stored = slots.get(k);
       return stored == null ? null : SchedulerState.expandUrl(hostKey, stored);
     } catch (Exception e) {
       throw new FlinkRuntimeException("reading slot " + key + " of " + hostKey, e);
     }
   }
 
+  /**
+   * The engine puts a slot only under a key that {@link io.recrawl.engine.SlotQueues#push} has just
+   * handed out, and every slot popped is removed, so the key is not in RocksDB yet.
+   */
   @Override
   public void putSlot(long key, String url) {
-    try {
-      slots.put(key, SchedulerState.compactUrl(hostKey, url));
-    } catch (Exception e) {
-      throw new FlinkRuntimeException("writing slot " + key + " of " + hostKey, e);
-    }
+    slotWrites.put(key, url);
+    newSlots.add(key);
   }
 
   @Override
   public void removeSlot(long key) {
-    try {
-      slots.remove(key);
-    } catch (Exception e) {
-      throw new FlinkRuntimeException("removing slot " + key + " of " + hostKey, e);
+    Long k = key;
+    if (newSlots.remove(k)) {
+      slotWrites.remove(k); // created and removed within the call: RocksDB never sees it
+    } else {
+      slotWrites.put(k, null);
     }
   }
 }

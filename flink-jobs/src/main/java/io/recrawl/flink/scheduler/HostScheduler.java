@@ -7,7 +7,6 @@ import io.recrawl.wire.StatusEvent;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
-import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -43,11 +42,13 @@ public final class HostScheduler {
       DataStream<ControlMessage> control,
       Map<String, ?> engineSettings,
       double initialGlobalLambda) {
-    BroadcastStream<ControlMessage> broadcast =
-        control.broadcast(SchedulerState.globalDescriptor(), SchedulerState.hostRatesDescriptor());
+    // The operator registers the broadcast state itself: the control stream is only broadcast here.
     return statusesByHost
-        .connect(broadcast)
-        .process(new HostSchedulerFunction(engineSettings, initialGlobalLambda), WireTypes.CRAWL_REQUEST)
+        .connect(control.broadcast())
+        .transform(
+            "host-scheduler",
+            WireTypes.CRAWL_REQUEST,
+            new HostSchedulerOperator(new HostSchedulerFunction(engineSettings, initialGlobalLambda)))
         .uid(SchedulerState.OPERATOR_UID)
         .name("host-scheduler");
   }

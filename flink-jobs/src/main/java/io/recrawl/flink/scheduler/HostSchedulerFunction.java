@@ -23,6 +23,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
+import org.apache.flink.streaming.api.operators.KeyContext;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.FlinkRuntimeException;
 import org.apache.flink.util.OutputTag;
@@ -68,6 +69,9 @@ public class HostSchedulerFunction
   // Descriptors are looked up on every event: build them once.
   private static final MapStateDescriptor<String, Double> GLOBAL = SchedulerState.globalDescriptor();
   private static final MapStateDescriptor<String, Double> HOST_RATES = SchedulerState.hostRatesDescriptor();
+
+  /** The fired timer of a call that is not a wake-up: no timer has this time. */
+  private static final long NO_TIMER = Long.MIN_VALUE;
 
   /** Sample one wake-up in this many for the host lambda histogram. */
   private static final int LAMBDA_SAMPLE_EVERY = 16;
@@ -120,21 +124,23 @@ public class HostSchedulerFunction
   public void processElement(StatusEvent e, ReadOnlyContext ctx, Collector<CrawlRequest> out) throws Exception {
     metrics.eventsIn.inc();
     String host = ctx.getCurrentKey();
-    store.reset(host);
+    store.begin(host);
     HostState before = store.host();
     long now = statusClock(e.time(), ctx.timerService().currentWatermark(), before);
-    call.begin(host, now, globalLambda(ctx.getBroadcastState(GLOBAL)), ctx.timerService(), out);
+    call.begin(host, now, globalLambda(ctx.getBroadcastState(GLOBAL)), ctx.timerService(), NO_TIMER, out);
     long backlogBefore = readySize(before);
     try {
       syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
       engine.onStatus(store, e, call);
       syncHostRate(host, ctx.getBroadcastState(HOST_RATES)); // a new host
+      store.commit();
+      call.commitTimer();
     } catch (FlinkRuntimeException stateFailure) {
-      store.invalidate();
+      store.rollback();
       throw stateFailure; // the state backend failed: a real failure, let Flink restart
     } catch (RuntimeException bad) {
       // An input the engine cannot digest must not fail (and then fail again after every restart).
-      store.invalidate();
+      store.rollback();
       deadLetter(ctx::output, raw(e), REJECTED_BY_ENGINE, bad.toString(), now);
     }
     metrics.dueBacklog += readySize(store.host()) - backlogBefore;
@@ -151,17 +157,37 @@ public class HostSchedulerFunction
     double lambda0 = globalLambda(ctx.getBroadcastState(GLOBAL));
     // The host's clock is its timer's time, not the (possibly far ahead) watermark: pacing on the
     // output is then exact in event time, even when a replay moves the watermark in big steps.
-    call.begin(host, timestamp, lambda0, ctx.timerService(), out);
-    store.reset(host);
+    call.begin(host, timestamp, lambda0, ctx.timerService(), timestamp, out);
+    store.begin(host);
     long backlogBefore = readySize(store.host());
-    syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
-    engine.onWake(store, call);
+    try {
+      syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
+      engine.onWake(store, call);
+      store.commit();
+      call.commitTimer();
+    } catch (RuntimeException failure) {
+      store.rollback();
+      throw failure;
+    }
     HostState h = store.host();
     metrics.dueBacklog += readySize(h) - backlogBefore;
     if (h != null && ++wakeCount % LAMBDA_SAMPLE_EVERY == 0) {
       double lambdaI = engine.thresholds().hostLambda(h, lambda0, timestamp);
       metrics.hostLambdaMicros.update(Math.round(Math.min(lambdaI, 1e12) * 1e6));
     }
+  }
+
+  /**
+   * Switches host records to write-back (see {@link HostRecordCache}); the operator then calls
+   * {@link #flushHostRecords} before every checkpoint barrier and at the end of input.
+   */
+  void writeBackHostRecords(KeyContext keys) {
+    store.writeBack(keys);
+  }
+
+  /** Writes the host records changed since the last flush to keyed state. */
+  void flushHostRecords() {
+    store.flush();
   }
 
   /**
@@ -241,6 +267,7 @@ public class HostSchedulerFunction
 
   /** Rebuilds the transient per-subtask ledger and counts from keyed state (after a restore). */
   private void rebuild(Context ctx, long now) throws Exception {
+    flushHostRecords(); // the scan below reads RocksDB
     DemandLedger fresh = new DemandLedger(engine.config().grid);
     long[] counts = new long[3];
     ctx.applyToKeyedState(
@@ -300,20 +327,30 @@ public class HostSchedulerFunction
     return metrics;
   }
 
-  /** The engine's view of one call: the host, its clock, λ_0, the timer service and the output. */
+  /**
+   * The engine's view of one call: the host, its clock, λ_0, the timer service and the output. The
+   * host's timer moves when the call commits, once, however often the engine moved its wake-up.
+   */
   private final class EngineCall implements HostEngine.Context {
     private String host;
     private long now;
     private double lambda0;
     private TimerService timers;
+    private long fired;
     private Collector<CrawlRequest> out;
+    private boolean moved;
+    private long wakeBefore;
+    private long wakeAfter;
 
-    void begin(String host, long now, double lambda0, TimerService timers, Collector<CrawlRequest> out) {
+    /** @param fired the timer that started this call, already gone from the timer service; or {@link #NO_TIMER} */
+    void begin(String host, long now, double lambda0, TimerService timers, long fired, Collector<CrawlRequest> out) {
       this.host = host;
       this.now = now;
       this.lambda0 = lambda0;
       this.timers = timers;
+      this.fired = fired;
       this.out = out;
+      this.moved = false;
     }
 
     @Override
@@ -338,12 +375,24 @@ public class HostSchedulerFunction
 
     @Override
     public void reschedule(long previous, long next) {
-      // Exactly one timer per host: the engine's wake-up.
-      if (previous != Long.MAX_VALUE) {
-        timers.deleteEventTimeTimer(previous);
+      if (!moved) {
+        wakeBefore = previous;
+        moved = true;
       }
-      if (next != Long.MAX_VALUE) {
-        timers.registerEventTimeTimer(next);
+      wakeAfter = next;
+    }
+
+    /** Moves the host's one timer (the engine's wake-up) from where it was to where the call left it. */
+    void commitTimer() {
+      if (!moved) {
+        return;
+      }
+      moved = false;
+      if (wakeBefore != Long.MAX_VALUE && wakeBefore != fired && wakeBefore != wakeAfter) {
+        timers.deleteEventTimeTimer(wakeBefore);
+      }
+      if (wakeAfter != Long.MAX_VALUE && (wakeAfter != wakeBefore || wakeAfter == fired)) {
+        timers.registerEventTimeTimer(wakeAfter);
       }
     }
 

@@ -245,6 +245,16 @@ class HostSchedulerFunctionTest {
   }
 
   @Test
+  void hostRecordsAreWrittenBackBeforeTheCheckpointBarrier() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.status(A, DISCOVERED, T0);
+      int withoutHost = s.keyedStateEntriesNow(); // the page, its slot and the timer
+      assertThat(s.keyedStateEntries()).isEqualTo(withoutHost + 1); // the barrier writes the host record
+      assertThat(s.keyedStateEntriesNow()).isEqualTo(withoutHost + 1);
+    }
+  }
+
+  @Test
   void tickReportsTheSubtasksDemandAndReleases() throws Exception {
     try (SchedulerHarness s = new SchedulerHarness(settings())) {
       s.status(A, DISCOVERED, T0);

@@ -16,7 +16,6 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 
@@ -41,8 +40,7 @@ final class SchedulerHarness implements AutoCloseable {
     fn = new HostSchedulerFunction(settings, 0.0);
     h =
         new KeyedBroadcastOperatorTestHarness<>(
-            new CoBroadcastWithKeyedOperator<>(
-                fn, List.of(SchedulerState.globalDescriptor(), SchedulerState.hostRatesDescriptor())),
+            new HostSchedulerOperator(fn),
             (KeySelector<StatusEvent, String>) StatusEvent::host,
             Types.STRING,
             1,
@@ -121,8 +119,14 @@ final class SchedulerHarness implements AutoCloseable {
     return out;
   }
 
-  /** Keyed state entries (host records, pages, slots, timers) in RocksDB. */
-  int keyedStateEntries() {
+  /** Keyed state entries (host records, pages, slots, timers) in RocksDB, as a checkpoint would see them. */
+  int keyedStateEntries() throws Exception {
+    h.prepareSnapshotPreBarrier(0);
+    return keyedStateEntriesNow();
+  }
+
+  /** Keyed state entries in RocksDB right now: host records not yet written back are missing. */
+  int keyedStateEntriesNow() {
     var backend = ((AbstractStreamOperator<?>) h.getOperator()).getKeyedStateBackend();
     return ((RocksDBKeyedStateBackend<?>) backend).numKeyValueStateEntries();
   }
@@ -132,6 +136,7 @@ final class SchedulerHarness implements AutoCloseable {
   }
 
   OperatorSubtaskState snapshot() throws Exception {
+    h.prepareSnapshotPreBarrier(1L); // as the task does before the barrier
     return h.snapshot(1L, 1L);
   }
 
