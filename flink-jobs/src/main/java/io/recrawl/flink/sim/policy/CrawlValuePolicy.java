@@ -166,6 +166,9 @@ public final class CrawlValuePolicy implements SimPolicy {
         discover(p, now);
       }
     }
+    // The whole frontier moved at once: price it now, before the hosts re-check their pages, rather
+    // than release a burst at the old price and wait for the period's end.
+    frontier.setGlobalLambda(controller.update(frontier.ledger().snapshot(), Double.NaN));
   }
 
   @Override
