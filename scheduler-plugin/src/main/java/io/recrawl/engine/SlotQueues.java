@@ -28,6 +28,16 @@ public final class SlotQueues {
     return ((long) queue << 62) | ((bucket & 0xFFFFFFFFL) << SEQ_BITS) | (seq & SEQ_MASK);
   }
 
+  /** The queue and bucket of a store key, as one number. */
+  static long bucketOf(long key) {
+    return key >>> SEQ_BITS;
+  }
+
+  /** The sequence number of a store key within its bucket. */
+  static int seqOf(long key) {
+    return (int) (key & SEQ_MASK);
+  }
+
   /** The queue id a store key belongs to. */
   public static int queueOf(long key) {
     return (int) (key >>> 62);
