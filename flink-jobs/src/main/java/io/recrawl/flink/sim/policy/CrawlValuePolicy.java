@@ -118,7 +118,7 @@ public final class CrawlValuePolicy implements SimPolicy {
   private void control(double now) {
     double measured = now > 0 ? fetchesThisPeriod / controlPeriodDays : Double.NaN;
     fetchesThisPeriod = 0;
-    frontier.setGlobalLambda(controller.update(frontier.ledger().snapshot(), measured));
+    price(measured);
     nextControl = now + controlPeriodDays;
   }
 
@@ -168,7 +168,12 @@ public final class CrawlValuePolicy implements SimPolicy {
     }
     // The whole frontier moved at once: price it now, before the hosts re-check their pages, rather
     // than release a burst at the old price and wait for the period's end.
-    frontier.setGlobalLambda(controller.update(frontier.ledger().snapshot(), Double.NaN));
+    price(Double.NaN);
+  }
+
+  /** One controller step over the frontier's demand ledger; {@code measured} NaN when not known. */
+  private void price(double measured) {
+    frontier.setGlobalLambda(controller.update(frontier.ledger().snapshot(), measured));
   }
 
   @Override
