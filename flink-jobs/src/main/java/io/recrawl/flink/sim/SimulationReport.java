@@ -74,6 +74,7 @@ public final class SimulationReport {
       m.put("max_queued_after_warmup", r.maxQueuedInWindow);
       m.put("wall_seconds", r.wallSeconds);
       m.put("by_host_class", byHostClass(r));
+      m.put("series", series(r));
       double change = cfg.scenario.changeTime();
       if (change < cfg.days) {
         m.put("freshness_first_day_after_change", meanOver(r.freshnessSeries, r.bucketDays, change, change + 1));
@@ -83,6 +84,16 @@ public final class SimulationReport {
     }
     root.put("policies", policies);
     return root;
+  }
+
+  /** The charts' time series, so that a run can be plotted or compared without the HTML report. */
+  private static Map<String, Object> series(PolicyRun r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("bucket_days", r.bucketDays);
+    m.put("weighted_freshness", r.freshnessSeries);
+    m.put("crawls_per_day", r.crawlRateSeries);
+    m.put("lambda0", r.lambda0Series);
+    return m;
   }
 
   /** The mean of the chart buckets that lie inside [from, to): how a policy does right after a change. */

@@ -44,6 +44,11 @@ class SimulationReportTest {
     for (String k : List.of("crawls_per_day", "politeness_violations", "never_crawled")) {
       assertThat(u.has(k)).as(k).isTrue();
     }
+    JsonNode series = u.get("series");
+    assertThat(series.get("bucket_days").asDouble()).isEqualTo(runs.get(1).bucketDays);
+    assertThat(series.get("weighted_freshness").size()).isEqualTo(runs.get(1).freshnessSeries.length).isGreaterThan(1);
+    assertThat(series.get("crawls_per_day").get(3).asDouble()).isEqualTo(runs.get(1).crawlRateSeries[3]);
+    assertThat(series.get("lambda0").size()).isEqualTo(runs.get(1).lambda0Series.length);
 
     String html = Files.readString(dir.resolve("report.html"));
     assertThat(html).contains("Weighted freshness over time", "Crawl rate against the budget", "λ0", "Revisit interval");
