@@ -255,8 +255,8 @@ public final class HostEngine {
     if (url == null) {
       return null;
     }
+    PageState p = store.slotPage(key, url);
     store.removeSlot(key);
-    PageState p = store.page(url);
     if (p == null || p.slot != key) {
       return null;
     }
@@ -443,7 +443,7 @@ public final class HostEngine {
       store.removeSlot(p.slot);
     }
     p.slot = key;
-    store.putSlot(key, url);
+    store.putSlot(key, url, p);
     store.putPage(url, p);
   }
 

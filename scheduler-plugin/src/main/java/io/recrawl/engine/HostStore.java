@@ -27,5 +27,21 @@ public interface HostStore {
 
   void putSlot(long key, String url);
 
+  /**
+   * Puts a slot for a page whose record is at hand; a store that keeps records as objects may keep
+   * it with the slot (see {@link #slotPage}). By default the record is not used.
+   */
+  default void putSlot(long key, String url, PageState page) {
+    putSlot(key, url);
+  }
+
+  /**
+   * The record of the page that slot {@code key} names ({@code url}, as {@link #slot} returned it),
+   * or null; by default looked up by URL.
+   */
+  default PageState slotPage(long key, String url) {
+    return page(url);
+  }
+
   void removeSlot(long key);
 }

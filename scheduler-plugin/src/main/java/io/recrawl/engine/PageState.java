@@ -37,6 +37,11 @@ public final class PageState {
   /** Metadata carried into crawl requests (only the configured transfer keys); may be null. */
   public Map<String, List<String>> metadata;
 
+  // Not state (no serializer writes them): the in-memory store that holds this very object, and
+  // under which URL, so that it can answer a re-put or a slot's page without a URL look-up.
+  transient InMemoryHostStore heldBy;
+  transient String heldAs;
+
   public PageState() {}
 
   public boolean inFlight() {

@@ -41,7 +41,10 @@ public final class CrawlValuePolicy implements SimPolicy {
   private SimContext ctx;
   private LocalFrontier frontier;
   private GlobalLambdaController controller;
-  private final Map<String, Integer> pageOf = new HashMap<>();
+  private UrlIndex pageOf;
+  /** Per page, the rate its oracle metadata was last written for and that text (see {@link #oracleMetadata}). */
+  private double[] oracleRate;
+  private String[] oracleText;
   private double tick;
   private double nextTick;
   private double nextControl;
@@ -79,8 +82,10 @@ public final class CrawlValuePolicy implements SimPolicy {
         frontier.setHostRate(w.hostName(h), ctx.hostMaxRate(h), this::onRequest);
       }
     }
-    for (int p = 0; p < w.pages(); p++) {
-      pageOf.put(w.url(p), p);
+    pageOf = new UrlIndex(w);
+    if (ctx.oracleRates()) {
+      oracleRate = new double[w.pages()];
+      oracleText = new String[w.pages()];
     }
     for (int p = 0; p < w.pages(); p++) {
       if (ctx.exists(p)) {
@@ -98,18 +103,26 @@ public final class CrawlValuePolicy implements SimPolicy {
     frontier.onStatus(e, this::onRequest);
   }
 
-  /** The page's true change rate as event metadata in oracle runs; nothing otherwise. */
+  /**
+   * The page's true change rate as event metadata in oracle runs; nothing otherwise. The text is
+   * kept per page while the rate stays: formatting a double on every event cost more than the
+   * engine's work on it.
+   */
   private Map<String, List<String>> oracleMetadata(int page) {
     if (!ctx.oracleRates()) {
       return Map.of();
     }
     double rate = Math.max(ctx.changeRate(page), 1e-9);
-    return Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(Double.toString(rate)));
+    if (oracleText[page] == null || oracleRate[page] != rate) {
+      oracleRate[page] = rate;
+      oracleText[page] = Double.toString(rate);
+    }
+    return Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(oracleText[page]));
   }
 
   private void onRequest(CrawlRequest r) {
-    Integer page = pageOf.get(r.url());
-    if (page == null) {
+    int page = pageOf.page(r.url());
+    if (page < 0) {
       throw new IllegalStateException("the engine released an unknown URL " + r.url());
     }
     ctx.release(page);
