@@ -17,6 +17,11 @@ public final class LocalFrontier {
   private final Map<String, Host> hosts = new HashMap<>();
   /** Hosts with a wake-up, as a binary min-heap on their wake time: one entry per host. */
   private Host[] timers = new Host[64];
+  /**
+   * The wake time of each heap entry, beside it: sifting compares these without reading the hosts,
+   * which are scattered over the heap (a cache miss each with thousands of hosts).
+   */
+  private long[] timerKeys = new long[64];
   private int timerCount;
   private final DemandLedger ledger;
   private final EngineListener listener;
@@ -65,7 +70,7 @@ public final class LocalFrontier {
 
   /** Fires every wake-up due up to and including {@code time}, in time order. */
   public void advanceTo(long time, Consumer<CrawlRequest> out) {
-    while (timerCount > 0 && timers[0].wakeAt <= time) {
+    while (timerCount > 0 && timerKeys[0] <= time) {
       Host h = timers[0];
       now = Math.max(now, h.wakeAt);
       setTimer(h, Long.MAX_VALUE);
@@ -126,6 +131,7 @@ public final class LocalFrontier {
       }
       if (timerCount == timers.length) {
         timers = Arrays.copyOf(timers, timerCount * 2);
+        timerKeys = Arrays.copyOf(timerKeys, timerCount * 2);
       }
       h.heapIndex = timerCount;
       timers[timerCount++] = h;
@@ -148,7 +154,7 @@ public final class LocalFrontier {
     Host h = timers[i];
     while (i > 0) {
       int parent = (i - 1) >>> 1;
-      if (timers[parent].wakeAt <= h.wakeAt) {
+      if (timerKeys[parent] <= h.wakeAt) {
         break;
       }
       place(timers[parent], i);
@@ -165,10 +171,10 @@ public final class LocalFrontier {
       if (child >= timerCount) {
         break;
       }
-      if (child + 1 < timerCount && timers[child + 1].wakeAt < timers[child].wakeAt) {
+      if (child + 1 < timerCount && timerKeys[child + 1] < timerKeys[child]) {
         child++;
       }
-      if (timers[child].wakeAt >= h.wakeAt) {
+      if (timerKeys[child] >= h.wakeAt) {
         break;
       }
       place(timers[child], i);
@@ -179,6 +185,7 @@ public final class LocalFrontier {
 
   private void place(Host h, int i) {
     timers[i] = h;
+    timerKeys[i] = h.wakeAt;
     h.heapIndex = i;
   }
 
