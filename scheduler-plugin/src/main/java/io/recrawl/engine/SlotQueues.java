@@ -91,7 +91,9 @@ public final class SlotQueues {
 
   /** Removes and returns the oldest slot key of bucket b (which must be present and non-empty). */
   public long pop(int queue, long bucket) {
-    int i = Arrays.binarySearch(buckets, bucket);
+    // Queues are drained from an end (the first due bucket, the last ready one): look there first.
+    int last = buckets.length - 1;
+    int i = buckets[0] == bucket ? 0 : buckets[last] == bucket ? last : Arrays.binarySearch(buckets, bucket);
     long k = key(queue, bucket, heads[i]++);
     if (size > 0) {
       size--;
