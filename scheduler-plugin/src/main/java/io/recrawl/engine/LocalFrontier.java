@@ -15,30 +15,60 @@ public final class LocalFrontier {
 
   private final HostEngine engine;
   private final Map<String, Host> hosts = new HashMap<>();
-  /** Hosts with a wake-up, as a binary min-heap on their wake time: one entry per host. */
-  private Host[] timers = new Host[64];
   /**
-   * The wake time of each heap entry, beside it: sifting compares these without reading the hosts,
-   * which are scattered over the heap (a cache miss each with thousands of hosts).
+   * Hosts with a wake-up, as a binary min-heap on their wake time: one entry per host. The heap is
+   * primitive arrays (host numbers, wake times, and each host's place by number): sifting reads no
+   * host record, each a cache miss with thousands of hosts, and writes no reference, which the
+   * collector would have to track.
    */
+  private int[] timers = new int[64];
   private long[] timerKeys = new long[64];
   private int timerCount;
+  /** Hosts by number, and each one's index in the heap (-1 = no wake-up). */
+  private Host[] byId = new Host[64];
+  private int[] heapIndex = new int[64];
+  private int nextId;
+  /** Numbers of removed hosts, for reuse. */
+  private int[] freeIds = new int[8];
+  private int freeCount;
   private final DemandLedger ledger;
   private final EngineListener listener;
   private final Map<String, Double> rateOverrides = new HashMap<>();
   private double globalLambda;
   private long now = Long.MIN_VALUE;
 
-  /** A host's state and its place in the timer heap. */
+  /** A host's state and its number in the timer heap. */
   private static final class Host {
     final String name;
+    final int id;
     final InMemoryHostStore store = new InMemoryHostStore();
     long wakeAt = Long.MAX_VALUE;
-    int heapIndex = -1;
 
-    Host(String name) {
+    Host(String name, int id) {
       this.name = name;
+      this.id = id;
     }
+  }
+
+  private Host newHost(String name) {
+    int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
+    if (id == byId.length) {
+      byId = Arrays.copyOf(byId, id * 2);
+      heapIndex = Arrays.copyOf(heapIndex, id * 2);
+    }
+    Host h = new Host(name, id);
+    byId[id] = h;
+    heapIndex[id] = -1;
+    return h;
+  }
+
+  private void dropHost(Host h) {
+    hosts.remove(h.name);
+    byId[h.id] = null;
+    if (freeCount == freeIds.length) {
+      freeIds = Arrays.copyOf(freeIds, freeCount * 2);
+    }
+    freeIds[freeCount++] = h.id;
   }
 
   public LocalFrontier(EngineConfig cfg, EngineListener listener) {
@@ -71,7 +101,7 @@ public final class LocalFrontier {
   /** Fires every wake-up due up to and including {@code time}, in time order. */
   public void advanceTo(long time, Consumer<CrawlRequest> out) {
     while (timerCount > 0 && timerKeys[0] <= time) {
-      Host h = timers[0];
+      Host h = byId[timers[0]];
       now = Math.max(now, h.wakeAt);
       setTimer(h, Long.MAX_VALUE);
       engine.onWake(h.store, context(h, out));
@@ -82,7 +112,7 @@ public final class LocalFrontier {
   /** Applies a status event at its own time (after firing the wake-ups before it). */
   public void onStatus(StatusEvent e, Consumer<CrawlRequest> out) {
     advanceTo(e.time(), out);
-    Host h = hosts.computeIfAbsent(e.host(), Host::new);
+    Host h = hosts.computeIfAbsent(e.host(), this::newHost);
     boolean fresh = h.store.host() == null;
     engine.onStatus(h.store, e, context(h, out));
     if (fresh && h.store.host() != null && rateOverrides.containsKey(e.host())) {
@@ -90,7 +120,7 @@ public final class LocalFrontier {
     }
     if (h.store.host() == null) {
       setTimer(h, Long.MAX_VALUE);
-      hosts.remove(e.host());
+      dropHost(h);
     }
   }
 
@@ -125,7 +155,9 @@ public final class LocalFrontier {
   /** Moves the host's single timer to {@code time} (Long.MAX_VALUE = none). */
   private void setTimer(Host h, long time) {
     h.wakeAt = time;
-    if (h.heapIndex < 0) {
+    int id = h.id;
+    int i = heapIndex[id];
+    if (i < 0) {
       if (time == Long.MAX_VALUE) {
         return;
       }
@@ -133,39 +165,35 @@ public final class LocalFrontier {
         timers = Arrays.copyOf(timers, timerCount * 2);
         timerKeys = Arrays.copyOf(timerKeys, timerCount * 2);
       }
-      h.heapIndex = timerCount;
-      timers[timerCount++] = h;
-      up(h.heapIndex);
+      up(timerCount++, id, time);
     } else if (time == Long.MAX_VALUE) {
-      int i = h.heapIndex;
-      Host last = timers[--timerCount];
-      timers[timerCount] = null;
-      h.heapIndex = -1;
-      if (last != h) {
-        place(last, i);
-        down(up(i));
+      int last = timers[--timerCount];
+      heapIndex[id] = -1;
+      if (last != id) {
+        long lastKey = timerKeys[timerCount];
+        down(up(i, last, lastKey), last, lastKey);
       }
     } else {
-      down(up(h.heapIndex));
+      down(up(i, id, time), id, time);
     }
   }
 
-  private int up(int i) {
-    Host h = timers[i];
+  /** Sifts host {@code id} with wake time {@code key} up from the free place {@code i}; returns where it lands. */
+  private int up(int i, int id, long key) {
     while (i > 0) {
       int parent = (i - 1) >>> 1;
-      if (timerKeys[parent] <= h.wakeAt) {
+      if (timerKeys[parent] <= key) {
         break;
       }
-      place(timers[parent], i);
+      place(timers[parent], timerKeys[parent], i);
       i = parent;
     }
-    place(h, i);
+    place(id, key, i);
     return i;
   }
 
-  private void down(int i) {
-    Host h = timers[i];
+  /** Sifts host {@code id} with wake time {@code key}, at place {@code i}, down. */
+  private void down(int i, int id, long key) {
     while (true) {
       int child = 2 * i + 1;
       if (child >= timerCount) {
@@ -174,19 +202,19 @@ public final class LocalFrontier {
       if (child + 1 < timerCount && timerKeys[child + 1] < timerKeys[child]) {
         child++;
       }
-      if (timerKeys[child] >= h.wakeAt) {
+      if (timerKeys[child] >= key) {
         break;
       }
-      place(timers[child], i);
+      place(timers[child], timerKeys[child], i);
       i = child;
     }
-    place(h, i);
+    place(id, key, i);
   }
 
-  private void place(Host h, int i) {
-    timers[i] = h;
-    timerKeys[i] = h.wakeAt;
-    h.heapIndex = i;
+  private void place(int id, long key, int i) {
+    timers[i] = id;
+    timerKeys[i] = key;
+    heapIndex[id] = i;
   }
 
   private HostEngine.Context context(Host host, Consumer<CrawlRequest> out) {
