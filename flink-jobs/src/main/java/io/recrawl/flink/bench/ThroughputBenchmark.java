@@ -49,7 +49,7 @@ public final class ThroughputBenchmark {
 
   public static final String OPTIONS =
       "[--urls 1000000] [--hosts 10000] [--events 3000000] [--event-spacing-ms 5] [--parallelism 2]"
-          + " [--managed-memory 512m] [--bloom-filter false] [--work-dir target/bench-throughput] [--out bench.json]";
+          + " [--managed-memory 512m] [--bloom-filter false] [--flink key=value,...] [--work-dir target/bench-throughput] [--out bench.json]";
 
   static final long T0 = 1_700_000_000_000L;
 
@@ -85,14 +85,25 @@ public final class ThroughputBenchmark {
     Synthetic input = new Synthetic(urls, hosts, spacing);
     String managed = o.getOrDefault("managed-memory", "512m");
     boolean bloom = Boolean.parseBoolean(o.getOrDefault("bloom-filter", "false"));
+    // Extra Flink settings for both jobs (e.g. RocksDB options to try), as comma-separated key=value.
+    Map<String, String> extra = new HashMap<>();
+    for (String kv : o.getOrDefault("flink", "").split(",")) {
+      int eq = kv.indexOf('=');
+      if (eq > 0) {
+        extra.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+      }
+    }
 
     System.out.printf(Locale.ROOT,
         "bench throughput: %,d URLs on %,d hosts, %,d events, parallelism %d, managed memory %s, bloom filters %s%n",
         urls, hosts, events, parallelism, managed, bloom);
-    Measured scheduler = runJob(true, input, events, parallelism, work, managed, bloom);
+    if (!extra.isEmpty()) {
+      System.out.println("  extra Flink settings: " + extra);
+    }
+    Measured scheduler = runJob(true, input, events, parallelism, work, managed, bloom, extra);
     System.out.printf(Locale.ROOT, "  scheduler:    %,.0f events/s (%,d events in %.1f s; %.1f µs of scheduler-thread CPU per event)%n",
         scheduler.eventsPerSecond(), events, scheduler.seconds, scheduler.cpuSeconds * 1e6 / events);
-    Measured pass = runJob(false, input, events, parallelism, work, managed, bloom);
+    Measured pass = runJob(false, input, events, parallelism, work, managed, bloom, extra);
     System.out.printf(Locale.ROOT, "  pass-through: %,.0f events/s (%,d events in %.1f s)%n",
         pass.eventsPerSecond(), events, pass.seconds);
     double bytesPerUrl = scheduler.stateBytes / (double) urls;
@@ -115,7 +126,8 @@ public final class ThroughputBenchmark {
   }
 
   private static Measured runJob(
-      boolean scheduler, Synthetic input, long events, int parallelism, Path work, String managed, boolean bloom)
+      boolean scheduler, Synthetic input, long events, int parallelism, Path work, String managed, boolean bloom,
+      Map<String, String> extra)
       throws Exception {
     String name = scheduler ? "scheduler" : "passthrough";
     Map<String, String> m = new HashMap<>();
@@ -130,6 +142,7 @@ public final class ThroughputBenchmark {
     m.put("taskmanager.memory.managed.size", managed);
     m.put("state.backend.rocksdb.use-bloom-filter", String.valueOf(bloom));
     m.put("parallelism.default", String.valueOf(parallelism));
+    m.putAll(extra);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
 
     DataStream<StatusEvent> statuses =

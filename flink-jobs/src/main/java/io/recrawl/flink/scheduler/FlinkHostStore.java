@@ -41,11 +41,14 @@ final class FlinkHostStore implements HostStore {
   private boolean hostLoaded;
   private boolean hostChanged;
   /** Pages written in this call, by URL; a null value is a removal. */
-  private final Map<String, PageState> pageWrites = new HashMap<>();
+  private Map<String, PageState> pageWrites = new HashMap<>();
   /** Slots written in this call (key to URL); a null value is a removal. */
-  private final Map<Long, String> slotWrites = new HashMap<>();
+  private Map<Long, String> slotWrites = new HashMap<>();
   /** Slots created in this call: they are not in RocksDB, so removing one needs no delete. */
-  private final HashSet<Long> newSlots = new HashSet<>();
+  private HashSet<Long> newSlots = new HashSet<>();
+
+  /** Writes of a typical call; the write tables are made anew after a call with more. */
+  private static final int SMALL_CALL = 12;
 
   FlinkHostStore(ValueState<HostState> hostState, MapState<String, PageState> pages, MapState<Long, String> slots) {
     this.pages = pages;
@@ -68,10 +71,7 @@ final class FlinkHostStore implements HostStore {
     hostKey = key;
     host = null;
     hostLoaded = false;
-    hostChanged = false;
-    pageWrites.clear();
-    slotWrites.clear();
-    newSlots.clear();
+    clearWrites();
     return this;
   }
 
@@ -110,9 +110,17 @@ final class FlinkHostStore implements HostStore {
   }
 
   private void clearWrites() {
-    pageWrites.clear();
-    slotWrites.clear();
-    newSlots.clear();
+    if (pageWrites.size() > SMALL_CALL || slotWrites.size() > SMALL_CALL || newSlots.size() > SMALL_CALL) {
+      // A big call (a wake-up draining many slots) grows the tables for good, and clearing and
+      // iterating a hash table costs its capacity, not its size: start small again.
+      pageWrites = new HashMap<>();
+      slotWrites = new HashMap<>();
+      newSlots = new HashSet<>();
+    } else {
+      pageWrites.clear();
+      slotWrites.clear();
+      newSlots.clear();
+    }
     hostChanged = false;
   }
 

@@ -1,15 +1,15 @@
 package io.recrawl.flink.scheduler;
 
 import io.recrawl.engine.HostState;
+import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.streaming.api.operators.KeyContext;
 import org.apache.flink.util.FlinkRuntimeException;
 
 /**
- * Host records on the heap, least recently used evicted first, written back to RocksDB lazily.
+ * Host records on the heap, written back to RocksDB lazily; when full, all clean records are dropped.
  *
  * <p>A host record is read and rewritten at every event and wake-up of its host, and its RocksDB
  * {@code put} was a tenth of the operator's time. With a {@link KeyContext} (the operator's, see
@@ -34,7 +34,9 @@ final class HostRecordCache {
     }
   }
 
-  private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(1024, 0.75f, true);
+  // Not an access-ordered (LRU) map: relinking the entry on every look-up cost more, in cache misses,
+  // than the occasional re-read of a host after the cache has been emptied.
+  private final HashMap<String, Entry> entries = new HashMap<>(1024);
   private final ValueState<HostState> state;
   private final int capacity;
   private KeyContext keys;
@@ -129,7 +131,10 @@ final class HostRecordCache {
     }
   }
 
-  /** Keeps the cache at its capacity: writes the dirty records back, then drops the oldest. */
+  /**
+   * Keeps the cache at its capacity: writes the dirty records back, then drops every clean record
+   * (RocksDB has them all); the hosts in use come back one read each.
+   */
   private void bound() {
     if (entries.size() <= capacity) {
       return;
@@ -138,7 +143,7 @@ final class HostRecordCache {
       flush();
     }
     Iterator<Entry> it = entries.values().iterator();
-    while (entries.size() > capacity && it.hasNext()) {
+    while (it.hasNext()) {
       if (!it.next().dirty) {
         it.remove();
       }
