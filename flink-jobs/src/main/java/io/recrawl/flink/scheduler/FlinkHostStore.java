@@ -23,7 +23,8 @@ import org.apache.flink.util.FlinkRuntimeException;
  * RocksDB untouched (it used to leave it half-written).
  *
  * <p>Host records go through a {@link HostRecordCache}: they are written back to RocksDB at
- * checkpoints rather than at every event. The engine mutates the record it is given, so a call works
+ * checkpoints rather than at every event. So are lease slots, kept per host in one {@link
+ * LeaseSlots} value rather than as a slot entry each. The engine mutates the record it is given, so a call works
  * on a copy, and the copy becomes the cached record on commit.
  */
 final class FlinkHostStore implements HostStore {
@@ -34,6 +35,7 @@ final class FlinkHostStore implements HostStore {
   private final MapState<String, PageState> pages;
   private final MapState<Long, String> slots;
   private final HostRecordCache hosts;
+  private final boolean keepsLeases;
 
   // The call in progress.
   private String hostKey;
@@ -50,10 +52,16 @@ final class FlinkHostStore implements HostStore {
   /** Writes of a typical call; the write tables are made anew after a call with more. */
   private static final int SMALL_CALL = 12;
 
-  FlinkHostStore(ValueState<HostState> hostState, MapState<String, PageState> pages, MapState<Long, String> slots) {
+  /** @param leaseState where lease slots are kept (see {@link LeaseSlots}); null = in {@code slots} */
+  FlinkHostStore(
+      ValueState<HostState> hostState,
+      ValueState<LeaseSlots> leaseState,
+      MapState<String, PageState> pages,
+      MapState<Long, String> slots) {
     this.pages = pages;
     this.slots = slots;
-    this.hosts = new HostRecordCache(hostState, CACHED_HOSTS);
+    this.hosts = new HostRecordCache(hostState, leaseState, CACHED_HOSTS);
+    this.keepsLeases = leaseState != null;
   }
 
   /** Host records are written back at {@link #flush} (checkpoints) instead of on every commit. */
@@ -77,12 +85,23 @@ final class FlinkHostStore implements HostStore {
 
   /** Applies the call's writes to keyed state. The host record stays readable until the next call. */
   void commit() {
+    LeaseSlots leases = keepsLeases && !slotWrites.isEmpty() ? hosts.leases(hostKey) : null;
+    boolean leasesChanged = false;
     try {
       for (Map.Entry<Long, String> e : slotWrites.entrySet()) {
-        if (e.getValue() == null) {
-          slots.remove(e.getKey());
+        long key = e.getKey();
+        String url = e.getValue();
+        if (url == null) {
+          if (leases != null && leases.remove(key)) {
+            leasesChanged = true;
+          } else {
+            slots.remove(key);
+          }
+        } else if (leases != null && isLeaseSlot(key, url) && leases.size() < LeaseSlots.MAX) {
+          leases.put(key, SchedulerState.compactUrl(hostKey, url));
+          leasesChanged = true;
         } else {
-          slots.put(e.getKey(), SchedulerState.compactUrl(hostKey, e.getValue()));
+          slots.put(key, SchedulerState.compactUrl(hostKey, url));
         }
       }
       for (Map.Entry<String, PageState> e : pageWrites.entrySet()) {
@@ -96,10 +115,22 @@ final class FlinkHostStore implements HostStore {
     } catch (Exception e) {
       throw new FlinkRuntimeException("writing the state of " + hostKey, e);
     }
+    if (leasesChanged) {
+      hosts.leasesChanged(hostKey);
+    }
     if (hostChanged) {
       hosts.put(hostKey, host);
     }
     clearWrites();
+  }
+
+  /**
+   * Whether a slot written in this call is its page's lease slot: the page, written in the same call,
+   * is in flight and indexed under this key (the engine indexes a released page at its lease expiry).
+   */
+  private boolean isLeaseSlot(long key, String url) {
+    PageState p = pageWrites.get(url);
+    return p != null && p.slot == key && p.leaseUntil != 0;
   }
 
   /** Drops the call's writes: the host's state is as before the call. */
@@ -175,6 +206,12 @@ final class FlinkHostStore implements HostStore {
     Long k = key;
     if (slotWrites.containsKey(k)) {
       return slotWrites.get(k);
+    }
+    if (keepsLeases) {
+      String leased = hosts.leases(hostKey).get(key);
+      if (leased != null) {
+        return SchedulerState.expandUrl(hostKey, leased);
+      }
     }
     try {
       String stored = slots.get(k);

@@ -9,7 +9,8 @@ import org.apache.flink.streaming.api.operators.KeyContext;
 import org.apache.flink.util.FlinkRuntimeException;
 
 /**
- * Host records on the heap, written back to RocksDB lazily; when full, all clean records are dropped.
+ * Host records and their {@link LeaseSlots} on the heap, written back to RocksDB lazily; when full,
+ * all clean records are dropped.
  *
  * <p>A host record is read and rewritten at every event and wake-up of its host, and its RocksDB
  * {@code put} was a tenth of the operator's time. With a {@link KeyContext} (the operator's, see
@@ -27,10 +28,16 @@ final class HostRecordCache {
   private static final class Entry {
     HostState record;
     boolean dirty;
+    /** Null until first asked for. */
+    LeaseSlots leases;
+    boolean leasesDirty;
 
-    Entry(HostState record, boolean dirty) {
+    Entry(HostState record) {
       this.record = record;
-      this.dirty = dirty;
+    }
+
+    boolean needsFlush() {
+      return dirty || leasesDirty;
     }
   }
 
@@ -38,12 +45,20 @@ final class HostRecordCache {
   // than the occasional re-read of a host after the cache has been emptied.
   private final HashMap<String, Entry> entries = new HashMap<>(1024);
   private final ValueState<HostState> state;
+  private final ValueState<LeaseSlots> leaseState;
   private final int capacity;
   private KeyContext keys;
+  /** Entries that need a flush. */
   private int dirty;
 
   HostRecordCache(ValueState<HostState> state, int capacity) {
+    this(state, null, capacity);
+  }
+
+  /** @param leaseState where {@link #leases} are kept; null if the caller keeps none */
+  HostRecordCache(ValueState<HostState> state, ValueState<LeaseSlots> leaseState, int capacity) {
     this.state = state;
+    this.leaseState = leaseState;
     this.capacity = capacity;
   }
 
@@ -54,41 +69,60 @@ final class HostRecordCache {
 
   /** The committed record of {@code host} (the current key); null if it has none. Do not mutate it. */
   HostState get(String host) {
-    Entry e = entries.get(host);
-    if (e == null) {
-      HostState stored;
+    return entry(host).record;
+  }
+
+  /**
+   * The lease slots of {@code host} (the current key), read on first use; the caller may change them
+   * and must then call {@link #leasesChanged}.
+   */
+  LeaseSlots leases(String host) {
+    Entry e = entry(host);
+    if (e.leases == null) {
+      LeaseSlots stored;
       try {
-        stored = state.value();
+        stored = leaseState.value();
       } catch (Exception ex) {
-        throw new FlinkRuntimeException("reading host state of " + host, ex);
+        throw new FlinkRuntimeException("reading the lease slots of " + host, ex);
       }
-      e = new Entry(stored, false);
-      entries.put(host, e);
-      bound();
+      e.leases = stored == null ? new LeaseSlots() : stored;
     }
-    return e.record;
+    return e.leases;
+  }
+
+  /** Commits a change the caller made to the {@link #leases} of {@code host} (the current key). */
+  void leasesChanged(String host) {
+    Entry e = entries.get(host);
+    if (e == null || e.leases == null) {
+      throw new IllegalStateException("lease slots of " + host + " changed without being read");
+    }
+    if (keys == null) {
+      writeLeases(host, e.leases);
+      return;
+    }
+    if (!e.needsFlush()) {
+      dirty++;
+    }
+    e.leasesDirty = true;
   }
 
   /** Commits the record of {@code host} (the current key); null removes it. */
   void put(String host, HostState record) {
-    if (keys == null) {
-      write(host, record);
-      entries.put(host, new Entry(record, false));
-      bound();
-      return;
-    }
     Entry e = entries.get(host);
     if (e == null) {
-      entries.put(host, new Entry(record, true));
-      dirty++;
+      e = new Entry(null);
+      entries.put(host, e);
+    }
+    e.record = record;
+    if (keys == null) {
+      write(host, record);
     } else {
-      e.record = record;
-      if (!e.dirty) {
-        e.dirty = true;
+      if (!e.needsFlush()) {
         dirty++;
       }
+      e.dirty = true;
     }
-    bound();
+    bound(host);
   }
 
   /** Writes every dirty record to RocksDB; the current key is the same afterwards. */
@@ -100,10 +134,16 @@ final class HostRecordCache {
     try {
       for (Map.Entry<String, Entry> m : entries.entrySet()) {
         Entry e = m.getValue();
-        if (e.dirty) {
+        if (e.needsFlush()) {
           keys.setCurrentKey(m.getKey());
-          write(m.getKey(), e.record);
-          e.dirty = false;
+          if (e.dirty) {
+            write(m.getKey(), e.record);
+            e.dirty = false;
+          }
+          if (e.leasesDirty) {
+            writeLeases(m.getKey(), e.leases);
+            e.leasesDirty = false;
+          }
         }
       }
       dirty = 0;
@@ -119,6 +159,22 @@ final class HostRecordCache {
     return dirty;
   }
 
+  private Entry entry(String host) {
+    Entry e = entries.get(host);
+    if (e == null) {
+      HostState stored;
+      try {
+        stored = state.value();
+      } catch (Exception ex) {
+        throw new FlinkRuntimeException("reading host state of " + host, ex);
+      }
+      e = new Entry(stored);
+      entries.put(host, e);
+      bound(host);
+    }
+    return e;
+  }
+
   private void write(String host, HostState record) {
     try {
       if (record == null) {
@@ -131,20 +187,34 @@ final class HostRecordCache {
     }
   }
 
+  private void writeLeases(String host, LeaseSlots leases) {
+    try {
+      if (leases.isEmpty()) {
+        leaseState.clear();
+      } else {
+        leaseState.update(leases);
+      }
+    } catch (Exception ex) {
+      throw new FlinkRuntimeException("writing the lease slots of " + host, ex);
+    }
+  }
+
   /**
    * Keeps the cache at its capacity: writes the dirty records back, then drops every clean record
-   * (RocksDB has them all); the hosts in use come back one read each.
+   * (RocksDB has them all) but the one of {@code current}, the host in use; the others come back one
+   * read each.
    */
-  private void bound() {
+  private void bound(String current) {
     if (entries.size() <= capacity) {
       return;
     }
     if (keys != null) {
       flush();
     }
-    Iterator<Entry> it = entries.values().iterator();
+    Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
     while (it.hasNext()) {
-      if (!it.next().dirty) {
+      Map.Entry<String, Entry> m = it.next();
+      if (!m.getValue().needsFlush() && !m.getKey().equals(current)) {
         it.remove();
       }
     }

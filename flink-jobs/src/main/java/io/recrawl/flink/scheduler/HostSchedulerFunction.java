@@ -109,7 +109,8 @@ public class HostSchedulerFunction
     ValueState<HostState> host = getRuntimeContext().getState(SchedulerState.hostDescriptor());
     MapState<String, PageState> pages = getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());
     MapState<Long, String> slots = getRuntimeContext().getMapState(SchedulerState.slotsDescriptor());
-    store = new FlinkHostStore(host, pages, slots);
+    ValueState<LeaseSlots> leases = getRuntimeContext().getState(SchedulerState.leasesDescriptor());
+    store = new FlinkHostStore(host, leases, pages, slots);
     ledger = new DemandLedger(cfg.grid);
     metrics = new SchedulerMetrics(getRuntimeContext().getMetricGroup());
     metrics.globalLambda = initialGlobalLambda;

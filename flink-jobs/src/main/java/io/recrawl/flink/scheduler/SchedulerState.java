@@ -12,7 +12,8 @@ import org.apache.flink.api.common.typeutils.base.StringSerializer;
  * The scheduler operator's state layout, shared by the operator and the state tools.
  *
  * <p>Keyed by host: one host record, the host's pages by URL, and the slots of its due/ready queues
- * (slot key to URL). Broadcast (every subtask keeps a copy): the global lambda with its epoch, and
+ * (slot key to URL), except lease slots, which are kept together in one value per host (see {@link
+ * LeaseSlots}). Broadcast (every subtask keeps a copy): the global lambda with its epoch, and
  * per-host rate overrides.
  *
  * <p>URLs are stored relative to their host key when they start with {@code http(s)://host/}: the key
@@ -41,6 +42,11 @@ public final class SchedulerState {
 
   public static MapStateDescriptor<Long, String> slotsDescriptor() {
     return new MapStateDescriptor<>("slots", LongSerializer.INSTANCE, StringSerializer.INSTANCE);
+  }
+
+  /** The host's lease slots (slot key to URL), in one value; a lease slot is in this or in slots. */
+  public static ValueStateDescriptor<LeaseSlots> leasesDescriptor() {
+    return new ValueStateDescriptor<>("leases", LeaseSlotsSerializer.INSTANCE);
   }
 
   /** Broadcast: {@link #GLOBAL_LAMBDA} and {@link #EPOCH} of the last accepted LAMBDA message. */

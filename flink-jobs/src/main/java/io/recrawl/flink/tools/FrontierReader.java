@@ -104,6 +104,7 @@ public final class FrontierReader {
       pages = getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());
       // Registered for the savepoint's layout even if unread: every state of the operator is restored.
       getRuntimeContext().getMapState(SchedulerState.slotsDescriptor());
+      getRuntimeContext().getState(SchedulerState.leasesDescriptor());
     }
 
     @Override

@@ -255,6 +255,23 @@ class HostSchedulerFunctionTest {
   }
 
   @Test
+  void leaseSlotsAreKeptWithTheHostRecordNotAsSlotEntries() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.status(A, DISCOVERED, T0);
+      int discovered = s.keyedStateEntries(); // host record, page, its due slot, the timer
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).hasSize(1);
+      // Released: the due slot is deleted and the lease slot is not written to RocksDB...
+      assertThat(s.keyedStateEntriesNow()).isEqualTo(discovered - 1);
+      // ...until the barrier, with the host's other lease slots in one value.
+      assertThat(s.keyedStateEntries()).isEqualTo(discovered);
+      s.status(event(A, FETCHED, T0 + 2 * MIN, true));
+      // The status removes the lease slot (the value goes at the next barrier) and indexes the revisit.
+      assertThat(s.keyedStateEntries()).isEqualTo(discovered);
+    }
+  }
+
+  @Test
   void tickReportsTheSubtasksDemandAndReleases() throws Exception {
     try (SchedulerHarness s = new SchedulerHarness(settings())) {
       s.status(A, DISCOVERED, T0);
