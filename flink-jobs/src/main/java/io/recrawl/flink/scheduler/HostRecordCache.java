@@ -50,6 +50,9 @@ final class HostRecordCache {
   private KeyContext keys;
   /** Entries that need a flush. */
   private int dirty;
+  /** The entry looked up last, by the identity of its host key (never dropped by {@link #bound}). */
+  private String lastHost;
+  private Entry lastEntry;
 
   HostRecordCache(ValueState<HostState> state, int capacity) {
     this(state, null, capacity);
@@ -92,7 +95,7 @@ final class HostRecordCache {
 
   /** Commits a change the caller made to the {@link #leases} of {@code host} (the current key). */
   void leasesChanged(String host) {
-    Entry e = entries.get(host);
+    Entry e = host == lastHost ? lastEntry : entries.get(host);
     if (e == null || e.leases == null) {
       throw new IllegalStateException("lease slots of " + host + " changed without being read");
     }
@@ -108,11 +111,13 @@ final class HostRecordCache {
 
   /** Commits the record of {@code host} (the current key); null removes it. */
   void put(String host, HostState record) {
-    Entry e = entries.get(host);
+    Entry e = host == lastHost ? lastEntry : entries.get(host);
     if (e == null) {
       e = new Entry(null);
       entries.put(host, e);
     }
+    lastHost = host;
+    lastEntry = e;
     e.record = record;
     if (keys == null) {
       write(host, record);
@@ -160,6 +165,9 @@ final class HostRecordCache {
   }
 
   private Entry entry(String host) {
+    if (host == lastHost) {
+      return lastEntry; // a call asks for its host's entry several times: one look-up
+    }
     Entry e = entries.get(host);
     if (e == null) {
       HostState stored;
@@ -172,6 +180,8 @@ final class HostRecordCache {
       entries.put(host, e);
       bound(host);
     }
+    lastHost = host;
+    lastEntry = e;
     return e;
   }
 

@@ -45,6 +45,9 @@ public final class LeaseSlots {
 
   /** The stored URL of a slot, or null. */
   public String get(long key) {
+    if (size == 0) {
+      return null;
+    }
     int mask = keys.length - 1;
     for (int i = index(key, mask); urls[i] != null; i = (i + 1) & mask) {
       if (keys[i] == key) {
@@ -77,6 +80,9 @@ public final class LeaseSlots {
 
   /** Removes a slot; returns whether it was here. */
   public boolean remove(long key) {
+    if (size == 0) {
+      return false;
+    }
     int mask = keys.length - 1;
     int i = index(key, mask);
     for (; urls[i] != null; i = (i + 1) & mask) {
