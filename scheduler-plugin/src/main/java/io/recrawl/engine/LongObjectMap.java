@@ -1,17 +1,20 @@
 package io.recrawl.engine;
 
+import java.util.function.ObjLongConsumer;
+
 /**
  * An open-addressing hash map from long keys to objects: no boxed key and no entry object per
  * mapping. The in-memory store puts and removes a slot key per index operation; a boxed map
  * allocated two objects each time, which the simulator's heap of millions of pages paid for in GC.
+ * The Flink store keeps each host's lease slots in one too.
  */
-final class LongObjectMap<V> {
+public final class LongObjectMap<V> {
 
   private long[] keys = new long[16];
   private Object[] values = new Object[16];
   private int size;
 
-  V get(long key) {
+  public V get(long key) {
     int mask = keys.length - 1;
     for (int i = slot(key, mask); values[i] != null; i = (i + 1) & mask) {
       if (keys[i] == key) {
@@ -24,7 +27,7 @@ final class LongObjectMap<V> {
   }
 
   /** Maps {@code key} to a non-null value. */
-  void put(long key, V value) {
+  public void put(long key, V value) {
     if (value == null) {
       throw new IllegalArgumentException("null value");
     }
@@ -43,14 +46,15 @@ final class LongObjectMap<V> {
     }
   }
 
-  void remove(long key) {
+  /** Removes the mapping of {@code key}; returns whether there was one. */
+  public boolean remove(long key) {
     int mask = keys.length - 1;
     int i = slot(key, mask);
     while (values[i] != null && keys[i] != key) {
       i = (i + 1) & mask;
     }
     if (values[i] == null) {
-      return;
+      return false;
     }
     // Backward-shift deletion: move later entries of the probe run into the hole, so lookups never
     // need tombstones.
@@ -66,10 +70,26 @@ final class LongObjectMap<V> {
     }
     values[hole] = null;
     size--;
+    return true;
   }
 
-  int size() {
+  public int size() {
     return size;
+  }
+
+  public boolean isEmpty() {
+    return size == 0;
+  }
+
+  /** Calls {@code action} with every value and its key, in no particular order. */
+  public void forEach(ObjLongConsumer<V> action) {
+    for (int i = 0; i < keys.length; i++) {
+      if (values[i] != null) {
+        @SuppressWarnings("unchecked")
+        V v = (V) values[i];
+        action.accept(v, keys[i]);
+      }
+    }
   }
 
   private void resize(int capacity) {

@@ -27,7 +27,7 @@ public final class LeaseSlotsSerializer extends TypeSerializerSingleton<LeaseSlo
 
   @Override
   public LeaseSlots copy(LeaseSlots from) {
-    LeaseSlots c = new LeaseSlots(from.size());
+    LeaseSlots c = new LeaseSlots();
     from.forEach((url, key) -> c.put(key, url));
     return c;
   }
@@ -62,7 +62,7 @@ public final class LeaseSlotsSerializer extends TypeSerializerSingleton<LeaseSlo
   @Override
   public LeaseSlots deserialize(DataInputView in) throws IOException {
     int n = VarInts.readVarInt(in);
-    LeaseSlots slots = new LeaseSlots(n);
+    LeaseSlots slots = new LeaseSlots();
     for (int i = 0; i < n; i++) {
       long key = in.readLong();
       slots.put(key, StringValue.readString(in));
