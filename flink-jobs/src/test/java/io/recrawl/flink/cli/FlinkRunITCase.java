@@ -56,6 +56,7 @@ class FlinkRunITCase {
         "recrawl.deadletters.path: " + out.resolve("deadletters"),
         "recrawl.control.tick-interval-ms: 1000",
         "recrawl.watermark.idleness-ms: 2000",
+        "recrawl.watermark.out-of-orderness-ms: 1000",
         "recrawl.job.name: flink-run-check",
         ""));
 
