@@ -229,8 +229,8 @@ public final class HostEngine {
     if (slotOpen) {
       sent = !h.ready.isEmpty()
           && dispatchOne(store, h, now, theta, lambda0, ctx);
-      if (!sent && thresholds.constrained(h, lambda0, now)) {
-        sent = pullForward(store, h, now, lambda0, ctx);
+      if (!sent && theta > lambda0) { // the host's own limit binds (see HostThreshold#constrained)
+        sent = pullForward(store, h, now, theta, lambda0, ctx);
       }
     }
 
@@ -296,7 +296,7 @@ public final class HostEngine {
    * fall due in clumps, not evenly. The pages examined but not sent are re-indexed at the current
    * threshold, which moves re-check entries (pages far from due) off the head of the queue.
    */
-  private boolean pullForward(HostStore store, HostState h, long now, double lambda0, Context ctx) {
+  private boolean pullForward(HostStore store, HostState h, long now, double theta, double lambda0, Context ctx) {
     Taken best = null;
     double bestValue = Double.NEGATIVE_INFINITY;
     int candidates = 0;
@@ -331,7 +331,7 @@ public final class HostEngine {
       return false;
     }
     if (bestValue >= lambda0) {
-      release(store, h, best.page, best.url, now, crawlValue(best.page, now), thresholds.threshold(h, lambda0, now), ctx);
+      release(store, h, best.page, best.url, now, bestValue, theta, ctx);
       return true;
     }
     schedule(store, h, best.page, best.url, now, lambda0);

@@ -63,7 +63,7 @@ public final class HostThreshold {
     return Math.max(globalLambda, constrainedThreshold(h, now));
   }
 
-    /** Whether the host's own limit binds: its threshold is above the global lambda. */
+  /** Whether the host's own limit binds: its threshold is above the global lambda. */
   public boolean constrained(HostState h, double globalLambda, long now) {
     return constrainedThreshold(h, now) > globalLambda;
   }

@@ -181,8 +181,9 @@ final class FlinkHostStore implements HostStore {
 
   @Override
   public PageState page(String url) {
-    if (pageWrites.containsKey(url)) {
-      return pageWrites.get(url);
+    PageState written = pageWrites.get(url);
+    if (written != null || pageWrites.containsKey(url)) { // a null value is a removal in this call
+      return written;
     }
     try {
       return pages.get(SchedulerState.compactUrl(hostKey, url));
@@ -204,8 +205,9 @@ final class FlinkHostStore implements HostStore {
   @Override
   public String slot(long key) {
     Long k = key;
-    if (slotWrites.containsKey(k)) {
-      return slotWrites.get(k);
+    String written = slotWrites.get(k);
+    if (written != null || slotWrites.containsKey(k)) { // a null value is a removal in this call
+      return written;
     }
     if (keepsLeases) {
       String leased = hosts.leases(hostKey).get(key);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.recrawl.flink.config.FlinkSettings;
 import io.recrawl.flink.testutil.RepoFiles;
 import io.recrawl.flink.testutil.StandaloneFlinkCluster;
 import java.io.File;
@@ -61,7 +62,7 @@ class FlinkRunITCase {
         ""));
 
     // The README: the keys of config/flink-config.yaml go into the cluster's config.yaml.
-    Map<String, String> settings = flinkConfig();
+    Map<String, String> settings = new LinkedHashMap<>(FlinkSettings.load(RepoFiles.file("config/flink-config.yaml")).toMap());
     settings.put("execution.checkpointing.interval", "2 s");
     settings.put("execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString());
 
@@ -92,17 +93,6 @@ class FlinkRunITCase {
       cp.append(File.pathSeparator).append(StandaloneFlinkCluster.codeSourceOf(bundled));
     }
     return cp.toString();
-  }
-
-  private static Map<String, String> flinkConfig() throws IOException {
-    Map<String, String> m = new LinkedHashMap<>();
-    for (String line : Files.readAllLines(RepoFiles.file("config/flink-config.yaml"))) {
-      int colon = line.indexOf(':');
-      if (!line.isBlank() && !line.startsWith("#") && colon > 0) {
-        m.put(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
-      }
-    }
-    return m;
   }
 
   /** Polls the file sink's committed files until every seed was requested; URL -> first request time. */

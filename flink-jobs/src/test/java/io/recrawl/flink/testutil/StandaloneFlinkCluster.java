@@ -26,7 +26,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
   private final Path dir;
   private final String classpath;
   private final int restPort;
-  private final List<Process> processes = new ArrayList<>();
+  private Process jobManager;
+  private Process taskManager;
 
   /**
    * @param dir where the configuration, logs and checkpoints go
@@ -75,24 +76,27 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
 
   /** Starts the JobManager and the TaskManager and waits until the TaskManager has registered. */
   public void start(Duration timeout) throws Exception {
-    processes.add(java("jobmanager", "-Xmx512m",
-        "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint", "--configDir", confDir().toString()));
-    processes.add(java("taskmanager", "-Xmx640m",
-        "org.apache.flink.runtime.taskexecutor.TaskManagerRunner", "--configDir", confDir().toString()));
+    jobManager = java("jobmanager", "-Xmx512m",
+        "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint", "--configDir", confDir().toString());
+    taskManager = java("taskmanager", "-Xmx640m",
+        "org.apache.flink.runtime.taskexecutor.TaskManagerRunner", "--configDir", confDir().toString());
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       String overview = rest("/overview");
       if (overview != null && overview.contains("\"taskmanagers\":1")) {
         return;
       }
-      for (String name : List.of("jobmanager", "taskmanager")) {
-        if (!processes.get(name.equals("jobmanager") ? 0 : 1).isAlive()) {
-          throw new IllegalStateException("the " + name + " exited:\n" + tail(dir.resolve(name + ".log")));
-        }
-      }
+      checkAlive(jobManager, "jobmanager");
+      checkAlive(taskManager, "taskmanager");
       Thread.sleep(500);
     }
     throw new IllegalStateException("the cluster did not come up within " + timeout + "; see the logs in " + dir);
+  }
+
+  private void checkAlive(Process p, String name) {
+    if (!p.isAlive()) {
+      throw new IllegalStateException("the " + name + " exited:\n" + tail(dir.resolve(name + ".log")));
+    }
   }
 
   /** Runs {@code flink run ARGS} (Flink's CliFrontend, in its own JVM) and returns its output. */
@@ -147,10 +151,14 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
 
   @Override
   public void close() {
-    for (Process p : processes) {
-      p.destroy();
+    List<Process> started = new ArrayList<>();
+    for (Process p : new Process[] {jobManager, taskManager}) {
+      if (p != null) {
+        p.destroy();
+        started.add(p);
+      }
     }
-    for (Process p : processes) {
+    for (Process p : started) {
       try {
         if (!p.waitFor(10, TimeUnit.SECONDS)) {
           p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
