@@ -35,9 +35,16 @@ public final class HostEngine {
   private final EngineConfig cfg;
   private final HostThreshold thresholds;
 
+  /** The prior's statistics as a page stores them, to tell a page with evidence from one without. */
+  private final float priorShape;
+  private final float priorRate;
+
   public HostEngine(EngineConfig cfg) {
     this.cfg = cfg;
     this.thresholds = new HostThreshold(cfg);
+    ChangeStats prior = cfg.estimator.prior();
+    this.priorShape = (float) prior.shape();
+    this.priorRate = (float) prior.rate();
   }
 
   public EngineConfig config() {
@@ -92,14 +99,14 @@ public final class HostEngine {
         finish(store, h, now, ctx);
         return;
       }
-      p = newPage(e);
+      p = newPage(h, e);
       h.pages++;
       ctx.listener().stateChanged(1, newHost ? 1 : 0);
       setCurveContribution(h, p, true);
       index(store, h, p, e.url(), now, now);
     } else {
       if (p == null) {
-        p = newPage(e);
+        p = newPage(h, e);
         h.pages++;
         ctx.listener().stateChanged(1, newHost ? 1 : 0);
       }
@@ -116,7 +123,7 @@ public final class HostEngine {
       HostLimits.observe(h, e, now, cfg.defaultMaxRate);
       switch (e.status()) {
         case FETCHED:
-          learnChange(p, e);
+          learnChange(h, p, e);
           // fall through: both count as a visit
         case REDIRECTION:
           p.lastFetch = e.time();
@@ -162,7 +169,7 @@ public final class HostEngine {
       p.weight = e.weight().floatValue();
     }
     if (newRate) {
-      setChangeStats(p, knownStats);
+      setChangeStats(h, p, knownStats);
     }
     setCurveContribution(h, p, true);
     boolean waiting = p.slot >= 0 && SlotQueues.queueOf(p.slot) == DUE && !p.inFlight() && !p.forced
@@ -215,7 +222,7 @@ public final class HostEngine {
         p.forced = true;
         ctx.listener().leaseExpired();
       }
-      double v = crawlValue(p, now);
+      double v = crawlValue(h, p, now);
       if (p.forced || v >= theta || floorReached(p, now)) {
         pushReady(store, h, p, url, v);
       } else {
@@ -274,7 +281,7 @@ public final class HostEngine {
       }
       PageState p = t.page;
       String url = t.url;
-      double v = crawlValue(p, now);
+      double v = crawlValue(h, p, now);
       if (!(p.forced || v >= theta || floorReached(p, now))) {
         schedule(store, h, p, url, now, lambda0); // the threshold rose while it waited
         continue;
@@ -316,7 +323,7 @@ public final class HostEngine {
         continue;
       }
       candidates++;
-      double v = crawlValue(p, now);
+      double v = crawlValue(h, p, now);
       if (v > bestValue) {
         if (best != null) {
           schedule(store, h, best.page, best.url, now, lambda0);
@@ -339,7 +346,7 @@ public final class HostEngine {
   }
 
   private void release(HostStore store, HostState h, PageState p, String url, long now, double v, double theta, Context ctx) {
-    long due = Math.min(now, dueTime(p, theta, now));
+    long due = Math.min(now, dueTime(h, p, theta, now));
     p.forced = false;
     p.leaseUntil = now + cfg.leaseMs;
     h.inFlight++;
@@ -352,8 +359,8 @@ public final class HostEngine {
   // ---------------------------------------------------------------- the policy
 
   /** The page's crawl value now; a page never fetched is worth its value ceiling. */
-  public double crawlValue(PageState p, long now) {
-    double delta = changeRate(p);
+  public double crawlValue(HostState h, PageState p, long now) {
+    double delta = changeRate(h, p);
     if (p.neverFetched()) {
       return cfg.objective.valueCeiling(p.weight, delta);
     }
@@ -363,18 +370,39 @@ public final class HostEngine {
 
   /**
    * The change rate the page is planned with, per day: a low quantile of its posterior (see
-   * {@code estimator.optimism}), which is its estimated rate once the evidence is in.
+   * {@code estimator.optimism}), which is its estimated rate once the evidence is in. With
+   * {@code estimator.host-prior} the posterior takes its host's prior ({@link #hostPriorRate}).
    */
-  public double changeRate(PageState p) {
-    return cfg.estimator.optimisticRate(new ChangeStats(p.changeShape, p.changeRate), cfg.optimism);
+  public double changeRate(HostState h, PageState p) {
+    return cfg.estimator.optimisticRate(changeStats(h, p), cfg.optimism);
+  }
+
+  /** The page's posterior over its change rate, under its host's prior with {@code estimator.host-prior}. */
+  public ChangeStats changeStats(HostState h, PageState p) {
+    ChangeStats s = new ChangeStats(p.changeShape, p.changeRate);
+    return cfg.hostPrior ? cfg.estimator.withPriorMean(s, hostPriorRate(h, p)) : s;
+  }
+
+  /**
+   * The prior mean change rate for a page of this host: the mean estimated rate of the host's other
+   * pages with evidence, {@code estimator.prior-rate} counting as one more page (see
+   * {@link io.recrawl.estimate.ChangeRateEstimator#pooledPriorMean}). Pages of one site
+   * tend to change alike, and a page crawled once or twice is otherwise planned from a crawl-wide
+   * guess; the page's own evidence is left out so that it is not counted twice.
+   */
+  public double hostPriorRate(HostState h, PageState p) {
+    return hasEvidence(p)
+        ? cfg.estimator.pooledPriorMean(h.learnedRateSum - learnedRate(p), h.learnedPages - 1)
+        : cfg.estimator.pooledPriorMean(h.learnedRateSum, h.learnedPages);
   }
 
   /** When the page's crawl value reaches {@code theta}, within the revisit bounds; Long.MAX_VALUE = never. */
-  public long dueTime(PageState p, double theta, long now) {
+  public long dueTime(HostState h, PageState p, double theta, long now) {
+    double rate = changeRate(h, p);
     if (p.neverFetched()) {
-      return cfg.objective.valueCeiling(p.weight, changeRate(p)) >= theta ? now : Long.MAX_VALUE;
+      return cfg.objective.valueCeiling(p.weight, rate) >= theta ? now : Long.MAX_VALUE;
     }
-    double tauDays = cfg.objective.timeToThreshold(p.weight, changeRate(p), theta);
+    double tauDays = cfg.objective.timeToThreshold(p.weight, rate, theta);
     double tauMs = Math.max(tauDays * EngineConfig.DAY_MS, cfg.minRevisitMs);
     if (cfg.maxRevisitMs > 0) {
       tauMs = Math.min(tauMs, cfg.maxRevisitMs);
@@ -391,7 +419,7 @@ public final class HostEngine {
 
   private void schedule(HostStore store, HostState h, PageState p, String url, long now, double lambda0) {
     double theta = thresholds.threshold(h, lambda0, now);
-    index(store, h, p, url, dueTime(p, theta, now), now);
+    index(store, h, p, url, dueTime(h, p, theta, now), now);
   }
 
   /** Due times further ahead than this many buckets are indexed coarsely (see {@link #index}). */
@@ -465,22 +493,24 @@ public final class HostEngine {
 
   // ---------------------------------------------------------------- helpers
 
-  private PageState newPage(StatusEvent e) {
+  private PageState newPage(HostState h, StatusEvent e) {
     PageState p = new PageState();
     p.weight = (float) (e.weight() != null ? e.weight() : cfg.defaultWeight);
     Double known = e.knownChangeRate();
     ChangeStats prior = known != null ? cfg.estimator.known(known) : cfg.estimator.prior();
-    setChangeStats(p, prior);
+    p.changeShape = (float) prior.shape();
+    p.changeRate = (float) prior.rate();
+    countLearnedRate(h, p, +1);
     p.status = (byte) CrawlStatus.DISCOVERED.ordinal();
     transferMetadata(p, e);
     return p;
   }
 
   /** Learns from a fetch whether the page changed, unless the event states its rate. */
-  private void learnChange(PageState p, StatusEvent e) {
+  private void learnChange(HostState h, PageState p, StatusEvent e) {
     Double known = e.knownChangeRate();
     if (known != null) {
-      setChangeStats(p, cfg.estimator.known(known));
+      setChangeStats(h, p, cfg.estimator.known(known));
     }
     String signature = e.first("signature");
     String etag = e.first("protocol.etag");
@@ -501,7 +531,7 @@ public final class HostEngine {
       long since = verdict == ChangeEvidence.Verdict.CHANGED
           ? ChangeEvidence.sinceLastChange(lastModified, ChangeEvidence.parseDate(e.first("protocol.date")), p.lastFetch, e.time())
           : -1;
-      setChangeStats(p, cfg.estimator.learn(
+      setChangeStats(h, p, cfg.estimator.learn(
           new ChangeStats(p.changeShape, p.changeRate),
           (e.time() - p.lastFetch) / (double) EngineConfig.DAY_MS,
           verdict,
@@ -515,9 +545,29 @@ public final class HostEngine {
     }
   }
 
-  private static void setChangeStats(PageState p, ChangeStats s) {
+  /** Sets the page's change statistics and keeps its host's sum of learned rates in step. */
+  private void setChangeStats(HostState h, PageState p, ChangeStats s) {
+    countLearnedRate(h, p, -1);
     p.changeShape = (float) s.shape();
     p.changeRate = (float) s.rate();
+    countLearnedRate(h, p, +1);
+  }
+
+  private void countLearnedRate(HostState h, PageState p, int sign) {
+    if (hasEvidence(p)) {
+      h.learnedPages += sign;
+      h.learnedRateSum = h.learnedPages == 0 ? 0 : h.learnedRateSum + sign * learnedRate(p);
+    }
+  }
+
+  /** Whether the page's statistics are more than the prior: it was observed, or its rate is known. */
+  private boolean hasEvidence(PageState p) {
+    return p.changeShape != priorShape || p.changeRate != priorRate;
+  }
+
+  /** The page's posterior mean rate under the configured prior. */
+  private static double learnedRate(PageState p) {
+    return p.changeShape / (double) p.changeRate;
   }
 
   /** Marks ERROR, and removes the page if so configured. */
@@ -529,6 +579,7 @@ public final class HostEngine {
         store.removeSlot(p.slot);
       }
       store.removePage(url);
+      countLearnedRate(h, p, -1);
       h.pages--;
       ctx.listener().pageRemoved(url);
       ctx.listener().stateChanged(-1, 0);
@@ -548,7 +599,7 @@ public final class HostEngine {
 
   /** Adds (or removes) the page's rate on its host's demand curve, skipping negligible changes. */
   private void setCurveContribution(HostState h, PageState p, boolean present) {
-    double rate = present && p.status != CrawlStatus.ERROR.ordinal() ? changeRate(p) : 0;
+    double rate = present && p.status != CrawlStatus.ERROR.ordinal() ? changeRate(h, p) : 0;
     if (rate > 0 && p.curveRate > 0 && Math.abs(rate / p.curveRate - 1) < 0.01) {
       return; // under 1 %: not worth two curve updates per event
     }

@@ -23,6 +23,12 @@ public final class HostState {
   public double[] curve;
   /** The rate cap with which the curve currently sits in the demand ledger; 0 = not in it. */
   public double ledgerRate;
+  /**
+   * Over the host's pages with change evidence (or a known rate): the sum of their estimated change
+   * rates, and how many they are. Their mean is the prior of the host's other pages.
+   */
+  public double learnedRateSum;
+  public int learnedPages;
   /** Pages waiting for their due time, by time bucket. */
   public SlotQueues due = new SlotQueues();
   /** Pages that are due and wait for a dispatch slot, by crawl value bucket. */

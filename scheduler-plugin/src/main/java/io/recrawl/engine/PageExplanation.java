@@ -9,6 +9,7 @@ import java.time.Instant;
  *
  * @param weight w
  * @param changeRate the estimated δ (posterior mean), changes per day
+ * @param hostPriorRate the prior mean δ the page's host gives it (NaN with estimator.host-prior off)
  * @param changeRateStdDev the posterior standard deviation of δ
  * @param plannedRate the δ the schedule uses: a low posterior quantile while evidence is thin
  * @param lastFetch epoch ms, 0 = never
@@ -26,6 +27,7 @@ import java.time.Instant;
 public record PageExplanation(
     double weight,
     double changeRate,
+    double hostPriorRate,
     double changeRateStdDev,
     double plannedRate,
     long lastFetch,
@@ -44,11 +46,11 @@ public record PageExplanation(
   public static PageExplanation of(HostEngine engine, PageState p, HostState h, double globalLambda, long now) {
     HostThreshold t = engine.thresholds();
     EngineConfig cfg = engine.config();
-    io.recrawl.estimate.ChangeStats stats = new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate);
-    double delta = engine.changeRate(p);
+    io.recrawl.estimate.ChangeStats stats = engine.changeStats(h, p);
+    double delta = engine.changeRate(h, p);
     double theta = t.threshold(h, globalLambda, now);
     double ceiling = cfg.objective.valueCeiling(p.weight, delta);
-    long due = engine.dueTime(p, theta, now);
+    long due = engine.dueTime(h, p, theta, now);
     CrawlStatus status = CrawlStatus.values()[p.status];
     String reason;
     if (status == CrawlStatus.ERROR) {
@@ -59,12 +61,13 @@ public record PageExplanation(
       reason = String.format(
           "never: its crawl value can reach at most w/δ = %.4g, which is not above the threshold %.4g", ceiling, theta);
     } else if (due <= now) {
-      reason = String.format("due: V = %.4g has reached the threshold %.4g; waits for a dispatch slot", engine.crawlValue(p, now), theta);
+      reason = String.format("due: V = %.4g has reached the threshold %.4g; waits for a dispatch slot", engine.crawlValue(h, p, now), theta);
     } else {
       reason = String.format("due at %s, when V reaches the threshold %.4g = host lambda %.4g + global lambda %.4g",
           Instant.ofEpochMilli(due), theta, theta - globalLambda, globalLambda);
     }
-    return new PageExplanation(p.weight, cfg.estimator.rate(stats), cfg.estimator.rateStdDev(stats), delta, p.lastFetch, engine.crawlValue(p, now), ceiling, globalLambda,
+    return new PageExplanation(p.weight, cfg.estimator.rate(stats),
+        cfg.hostPrior ? engine.hostPriorRate(h, p) : Double.NaN, cfg.estimator.rateStdDev(stats), delta, p.lastFetch, engine.crawlValue(h, p, now), ceiling, globalLambda,
         theta - globalLambda, theta, t.maxRate(h, now), due, status, p.inFlight(), reason);
   }
 }

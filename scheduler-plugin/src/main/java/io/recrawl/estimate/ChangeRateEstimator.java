@@ -40,6 +40,11 @@ public final class ChangeRateEstimator {
     return new ChangeRateEstimator(1.0, 1.0, 200.0);
   }
 
+  /** The prior mean change rate, per unit time. */
+  public double priorRate() {
+    return priorRate;
+  }
+
   /** The state before any observation. */
   public ChangeStats prior() {
     return new ChangeStats(priorShape, priorShape / priorRate);
@@ -141,6 +146,32 @@ public final class ChangeRateEstimator {
         return s;
     }
   }
+
+  /**
+   * The posterior {@code s} as it would be under a prior of mean {@code priorMean} (same weight)
+   * instead of this estimator's. The Gamma prior enters the posterior's rate parameter as a sum, so
+   * the swap is exact after unchanged intervals and as close as the moment matching after changed
+   * ones. A known rate ({@link #known}) needs no prior and is returned as is.
+   */
+  public ChangeStats withPriorMean(ChangeStats s, double priorMean) {
+    if (s.shape() > maxShape || !(priorMean > 0)) {
+      return s;
+    }
+    double b = s.rate() + priorShape / priorMean - priorShape / priorRate;
+    return b > 0 ? new ChangeStats(s.shape(), b) : s;
+  }
+
+  /**
+   * The prior mean for a page from its neighbours' evidence (pages of the same host): the mean of
+   * their {@code count} estimated rates summing to {@code rateSum}, this estimator's prior mean
+   * counting as one more, so that a host with little evidence stays near it.
+   */
+  public double pooledPriorMean(double rateSum, int count) {
+    return Math.max((rateSum + priorRate) / (count + 1), MIN_POOLED_RATE);
+  }
+
+  /** A floor for the pooled mean against rounding in a running sum. */
+  private static final double MIN_POOLED_RATE = 1e-6;
 
   /** The point estimate: the posterior mean rate. */
   public double rate(ChangeStats s) {

@@ -147,6 +147,64 @@ class HostEngineTest {
   }
 
   @Test
+  void aPageWithLittleEvidenceTakesItsPriorFromTheOtherPagesOfItsHost() {
+    EngineConfig cfg = config(Map.of());
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    // Twenty pages of slow.example stay unchanged over 20 days; one page of fresh.example is alike.
+    for (int i = 0; i < 20; i++) {
+      f.onStatus(fetched("http://slow.example/p" + i, T0, true), sink);
+      f.onStatus(fetched("http://slow.example/p" + i, T0 + 20 * DAY, false), sink);
+    }
+    f.onStatus(fetched("http://slow.example/new", T0 + 20 * DAY, true), sink);
+    f.onStatus(fetched("http://fresh.example/new", T0 + 20 * DAY, true), sink);
+
+    HostState slow = f.store("slow.example").host();
+    PageState p = f.store("slow.example").page("http://slow.example/new");
+    double learned = cfg.estimator.rate(cfg.estimator.observe(cfg.estimator.prior(), 20, false));
+    // The prior mean is the others' mean learned rate, with the configured prior counted as one page.
+    assertThat(slow.learnedPages).isEqualTo(20);
+    assertThat(f.engine().hostPriorRate(slow, p)).isCloseTo((20 * learned + 1.0) / 21, org.assertj.core.data.Offset.offset(1e-6));
+    HostState fresh = f.store("fresh.example").host();
+    PageState q = f.store("fresh.example").page("http://fresh.example/new");
+    assertThat(f.engine().hostPriorRate(fresh, q)).isEqualTo(1.0);
+    assertThat(f.engine().changeRate(slow, p)).isLessThan(0.2 * f.engine().changeRate(fresh, q));
+    // A page's own evidence is not counted in its own prior.
+    PageState old = f.store("slow.example").page("http://slow.example/p0");
+    assertThat(f.engine().hostPriorRate(slow, old)).isCloseTo((19 * learned + 1.0) / 20, org.assertj.core.data.Offset.offset(1e-6));
+
+    // Off, every page starts from estimator.prior-rate.
+    LocalFrontier off = new LocalFrontier(config(Map.of("estimator.host-prior", false)), EngineListener.NONE);
+    for (int i = 0; i < 20; i++) {
+      off.onStatus(fetched("http://slow.example/p" + i, T0, true), sink);
+      off.onStatus(fetched("http://slow.example/p" + i, T0 + 20 * DAY, false), sink);
+    }
+    off.onStatus(fetched("http://slow.example/new", T0 + 20 * DAY, true), sink);
+    off.onStatus(fetched("http://fresh.example/new", T0 + 20 * DAY, true), sink);
+    assertThat(off.engine().changeRate(off.store("slow.example").host(), off.store("slow.example").page("http://slow.example/new")))
+        .isEqualTo(off.engine().changeRate(off.store("fresh.example").host(), off.store("fresh.example").page("http://fresh.example/new")));
+  }
+
+  @Test
+  void removedPagesTakeTheirEvidenceOutOfTheHostPrior() {
+    LocalFrontier f = new LocalFrontier(config(Map.of("error.remove", true)), EngineListener.NONE);
+    Sink sink = new Sink();
+    for (int i = 0; i < 3; i++) {
+      f.onStatus(fetched("http://a.example/p" + i, T0, true), sink);
+      f.onStatus(fetched("http://a.example/p" + i, T0 + DAY, i == 0), sink);
+    }
+    f.onStatus(discovered("http://a.example/keep", T0), sink);
+    assertThat(f.store("a.example").host().learnedPages).isEqualTo(3);
+    for (int i = 0; i < 3; i++) {
+      f.onStatus(event("http://a.example/p" + i, CrawlStatus.ERROR, T0 + 2 * DAY, null), sink);
+    }
+    HostState h = f.store("a.example").host();
+    assertThat(h.learnedPages).isZero();
+    assertThat(h.learnedRateSum).isZero();
+    assertThat(f.engine().hostPriorRate(h, f.store("a.example").page("http://a.example/keep"))).isEqualTo(1.0);
+  }
+
+  @Test
   void aHostWhoseDemandExceedsItsLimitGetsAPositiveHostLambda() {
     EngineConfig cfg = config(Map.of("host.max-rate", 10));
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
@@ -197,7 +255,7 @@ class HostEngineTest {
     io.recrawl.estimate.ChangeStats prior = cfg.estimator.prior();
     double withTiming = cfg.estimator.rate(cfg.estimator.observeChangeAt(prior, 10, 1.0 / 24));
     double without = cfg.estimator.rate(cfg.estimator.observe(prior, 10, true));
-    assertThat(f.engine().changeRate(p)).isCloseTo(withTiming, org.assertj.core.data.Percentage.withPercentage(0.01));
+    assertThat(f.engine().changeRate(f.store("a.example").host(), p)).isCloseTo(withTiming, org.assertj.core.data.Percentage.withPercentage(0.01));
     assertThat(withTiming).isNotCloseTo(without, org.assertj.core.data.Percentage.withPercentage(5));
   }
 
@@ -209,7 +267,7 @@ class HostEngineTest {
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
     PageState p = f.store("a.example").page("http://a.example/x");
     double mean = cfg.estimator.rate(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
-    double planned = f.engine().changeRate(p);
+    double planned = f.engine().changeRate(f.store("a.example").host(), p);
     assertThat(planned).isLessThan(0.5 * mean); // one prior observation: well below the mean
     // Much evidence later, the planned rate meets the estimate.
     long t = T0;
@@ -219,7 +277,7 @@ class HostEngineTest {
     }
     p = f.store("a.example").page("http://a.example/x");
     mean = cfg.estimator.rate(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
-    assertThat(f.engine().changeRate(p)).isCloseTo(mean, org.assertj.core.data.Percentage.withPercentage(20));
+    assertThat(f.engine().changeRate(f.store("a.example").host(), p)).isCloseTo(mean, org.assertj.core.data.Percentage.withPercentage(20));
   }
 
   @Test
@@ -275,12 +333,12 @@ class HostEngineTest {
     f.onStatus(new io.recrawl.wire.StatusEvent(url, "a.example", CrawlStatus.DISCOVERED, T0,
         Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of("0.25")), null, 1.0, null), sink);
     PageState p = f.store("a.example").page(url);
-    assertThat(f.engine().changeRate(p)).isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(0.5));
+    assertThat(f.engine().changeRate(f.store("a.example").host(), p)).isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(0.5));
     // Fetches that state no rate learn from the known one, with the evidence capped at
     // estimator.max-shape: a day unchanged moves the planned rate by a few per cent, not more.
     f.onStatus(fetched(url, T0 + HOUR, true), sink);
     f.onStatus(fetched(url, T0 + DAY, false), sink);
-    assertThat(f.engine().changeRate(f.store("a.example").page(url))).isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(5));
+    assertThat(f.engine().changeRate(f.store("a.example").host(), f.store("a.example").page(url))).isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(5));
   }
 
   @Test

@@ -10,6 +10,33 @@ import org.junit.jupiter.api.Test;
 
 class ChangeRateEstimatorTest {
 
+  @Test
+  void swappingThePriorAfterUnchangedIntervalsIsExactlyLearningUnderTheOtherPrior() {
+    ChangeRateEstimator defaults = new ChangeRateEstimator(1.0, 1.0, 200);
+    ChangeRateEstimator slow = new ChangeRateEstimator(0.3, 1.0, 200);
+    ChangeStats a = defaults.prior();
+    ChangeStats b = slow.prior();
+    for (double d : new double[] {2, 5, 0.5, 7}) {
+      a = defaults.observe(a, d, false);
+      b = slow.observe(b, d, false);
+    }
+    ChangeStats swapped = defaults.withPriorMean(a, 0.3);
+    assertThat(swapped.shape()).isEqualTo(b.shape());
+    assertThat(swapped.rate()).isCloseTo(b.rate(), org.assertj.core.data.Offset.offset(1e-12));
+  }
+
+  @Test
+  void swappingThePriorAfterAChangeMovesTheEstimateTowardTheNewPrior() {
+    ChangeRateEstimator e = ChangeRateEstimator.defaults();
+    ChangeStats s = e.observe(e.prior(), 3, true);
+    assertThat(e.rate(e.withPriorMean(s, 0.2))).isLessThan(e.rate(s));
+    assertThat(e.rate(e.withPriorMean(s, 5))).isGreaterThan(e.rate(s));
+    // A known rate needs no prior.
+    ChangeStats known = e.known(0.25);
+    assertThat(e.withPriorMean(known, 5)).isEqualTo(known);
+  }
+
+
   private final ChangeRateEstimator est = ChangeRateEstimator.defaults();
   private final ChangeRateEstimator stationary =
       new ChangeRateEstimator(1.0, 1.0, Double.POSITIVE_INFINITY);

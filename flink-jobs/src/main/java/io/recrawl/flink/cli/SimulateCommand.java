@@ -81,7 +81,7 @@ public final class SimulateCommand {
       estimator = new ChangeRateEstimator(priorRate, 1.0, 200.0);
       engine.putIfAbsent("estimator.prior-rate", Double.toString(priorRate));
     }
-    EngineConfig.with(engine); // refuse a bad key or value before the long part starts
+    boolean hostPrior = EngineConfig.with(engine).hostPrior; // refuses a bad key or value before the long part starts
     if (scenario.equals("learned")) {
       if (oracle) {
         throw new IllegalArgumentException("the learned scenario means no --oracle-rates");
@@ -110,6 +110,7 @@ public final class SimulateCommand {
     cfg.oracleRates = oracle;
     cfg.seed = seed;
     cfg.estimator = estimator;
+    cfg.hostPrior = hostPrior;
     cfg.engineSettings = engine;
     cfg.scenario = Scenario.build(scenario, w, warmUp, days, seed);
     Simulator sim = new Simulator(cfg);

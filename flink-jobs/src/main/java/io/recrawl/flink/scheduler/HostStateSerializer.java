@@ -38,6 +38,8 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     h.inFlight = from.inFlight;
     h.curve = from.curve == null ? null : from.curve.clone();
     h.ledgerRate = from.ledgerRate;
+    h.learnedRateSum = from.learnedRateSum;
+    h.learnedPages = from.learnedPages;
     h.due = copy(from.due);
     h.ready = copy(from.ready);
     return h;
@@ -79,6 +81,8 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
       }
     }
     out.writeDouble(h.ledgerRate);
+    out.writeDouble(h.learnedRateSum);
+    VarInts.writeVarInt(out, h.learnedPages);
     writeQueues(h.due, out);
     writeQueues(h.ready, out);
   }
@@ -117,6 +121,8 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
       }
     }
     h.ledgerRate = in.readDouble();
+    h.learnedRateSum = in.readDouble();
+    h.learnedPages = VarInts.readVarInt(in);
     h.due = readQueues(in);
     h.ready = readQueues(in);
     return h;

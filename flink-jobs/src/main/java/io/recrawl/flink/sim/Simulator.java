@@ -34,6 +34,8 @@ public final class Simulator {
     /** Chart resolution; 0 picks days / 240. */
     public double bucketDays;
     public ChangeRateEstimator estimator = ChangeRateEstimator.defaults();
+    /** Whether the estimates pool each host's evidence into its pages' prior, as the engine does. */
+    public boolean hostPrior = true;
     /** recrawl.engine keys (see EngineConfig) for the crawl-value policy; empty = the engine's defaults. */
     public Map<String, Object> engineSettings = new java.util.HashMap<>();
     /** Where progress goes (every few seconds); null for silence. */
@@ -98,7 +100,7 @@ public final class Simulator {
       hostLimit = w.hostMaxRates();
       crawler = new Crawler(w.hostIndex(), hostLimit, cfg.budget);
       auditor = new PolitenessAuditor(w.hosts());
-      rates = new RateBook(truth, cfg.oracleRates, cfg.estimator);
+      rates = new RateBook(truth, cfg.oracleRates, cfg.estimator, cfg.hostPrior ? w.hostIndex() : null, w.hosts());
       int buckets = (int) Math.ceil(end / cfg.bucketDays - 1e-9);
       crawlSeries = new IntervalSeries(cfg.bucketDays, buckets);
       lambdaSeries = new double[buckets];

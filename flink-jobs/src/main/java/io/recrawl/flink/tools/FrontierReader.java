@@ -142,6 +142,7 @@ public final class FrontierReader {
       m.put("now", clock);
       m.put("weight", x.weight());
       m.put("change_rate", x.changeRate());
+      m.put("host_prior_rate", Double.isNaN(x.hostPriorRate()) ? null : x.hostPriorRate());
       m.put("change_rate_sd", x.changeRateStdDev());
       m.put("planned_change_rate", x.plannedRate());
       m.put("estimator_shape", p.changeShape);

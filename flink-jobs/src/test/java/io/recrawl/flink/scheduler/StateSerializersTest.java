@@ -105,6 +105,8 @@ class StateSerializersTest {
       h.wakeAt = r.nextBoolean() ? Long.MAX_VALUE : r.nextLong();
       h.pages = r.nextInt();
       h.inFlight = r.nextInt();
+      h.learnedRateSum = r.nextDouble() * 1e4;
+      h.learnedPages = r.nextInt(1 << 20);
       if (r.nextBoolean()) {
         h.curve = r.doubles(37).toArray();
       }
