@@ -37,7 +37,8 @@ public final class EngineConfig {
     doc("estimator.prior-shape", "1.0", "weight of the prior, in observations");
     doc("estimator.max-shape", "200", "cap on the evidence kept; lower forgets faster and follows drift");
     doc("estimator.host-prior", "true", "plan a page with little evidence from its host's other pages (the mean of their estimated change rates, estimator.prior-rate counting as one page) instead of from estimator.prior-rate alone");
-    doc("estimator.optimism", "0.5", "plan with this many standard deviations below the median change rate (about the 30 % quantile): pages with little evidence get crawled and learned; 0 = plan with the mean");
+    doc("estimator.expected-value", "true", "the crawl value is averaged over the change-rate posterior (freshness objective): a page whose rate is uncertain is worth more and is never written off on thin evidence; false = the value at the planned rate (see estimator.optimism)");
+    doc("estimator.optimism", "0.5", "with estimator.expected-value false: plan with this many standard deviations below the median change rate (about the 30 % quantile), so that pages with little evidence get crawled and learned; 0 = plan with the mean");
     doc("curve.min-threshold", "1e-6", "lowest threshold on the demand-curve grid");
     doc("curve.max-threshold", "1e6", "highest threshold on the demand-curve grid");
     doc("curve.points-per-decade", "3", "resolution of the demand-curve grid");
@@ -65,6 +66,7 @@ public final class EngineConfig {
   public final ChangeRateEstimator estimator;
   public final double optimism;
   public final boolean hostPrior;
+  public final boolean expectedValue;
   public final ThresholdGrid grid;
   public final int maxSlotsPerWake;
   public final Set<String> metadataTransfer;
@@ -94,6 +96,7 @@ public final class EngineConfig {
                     r.positive("estimator.max-shape")));
     optimism = r.number("estimator.optimism");
     hostPrior = r.bool("estimator.host-prior");
+    expectedValue = r.bool("estimator.expected-value");
     if (!(optimism >= 0) || optimism > 5) {
       throw new IllegalArgumentException(prefix + "estimator.optimism: must be within [0, 5] (got '" + m.get("estimator.optimism") + "')");
     }

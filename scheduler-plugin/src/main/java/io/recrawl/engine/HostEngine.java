@@ -358,23 +358,46 @@ public final class HostEngine {
 
   // ---------------------------------------------------------------- the policy
 
-  /** The page's crawl value now; a page never fetched is worth its value ceiling. */
+  /**
+   * The page's crawl value now, averaged over its change-rate posterior with
+   * {@code estimator.expected-value}; a page never fetched is worth its value ceiling.
+   */
   public double crawlValue(HostState h, PageState p, long now) {
-    double delta = changeRate(h, p);
     if (p.neverFetched()) {
-      return cfg.objective.valueCeiling(p.weight, delta);
+      return valueCeiling(h, p);
     }
+    ChangeStats s = changeStats(h, p);
     double tauDays = Math.max(0, now - p.lastFetch) / (double) EngineConfig.DAY_MS;
-    return cfg.objective.crawlValue(p.weight, delta, tauDays);
+    return plansWithPosterior(s)
+        ? cfg.objective.expectedCrawlValue(p.weight, s.shape(), s.rate(), tauDays)
+        : cfg.objective.crawlValue(p.weight, plannedRate(s), tauDays);
+  }
+
+  /** The most the page's crawl value can reach: w/δ at the planned rate, or E[w/δ] over the posterior. */
+  public double valueCeiling(HostState h, PageState p) {
+    ChangeStats s = changeStats(h, p);
+    return plansWithPosterior(s)
+        ? cfg.objective.expectedValueCeiling(p.weight, s.shape(), s.rate())
+        : cfg.objective.valueCeiling(p.weight, plannedRate(s));
   }
 
   /**
-   * The change rate the page is planned with, per day: a low quantile of its posterior (see
-   * {@code estimator.optimism}), which is its estimated rate once the evidence is in. With
+   * The change rate the page's demand is counted with, per day: the posterior mean with
+   * {@code estimator.expected-value}, else a low quantile of the posterior (see
+   * {@code estimator.optimism}), which meets the mean once the evidence is in. With
    * {@code estimator.host-prior} the posterior takes its host's prior ({@link #hostPriorRate}).
    */
   public double changeRate(HostState h, PageState p) {
-    return cfg.estimator.optimisticRate(changeStats(h, p), cfg.optimism);
+    return plannedRate(changeStats(h, p));
+  }
+
+  private double plannedRate(ChangeStats s) {
+    return plansWithPosterior(s) ? cfg.estimator.rate(s) : cfg.estimator.optimisticRate(s, cfg.optimism);
+  }
+
+  /** Whether the value is averaged over the posterior: asked for, and the rate is not simply known. */
+  private boolean plansWithPosterior(ChangeStats s) {
+    return cfg.expectedValue && !cfg.estimator.isKnown(s);
   }
 
   /** The page's posterior over its change rate, under its host's prior with {@code estimator.host-prior}. */
@@ -398,11 +421,13 @@ public final class HostEngine {
 
   /** When the page's crawl value reaches {@code theta}, within the revisit bounds; Long.MAX_VALUE = never. */
   public long dueTime(HostState h, PageState p, double theta, long now) {
-    double rate = changeRate(h, p);
     if (p.neverFetched()) {
-      return cfg.objective.valueCeiling(p.weight, rate) >= theta ? now : Long.MAX_VALUE;
+      return valueCeiling(h, p) >= theta ? now : Long.MAX_VALUE;
     }
-    double tauDays = cfg.objective.timeToThreshold(p.weight, rate, theta);
+    ChangeStats s = changeStats(h, p);
+    double tauDays = plansWithPosterior(s)
+        ? cfg.objective.expectedTimeToThreshold(p.weight, s.shape(), s.rate(), theta)
+        : cfg.objective.timeToThreshold(p.weight, plannedRate(s), theta);
     double tauMs = Math.max(tauDays * EngineConfig.DAY_MS, cfg.minRevisitMs);
     if (cfg.maxRevisitMs > 0) {
       tauMs = Math.min(tauMs, cfg.maxRevisitMs);

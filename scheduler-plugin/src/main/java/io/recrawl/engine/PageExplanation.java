@@ -11,10 +11,10 @@ import java.time.Instant;
  * @param changeRate the estimated δ (posterior mean), changes per day
  * @param hostPriorRate the prior mean δ the page's host gives it (NaN with estimator.host-prior off)
  * @param changeRateStdDev the posterior standard deviation of δ
- * @param plannedRate the δ the schedule uses: a low posterior quantile while evidence is thin
+ * @param plannedRate the δ the host's demand is counted with (and, with estimator.expected-value off, that V uses)
  * @param lastFetch epoch ms, 0 = never
  * @param crawlValue V now
- * @param valueCeiling w/δ for freshness (the most V can reach)
+ * @param valueCeiling the most V can reach: w/δ for freshness, E[w/δ] when V is averaged over the posterior
  * @param globalLambda λ_0
  * @param hostLambda λ_i
  * @param threshold θ_i = λ_i + λ_0
@@ -49,7 +49,7 @@ public record PageExplanation(
     io.recrawl.estimate.ChangeStats stats = engine.changeStats(h, p);
     double delta = engine.changeRate(h, p);
     double theta = t.threshold(h, globalLambda, now);
-    double ceiling = cfg.objective.valueCeiling(p.weight, delta);
+    double ceiling = engine.valueCeiling(h, p);
     long due = engine.dueTime(h, p, theta, now);
     CrawlStatus status = CrawlStatus.values()[p.status];
     String reason;
@@ -57,6 +57,9 @@ public record PageExplanation(
       reason = "status ERROR: not scheduled" + (cfg.errorRetryMs > 0 ? " except for the error retry" : "");
     } else if (p.inFlight()) {
       reason = "in flight: released, lease until " + Instant.ofEpochMilli(p.leaseUntil);
+    } else if (due == Long.MAX_VALUE && Double.isInfinite(ceiling)) {
+      reason = String.format(
+          "never in practice: its rate is so uncertain that its expected crawl value grows without bound, but too slowly to reach the threshold %.4g within a billion days", theta);
     } else if (due == Long.MAX_VALUE) {
       reason = String.format(
           "never: its crawl value can reach at most w/δ = %.4g, which is not above the threshold %.4g", ceiling, theta);

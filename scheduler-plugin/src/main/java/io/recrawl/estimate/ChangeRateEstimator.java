@@ -65,6 +65,11 @@ public final class ChangeRateEstimator {
     return new ChangeStats(KNOWN_SHAPE, KNOWN_SHAPE / rate);
   }
 
+  /** Whether the statistics state a known rate ({@link #known}) rather than learned evidence. */
+  public boolean isKnown(ChangeStats s) {
+    return s.shape() > maxShape;
+  }
+
   /** The posterior after observing whether the page changed during an interval of length {@code interval}. */
   public ChangeStats observe(ChangeStats s, double interval, boolean changed) {
     if (!(interval > 0) || Double.isInfinite(interval)) {
@@ -154,7 +159,7 @@ public final class ChangeRateEstimator {
    * ones. A known rate ({@link #known}) needs no prior and is returned as is.
    */
   public ChangeStats withPriorMean(ChangeStats s, double priorMean) {
-    if (s.shape() > maxShape || !(priorMean > 0)) {
+    if (isKnown(s) || !(priorMean > 0)) {
       return s;
     }
     double b = s.rate() + priorShape / priorMean - priorShape / priorRate;

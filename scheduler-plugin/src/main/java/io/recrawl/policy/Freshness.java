@@ -29,6 +29,22 @@ public final class Freshness implements Objective {
   }
 
   @Override
+  public double expectedCrawlValue(double weight, double shape, double rate, double tau) {
+    return ExpectedCrawlValue.value(weight, shape, rate, tau);
+  }
+
+  @Override
+  public double expectedValueCeiling(double weight, double shape, double rate) {
+    return ExpectedCrawlValue.ceiling(weight, shape, rate);
+  }
+
+  @Override
+  public double expectedTimeToThreshold(double weight, double shape, double rate, double threshold) {
+    double atMean = CrawlValue.timeToThreshold(weight, shape / rate, threshold);
+    return ExpectedCrawlValue.timeToThreshold(weight, shape, rate, threshold, atMean);
+  }
+
+  @Override
   public double utility(double weight, double changeRate, double rate) {
     if (rate <= 0) {
       return changeRate <= 0 ? weight : 0.0;

@@ -33,6 +33,24 @@ public interface Objective {
     return weight;
   }
 
+  /**
+   * The crawl value averaged over a Gamma(shape, rate) posterior of the change rate. An objective
+   * without a closed form for it uses the value at the posterior mean.
+   */
+  default double expectedCrawlValue(double weight, double shape, double rate, double tau) {
+    return crawlValue(weight, shape / rate, tau);
+  }
+
+  /** The supremum over tau of {@link #expectedCrawlValue}. */
+  default double expectedValueCeiling(double weight, double shape, double rate) {
+    return valueCeiling(weight, shape / rate);
+  }
+
+  /** The tau at which {@link #expectedCrawlValue} reaches {@code threshold}; +infinity means never. */
+  default double expectedTimeToThreshold(double weight, double shape, double rate, double threshold) {
+    return timeToThreshold(weight, shape / rate, threshold);
+  }
+
   /** Utility per unit time of crawling the page at {@code rate}, at perfectly regular intervals. */
   double utility(double weight, double changeRate, double rate);
 

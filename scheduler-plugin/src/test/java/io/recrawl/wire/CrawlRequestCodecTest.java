@@ -19,6 +19,15 @@ class CrawlRequestCodecTest {
   }
 
   @Test
+  void anUnboundedValueGoesOutAsTheLargestDoubleAndComesBack() {
+    CrawlRequest r = new CrawlRequest("http://a.org/", "a.org", Map.of(), 1, 1, Double.POSITIVE_INFINITY, 1, 2);
+    assertThat(r.value()).isEqualTo(Double.MAX_VALUE);
+    String json = CrawlRequestCodec.toJson(r);
+    assertThat(json).contains("\"value\":1.7976931348623157E308");
+    assertThat(CrawlRequestCodec.parse(json, 0).value()).isEqualTo(r);
+  }
+
+  @Test
   void fieldNamesAreTheContract() {
     String json = CrawlRequestCodec.toJson(new CrawlRequest("http://a.org/", "a.org", Map.of("k", List.of("v")), 1, 2, 3.5, 4.5, 5));
     assertThat(json).isEqualTo(

@@ -106,8 +106,9 @@ class StateToolsITCase {
     if (i == 0) { // weight 100: worth a crawl even at λ0 = 100, so it is released (and then in flight)
       return new StatusEvent(IN_FLIGHT, "a.example", CrawlStatus.DISCOVERED, T0, Map.of(), null, 100.0, null);
     }
-    if (i == 1) { // weight 1, one change a day (planned at ~0.1 while evidence is thin): w/δ ≈ 10, never above a threshold of 100
-      return new StatusEvent(NEVER, "a.example", CrawlStatus.FETCHED, T0, Map.of(), true, null, 200);
+    if (i == 1) { // weight 1, known to change once a day: w/δ = 1, never above a threshold of 100
+      return new StatusEvent(NEVER, "a.example", CrawlStatus.FETCHED, T0,
+          Map.of(StatusEvent.CHANGE_RATE_KEY, List.of("1.0")), true, null, 200);
     }
     if (i == 2) {
       return new StatusEvent(OTHER, "b.example", CrawlStatus.FETCHED, T0 + 1000, Map.of(), false, null, 304);
