@@ -156,7 +156,7 @@ public final class HostEngine {
    * nothing, when the event brings nothing new.
    */
   private boolean rediscover(HostStore store, HostState h, PageState p, StatusEvent e, long now, double lambda0) {
-    Double known = e.knownChangeRate();
+    Double known = knownChangeRate(p, e);
     ChangeStats knownStats = known == null ? null : cfg.estimator.known(known);
     boolean newWeight = e.weight() != null && e.weight().floatValue() != p.weight;
     boolean newRate = knownStats != null
@@ -521,7 +521,7 @@ public final class HostEngine {
   private PageState newPage(HostState h, StatusEvent e) {
     PageState p = new PageState();
     p.weight = (float) (e.weight() != null ? e.weight() : cfg.defaultWeight);
-    Double known = e.knownChangeRate();
+    Double known = knownChangeRate(p, e);
     ChangeStats prior = known != null ? cfg.estimator.known(known) : cfg.estimator.prior();
     p.changeShape = (float) prior.shape();
     p.changeRate = (float) prior.rate();
@@ -533,7 +533,7 @@ public final class HostEngine {
 
   /** Learns from a fetch whether the page changed, unless the event states its rate. */
   private void learnChange(HostState h, PageState p, StatusEvent e) {
-    Double known = e.knownChangeRate();
+    Double known = knownChangeRate(p, e);
     if (known != null) {
       setChangeStats(h, p, cfg.estimator.known(known));
     }
@@ -568,6 +568,23 @@ public final class HostEngine {
     if (etagHash != 0) {
       p.etagHash = etagHash;
     }
+  }
+
+  /**
+   * The event's known change rate ({@link StatusEvent#knownChangeRate}), parsed only when its text
+   * differs from the one this page record last carried: a sitemap (or the simulator's oracle) states
+   * the same rate event after event, and parsing it cost more than the engine's work on the event.
+   */
+  private static Double knownChangeRate(PageState p, StatusEvent e) {
+    String text = e.first(StatusEvent.CHANGE_RATE_KEY);
+    if (text == null) {
+      return null;
+    }
+    if (!text.equals(p.knownRateText)) {
+      p.knownRate = e.knownChangeRate();
+      p.knownRateText = text;
+    }
+    return p.knownRate;
   }
 
   /** Sets the page's change statistics and keeps its host's sum of learned rates in step. */

@@ -41,6 +41,10 @@ public final class PageState {
   // under which URL, so that it can answer a re-put or a slot's page without a URL look-up.
   transient InMemoryHostStore heldBy;
   transient String heldAs;
+  // Not state either: the known change rate text this record's last event carried, and its value
+  // (see HostEngine#knownChangeRate).
+  transient String knownRateText;
+  transient double knownRate;
 
   public PageState() {}
 

@@ -42,9 +42,8 @@ public final class CrawlValuePolicy implements SimPolicy {
   private LocalFrontier frontier;
   private GlobalLambdaController controller;
   private UrlIndex pageOf;
-  /** Per page, the rate its oracle metadata was last written for and that text (see {@link #oracleMetadata}). */
-  private double[] oracleRate;
-  private String[] oracleText;
+  /** Per page, its oracle metadata (see {@link #oracleMetadata}); null when rates are learned. */
+  private Map<String, List<String>>[] oracleMetadata;
   private double tick;
   private double nextTick;
   private double nextControl;
@@ -84,8 +83,7 @@ public final class CrawlValuePolicy implements SimPolicy {
     }
     pageOf = new UrlIndex(w);
     if (ctx.oracleRates()) {
-      oracleRate = new double[w.pages()];
-      oracleText = new String[w.pages()];
+      writeOracleMetadata();
     }
     for (int p = 0; p < w.pages(); p++) {
       if (ctx.exists(p)) {
@@ -103,21 +101,24 @@ public final class CrawlValuePolicy implements SimPolicy {
     frontier.onStatus(e, this::onRequest);
   }
 
-  /**
-   * The page's true change rate as event metadata in oracle runs; nothing otherwise. The text is
-   * kept per page while the rate stays: formatting a double on every event cost more than the
-   * engine's work on it.
-   */
+  /** The page's true change rate as event metadata in oracle runs; nothing otherwise. */
   private Map<String, List<String>> oracleMetadata(int page) {
-    if (!ctx.oracleRates()) {
-      return Map.of();
+    return oracleMetadata == null ? Map.of() : oracleMetadata[page];
+  }
+
+  /**
+   * Writes every page's oracle metadata from its true rate. True rates change only with
+   * {@link #onTrueRatesChanged}, so each page's metadata is written once per change, not per event:
+   * formatting a double, and the engine parsing it, cost more than the engine's work on an event.
+   */
+  @SuppressWarnings("unchecked")
+  private void writeOracleMetadata() {
+    int pages = ctx.workload().pages();
+    oracleMetadata = new Map[pages];
+    for (int p = 0; p < pages; p++) {
+      double rate = Math.max(ctx.changeRate(p), 1e-9);
+      oracleMetadata[p] = Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(Double.toString(rate)));
     }
-    double rate = Math.max(ctx.changeRate(page), 1e-9);
-    if (oracleText[page] == null || oracleRate[page] != rate) {
-      oracleRate[page] = rate;
-      oracleText[page] = Double.toString(rate);
-    }
-    return Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(oracleText[page]));
   }
 
   private void onRequest(CrawlRequest r) {
@@ -174,6 +175,7 @@ public final class CrawlValuePolicy implements SimPolicy {
     if (!ctx.oracleRates()) {
       return;
     }
+    writeOracleMetadata();
     for (int p = 0; p < ctx.workload().pages(); p++) {
       if (ctx.exists(p)) {
         discover(p, now);
