@@ -75,6 +75,11 @@ public final class HostEngine {
     /** The ledger of capped demand curves this host belongs to. */
     DemandLedger ledger();
 
+    /** Replaces the host's capped demand curve in its ledger (either may be null = nothing). */
+    default void replaceDemand(double[] before, double[] after) {
+      ledger().replace(before, after);
+    }
+
     EngineListener listener();
   }
 
@@ -694,7 +699,7 @@ public final class HostEngine {
     double k = removed ? 0 : thresholds.maxRate(h, now);
     if (ledgerTouched || k != h.ledgerRate) {
       double[] before = ledgerTouched ? ledgerBefore : HostThreshold.capped(h.curve, h.ledgerRate);
-      ctx.ledger().replace(before, HostThreshold.capped(h.curve, k));
+      ctx.replaceDemand(before, HostThreshold.capped(h.curve, k));
       h.ledgerRate = k;
     }
     ledgerTouched = false;

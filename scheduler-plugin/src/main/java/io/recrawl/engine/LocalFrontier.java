@@ -4,6 +4,7 @@ import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.StatusEvent;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -36,6 +37,10 @@ public final class LocalFrontier {
   private final Map<String, Double> rateOverrides = new HashMap<>();
   private double globalLambda;
   private long now = Long.MIN_VALUE;
+  /** Computes wake-ups due together on a second thread; null = one thread (see {@link #useWakeWorker}). */
+  private WakeWorker worker;
+  private PreparedWake[] batch = new PreparedWake[64];
+  private int[] heapStack = new int[64];
 
   /** A host's state and its number in the timer heap. */
   private static final class Host {
@@ -43,6 +48,8 @@ public final class LocalFrontier {
     final int id;
     final InMemoryHostStore store = new InMemoryHostStore();
     long wakeAt = Long.MAX_VALUE;
+    /** Its wake-up computed ahead of its turn (see {@link #prepareWakes}); created on first use. */
+    PreparedWake prepared;
 
     Host(String name, int id) {
       this.name = name;
@@ -98,15 +105,106 @@ public final class LocalFrontier {
     return now;
   }
 
+  /**
+   * Computes wake-ups on a second thread when many hosts are due at once, with results identical
+   * to one thread's; only without a listener, which would hear of them out of order.
+   */
+  public void useWakeWorker(boolean on) {
+    if (on && worker == null) {
+      if (listener != EngineListener.NONE) {
+        throw new IllegalStateException("wake-ups run on two threads only without a listener");
+      }
+      worker = new WakeWorker(engine.config());
+    } else if (!on && worker != null) {
+      close();
+    }
+  }
+
+  /** Stops the wake-up worker thread, if any. */
+  public void close() {
+    if (worker != null) {
+      worker.close();
+      worker = null;
+    }
+  }
+
   /** Fires every wake-up due up to and including {@code time}, in time order. */
   public void advanceTo(long time, Consumer<CrawlRequest> out) {
+    if (worker != null) {
+      prepareWakes(time);
+    }
     while (timerCount > 0 && timerKeys[0] <= time) {
       Host h = byId[timers[0]];
       now = Math.max(now, h.wakeAt);
       setTimer(h, Long.MAX_VALUE);
-      engine.onWake(h.store, context(h, out));
+      if (h.prepared != null && h.prepared.pending()) {
+        apply(h, h.prepared, out);
+      } else {
+        engine.onWake(h.store, context(h, out));
+      }
     }
     now = Math.max(now, time);
+  }
+
+  /** Fewest hosts due together worth handing to the worker thread. */
+  private static final int MIN_BATCH = 16;
+
+  /**
+   * Computes ahead, on both threads, the wake-up of every host due by {@code time}. Each host's
+   * clock is what {@link #advanceTo} will give it (wake-ups fire in time order), and a wake-up
+   * touches only its host's state, so the order in which they are computed does not matter; their
+   * effects on the timers, the ledger and the output are applied in turn. A host that is due again
+   * within the same advance wakes again in turn, on this thread.
+   */
+  private void prepareWakes(long time) {
+    int n = 0;
+    int top = 0;
+    if (timerCount > 0 && timerKeys[0] <= time) {
+      heapStack[top++] = 0;
+    }
+    while (top > 0) { // the heap's entries due by time: a subtree is due only where its root is
+      int i = heapStack[--top];
+      Host h = byId[timers[i]];
+      if (h.prepared == null) {
+        h.prepared = new PreparedWake(h.name, h.store);
+      }
+      h.prepared.begin(Math.max(now, timerKeys[i]), globalLambda);
+      if (n == batch.length) {
+        batch = Arrays.copyOf(batch, n * 2);
+      }
+      batch[n++] = h.prepared;
+      for (int c = 2 * i + 1; c <= 2 * i + 2 && c < timerCount; c++) {
+        if (timerKeys[c] <= time) {
+          if (top == heapStack.length) {
+            heapStack = Arrays.copyOf(heapStack, top * 2);
+          }
+          heapStack[top++] = c;
+        }
+      }
+    }
+    if (n < MIN_BATCH) {
+      for (int i = 0; i < n; i++) {
+        batch[i].clear(); // few: each wakes in turn
+      }
+    } else {
+      worker.computeAll(batch, n, engine);
+    }
+    Arrays.fill(batch, 0, n, null);
+  }
+
+  /** Applies a wake-up computed ahead as if it ran now: its timer moves, demand and releases in order. */
+  private void apply(Host h, PreparedWake w, Consumer<CrawlRequest> out) {
+    for (int i = 0; i < w.wakeCount(); i++) {
+      setTimer(h, w.wake(i));
+    }
+    List<double[]> demand = w.demand();
+    for (int i = 0; i < demand.size(); i += 2) {
+      ledger.replace(demand.get(i), demand.get(i + 1));
+    }
+    for (CrawlRequest r : w.released()) {
+      out.accept(r);
+    }
+    w.clear();
   }
 
   /** Applies a status event at its own time (after firing the wake-ups before it). */

@@ -36,6 +36,9 @@ public interface SimPolicy {
   /** Called at every whole simulated day after the first (batch policies re-plan here). */
   default void onDayBoundary(double now) {}
 
+  /** Called once when the run is over: stop threads, drop what is big. */
+  default void close() {}
+
   /** The policy's current global lambda, or NaN when it has none. */
   default double lambda0() {
     return Double.NaN;

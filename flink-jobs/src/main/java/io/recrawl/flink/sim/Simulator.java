@@ -158,6 +158,7 @@ public final class Simulator {
         }
       }
       now = end;
+      policy.close();
       truth.finish(end);
       return result((System.nanoTime() - wallStart) / 1e9);
     }

@@ -74,6 +74,7 @@ public final class CrawlValuePolicy implements SimPolicy {
     }
     Workload w = ctx.workload();
     frontier = new LocalFrontier(engineConfig, EngineListener.NONE);
+    frontier.useWakeWorker(true);
     controller = new GlobalLambdaController(engineConfig.grid, ctx.budget(), controlPeriodDays);
     tick = engineConfig.bucketMs / (double) EngineConfig.DAY_MS;
     for (int h = 0; h < w.hosts(); h++) {
@@ -194,6 +195,11 @@ public final class CrawlValuePolicy implements SimPolicy {
   @Override
   public void onHostLimitChanged(int host, double maxRate, double now) {
     frontier.setHostRate(ctx.workload().hostName(host), maxRate, this::onRequest);
+  }
+
+  @Override
+  public void close() {
+    frontier.close();
   }
 
   @Override
