@@ -42,8 +42,8 @@ public final class CrawlValuePolicy implements SimPolicy {
   private LocalFrontier frontier;
   private GlobalLambdaController controller;
   private UrlIndex pageOf;
-  /** Per page, its oracle metadata (see {@link #oracleMetadata}); null when rates are learned. */
-  private Map<String, List<String>>[] oracleMetadata;
+  /** Per page, its true change rate as text (see {@link #oracleMetadata}); null when rates are learned. */
+  private String[] oracleText;
   private double tick;
   private double nextTick;
   private double nextControl;
@@ -84,7 +84,7 @@ public final class CrawlValuePolicy implements SimPolicy {
     }
     pageOf = new UrlIndex(w);
     if (ctx.oracleRates()) {
-      writeOracleMetadata();
+      writeOracleText();
     }
     for (int p = 0; p < w.pages(); p++) {
       if (ctx.exists(p)) {
@@ -102,23 +102,24 @@ public final class CrawlValuePolicy implements SimPolicy {
     frontier.onStatus(e, this::onRequest);
   }
 
-  /** The page's true change rate as event metadata in oracle runs; nothing otherwise. */
+  /**
+   * The page's true change rate as event metadata in oracle runs; nothing otherwise. The text is
+   * the same object from event to event, which the engine recognises without reading it.
+   */
   private Map<String, List<String>> oracleMetadata(int page) {
-    return oracleMetadata == null ? Map.of() : oracleMetadata[page];
+    return oracleText == null ? Map.of() : Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(oracleText[page]));
   }
 
   /**
-   * Writes every page's oracle metadata from its true rate. True rates change only with
-   * {@link #onTrueRatesChanged}, so each page's metadata is written once per change, not per event:
-   * formatting a double, and the engine parsing it, cost more than the engine's work on an event.
+   * Writes every page's true rate as text. True rates change only with {@link #onTrueRatesChanged},
+   * so each page's text is written once per change, not per event: formatting a double, and the
+   * engine parsing it, cost more than the engine's work on an event.
    */
-  @SuppressWarnings("unchecked")
-  private void writeOracleMetadata() {
+  private void writeOracleText() {
     int pages = ctx.workload().pages();
-    oracleMetadata = new Map[pages];
+    oracleText = new String[pages];
     for (int p = 0; p < pages; p++) {
-      double rate = Math.max(ctx.changeRate(p), 1e-9);
-      oracleMetadata[p] = Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(Double.toString(rate)));
+      oracleText[p] = Double.toString(Math.max(ctx.changeRate(p), 1e-9));
     }
   }
 
@@ -176,7 +177,7 @@ public final class CrawlValuePolicy implements SimPolicy {
     if (!ctx.oracleRates()) {
       return;
     }
-    writeOracleMetadata();
+    writeOracleText();
     for (int p = 0; p < ctx.workload().pages(); p++) {
       if (ctx.exists(p)) {
         discover(p, now);
