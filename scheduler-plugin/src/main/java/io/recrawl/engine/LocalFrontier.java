@@ -39,7 +39,7 @@ public final class LocalFrontier {
   private long now = Long.MIN_VALUE;
   /** Computes wake-ups due together on a second thread; null = one thread (see {@link #useWakeWorker}). */
   private WakeWorker worker;
-  private PreparedWake[] batch = new PreparedWake[64];
+  private Host[] batch = new Host[64];
   private int[] heapStack = new int[64];
 
   /** A host's state and its number in the timer heap. */
@@ -138,6 +138,7 @@ public final class LocalFrontier {
       now = Math.max(now, h.wakeAt);
       setTimer(h, Long.MAX_VALUE);
       if (h.prepared != null && h.prepared.pending()) {
+        h.prepared.finish(engine);
         apply(h, h.prepared, out);
       } else {
         engine.onWake(h.store, context(h, out));
@@ -150,11 +151,12 @@ public final class LocalFrontier {
   private static final int MIN_BATCH = 16;
 
   /**
-   * Computes ahead, on both threads, the wake-up of every host due by {@code time}. Each host's
-   * clock is what {@link #advanceTo} will give it (wake-ups fire in time order), and a wake-up
-   * touches only its host's state, so the order in which they are computed does not matter; their
-   * effects on the timers, the ledger and the output are applied in turn. A host that is due again
-   * within the same advance wakes again in turn, on this thread.
+   * Hands the wake-ups of every host due by {@code time} to the worker thread, when there are
+   * enough of them; the loop in {@link #advanceTo} applies each in turn, computing it there if the
+   * worker has not taken it yet. Each host's clock is what {@link #advanceTo} will give it (wake-ups
+   * fire in time order), and a wake-up touches only its host's state, so computing it early or on
+   * another thread gives the same result. A host due again within the same advance wakes again in
+   * turn, on this thread.
    */
   private void prepareWakes(long time) {
     int n = 0;
@@ -164,15 +166,10 @@ public final class LocalFrontier {
     }
     while (top > 0) { // the heap's entries due by time: a subtree is due only where its root is
       int i = heapStack[--top];
-      Host h = byId[timers[i]];
-      if (h.prepared == null) {
-        h.prepared = new PreparedWake(h.name, h.store);
-      }
-      h.prepared.begin(Math.max(now, timerKeys[i]), globalLambda);
       if (n == batch.length) {
         batch = Arrays.copyOf(batch, n * 2);
       }
-      batch[n++] = h.prepared;
+      batch[n++] = byId[timers[i]];
       for (int c = 2 * i + 1; c <= 2 * i + 2 && c < timerCount; c++) {
         if (timerKeys[c] <= time) {
           if (top == heapStack.length) {
@@ -182,12 +179,17 @@ public final class LocalFrontier {
         }
       }
     }
-    if (n < MIN_BATCH) {
+    if (n >= MIN_BATCH) {
+      PreparedWake[] wakes = new PreparedWake[n];
       for (int i = 0; i < n; i++) {
-        batch[i].clear(); // few: each wakes in turn
+        Host h = batch[i];
+        if (h.prepared == null) {
+          h.prepared = new PreparedWake(h.name, h.store);
+        }
+        h.prepared.begin(Math.max(now, h.wakeAt), globalLambda);
+        wakes[i] = h.prepared;
       }
-    } else {
-      worker.computeAll(batch, n, engine);
+      worker.post(wakes);
     }
     Arrays.fill(batch, 0, n, null);
   }

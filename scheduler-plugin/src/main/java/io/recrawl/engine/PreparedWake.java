@@ -4,6 +4,7 @@ import io.recrawl.wire.CrawlRequest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One host's wake-up computed ahead of its turn, possibly on another thread: the requests it
@@ -15,11 +16,19 @@ import java.util.List;
  */
 final class PreparedWake implements HostEngine.Context {
 
+  private static final int IDLE = 0;
+  private static final int POSTED = 1;
+  private static final int CLAIMED = 2;
+  private static final int DONE = 3;
+  /** Spins before yielding while the other thread finishes this wake-up. */
+  private static final int SPINS = 2_000;
+
   private final String host;
   private final InMemoryHostStore store;
   private long now;
   private double globalLambda;
-  private boolean pending;
+  private final AtomicInteger state = new AtomicInteger(IDLE);
+  private Throwable failure;
   private final List<CrawlRequest> released = new ArrayList<>(2);
   private long[] wakes = new long[2];
   private int wakeCount;
@@ -30,21 +39,50 @@ final class PreparedWake implements HostEngine.Context {
     this.store = store;
   }
 
-  /** Readies the wake-up at {@code now} under {@code globalLambda}; {@link #compute} then runs it. */
+  /** Readies the wake-up at {@code now} under {@code globalLambda}, for either thread to claim. */
   void begin(long now, double globalLambda) {
     this.now = now;
     this.globalLambda = globalLambda;
-    pending = true;
+    failure = null;
+    state.set(POSTED);
   }
 
-  /** Runs the host's wake-up with {@code engine} (an engine serves one thread at a time). */
-  void compute(HostEngine engine) {
-    engine.onWake(store, this);
-  }
-
-  /** Whether a computed wake-up waits to be applied. */
+  /** Whether a wake-up was begun and not yet applied. */
   boolean pending() {
-    return pending;
+    return state.get() != IDLE;
+  }
+
+  /** Takes the wake-up to compute; false if the other thread took it first. */
+  boolean claim() {
+    return state.compareAndSet(POSTED, CLAIMED);
+  }
+
+  /** Runs the claimed wake-up with {@code engine} (an engine serves one thread at a time). */
+  void compute(HostEngine engine) {
+    try {
+      engine.onWake(store, this);
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    } finally {
+      state.set(DONE);
+    }
+  }
+
+  /** Computes the wake-up here unless the other thread claimed it, then waits until it is done. */
+  void finish(HostEngine engine) {
+    if (claim()) {
+      compute(engine);
+    }
+    for (int spins = 0; state.get() != DONE; spins++) {
+      if (spins < SPINS) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield();
+      }
+    }
+    if (failure != null) {
+      throw new IllegalStateException("a prepared wake-up of host " + host + " failed", failure);
+    }
   }
 
   /** The wake-ups asked for, in order; valid until {@link #clear}. */
@@ -67,10 +105,10 @@ final class PreparedWake implements HostEngine.Context {
 
   /** Forgets the applied wake-up. */
   void clear() {
-    pending = false;
     released.clear();
     demand.clear();
     wakeCount = 0;
+    state.set(IDLE);
   }
 
   @Override

@@ -1,26 +1,21 @@
 package io.recrawl.engine;
 
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A second thread that computes prepared wake-ups alongside the thread that hands them over: both
- * take the next one until none is left. Which thread computes which wake-up does not matter (see
- * {@link PreparedWake}); the caller applies them afterwards in its own order.
+ * A second thread that computes prepared wake-ups while the thread that posted them applies them in
+ * turn. The worker takes them from the end of the batch, the poster from the front as their turns
+ * come; each is computed once, by whichever thread claims it first (see {@link PreparedWake}).
  */
 final class WakeWorker implements AutoCloseable {
 
-  /** Idle polls before the worker parks: a batch comes every few milliseconds at most. */
+  /** Idle polls before the worker parks: batches come every few milliseconds at most. */
   private static final int SPINS = 2_000;
-
-  /** One hand-over: the wake-ups, the next one to take and how many are not done yet. */
-  private record Batch(PreparedWake[] wakes, int count, AtomicInteger next, AtomicInteger remaining) {}
 
   private final HostEngine engine;
   private final Thread thread;
-  private volatile Batch posted;
+  private volatile PreparedWake[] posted;
   private volatile boolean closed;
-  private volatile Throwable failure;
 
   /** @param config the worker's own engine is built from it: an engine keeps per-call scratch */
   WakeWorker(EngineConfig config) {
@@ -30,45 +25,23 @@ final class WakeWorker implements AutoCloseable {
     thread.start();
   }
 
-  /** Computes {@code wakes[0..count)}, sharing them with the worker; returns when all are done. */
-  void computeAll(PreparedWake[] wakes, int count, HostEngine callerEngine) {
-    Batch b = new Batch(wakes, count, new AtomicInteger(), new AtomicInteger(count));
-    posted = b;
+  /** Hands over a batch of wake-ups, each already begun; the array is the worker's from now on. */
+  void post(PreparedWake[] wakes) {
+    posted = wakes;
     LockSupport.unpark(thread);
-    work(b, callerEngine);
-    for (int spins = 0; b.remaining.get() > 0; spins++) { // the worker is finishing the one it took
-      if (spins < SPINS) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield();
-      }
-    }
-    Throwable t = failure;
-    if (t != null) {
-      failure = null;
-      throw new IllegalStateException("a wake-up failed on the worker thread", t);
-    }
-  }
-
-  private void work(Batch b, HostEngine engine) {
-    for (int i = b.next.getAndIncrement(); i < b.count; i = b.next.getAndIncrement()) {
-      try {
-        b.wakes[i].compute(engine);
-      } catch (RuntimeException | Error e) {
-        failure = e;
-      } finally {
-        b.remaining.decrementAndGet();
-      }
-    }
   }
 
   private void loop() {
-    Batch done = null;
+    PreparedWake[] done = null;
     int idle = 0;
     while (!closed) {
-      Batch b = posted;
+      PreparedWake[] b = posted;
       if (b != done) {
-        work(b, engine);
+        for (int i = b.length - 1; i >= 0; i--) {
+          if (b[i].claim()) {
+            b[i].compute(engine);
+          }
+        }
         done = b;
         idle = 0;
       } else if (++idle < SPINS) {

@@ -19,7 +19,7 @@ public final class Crawler {
   private final int[] queueNext;
   private final int[] head;
   private final int[] tail;
-  private final boolean[] queued;
+  /** Per page, when it was released; NaN while it is not waiting (one array read per release). */
   private final double[] releasedAt;
   private final int[] hostOf;
   private final IndexedHeap ready;
@@ -40,18 +40,17 @@ public final class Crawler {
     this.tail = new int[hosts];
     Arrays.fill(head, -1);
     Arrays.fill(tail, -1);
-    this.queued = new boolean[n];
     this.releasedAt = new double[n];
+    Arrays.fill(releasedAt, Double.NaN);
     this.ready = new IndexedHeap(hosts);
   }
 
   /** Queues a page released at {@code now}; false (and counted) if it is already waiting. */
   public boolean release(int page, double now) {
-    if (queued[page]) {
+    if (isQueued(page)) {
       duplicates++;
       return false;
     }
-    queued[page] = true;
     queuedCount++;
     releasedAt[page] = now;
     int h = hostOf[page];
@@ -67,7 +66,7 @@ public final class Crawler {
   }
 
   public boolean isQueued(int page) {
-    return queued[page];
+    return !Double.isNaN(releasedAt[page]);
   }
 
   /** When the next fetch can happen; +infinity when nothing waits. */
@@ -84,7 +83,7 @@ public final class Crawler {
     if (head[h] < 0) {
       tail[h] = -1;
     }
-    queued[page] = false;
+    releasedAt[page] = Double.NaN;
     queuedCount--;
     hostLast[h] = t;
     hostNext[h] = t + 1.0 / hostMaxRate[h];

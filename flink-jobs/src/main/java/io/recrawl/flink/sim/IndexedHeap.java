@@ -2,16 +2,22 @@ package io.recrawl.flink.sim;
 
 import java.util.Arrays;
 
-/** A binary min-heap over ids 0..n-1 with one key per id, supporting key updates and removal. */
+/**
+ * A binary min-heap over ids 0..n-1 with one key per id, supporting key updates and removal. Keys
+ * are also kept by heap position, so sifting compares neighbouring entries instead of reading each
+ * id's key from wherever the id's slot lies.
+ */
 public final class IndexedHeap {
 
   private final int[] heap;
+  private final double[] heapKey;
   private final int[] pos;
   private final double[] key;
   private int size;
 
   public IndexedHeap(int n) {
     heap = new int[n];
+    heapKey = new double[n];
     pos = new int[n];
     key = new double[n];
     Arrays.fill(pos, -1);
@@ -26,7 +32,7 @@ public final class IndexedHeap {
   }
 
   public double minKey() {
-    return size == 0 ? Double.POSITIVE_INFINITY : key[heap[0]];
+    return size == 0 ? Double.POSITIVE_INFINITY : heapKey[0];
   }
 
   public int minId() {
@@ -39,18 +45,18 @@ public final class IndexedHeap {
 
   /** Inserts the id, or moves it to the new key. */
   public void set(int id, double k) {
+    key[id] = k;
     if (pos[id] < 0) {
-      heap[size] = id;
-      pos[id] = size++;
-      key[id] = k;
+      place(id, k, size++);
       up(pos[id]);
     } else {
-      double old = key[id];
-      key[id] = k;
+      int i = pos[id];
+      double old = heapKey[i];
+      heapKey[i] = k;
       if (k < old) {
-        up(pos[id]);
+        up(i);
       } else {
-        down(pos[id]);
+        down(i);
       }
     }
   }
@@ -69,8 +75,7 @@ public final class IndexedHeap {
     int last = heap[--size];
     pos[id] = -1;
     if (i < size) {
-      heap[i] = last;
-      pos[last] = i;
+      place(last, heapKey[size], i);
       up(i);
       down(pos[last]);
     }
@@ -78,39 +83,41 @@ public final class IndexedHeap {
 
   private void up(int i) {
     int id = heap[i];
-    double k = key[id];
+    double k = heapKey[i];
     while (i > 0) {
       int p = (i - 1) >>> 1;
-      if (key[heap[p]] <= k) {
+      if (heapKey[p] <= k) {
         break;
       }
-      heap[i] = heap[p];
-      pos[heap[i]] = i;
+      place(heap[p], heapKey[p], i);
       i = p;
     }
-    heap[i] = id;
-    pos[id] = i;
+    place(id, k, i);
   }
 
   private void down(int i) {
     int id = heap[i];
-    double k = key[id];
+    double k = heapKey[i];
     while (true) {
       int c = 2 * i + 1;
       if (c >= size) {
         break;
       }
-      if (c + 1 < size && key[heap[c + 1]] < key[heap[c]]) {
+      if (c + 1 < size && heapKey[c + 1] < heapKey[c]) {
         c++;
       }
-      if (key[heap[c]] >= k) {
+      if (heapKey[c] >= k) {
         break;
       }
-      heap[i] = heap[c];
-      pos[heap[i]] = i;
+      place(heap[c], heapKey[c], i);
       i = c;
     }
+    place(id, k, i);
+  }
+
+  private void place(int id, double k, int i) {
     heap[i] = id;
+    heapKey[i] = k;
     pos[id] = i;
   }
 }
