@@ -138,7 +138,7 @@ public final class LocalFrontier {
       now = Math.max(now, h.wakeAt);
       setTimer(h, Long.MAX_VALUE);
       if (h.prepared != null && h.prepared.pending()) {
-        h.prepared.finish(engine);
+        worker.finish(h.prepared, engine);
         apply(h, h.prepared, out);
       } else {
         engine.onWake(h.store, context(h, out));

@@ -20,8 +20,6 @@ final class PreparedWake implements HostEngine.Context {
   private static final int POSTED = 1;
   private static final int CLAIMED = 2;
   private static final int DONE = 3;
-  /** Spins before yielding while the other thread finishes this wake-up. */
-  private static final int SPINS = 2_000;
 
   private final String host;
   private final InMemoryHostStore store;
@@ -68,18 +66,13 @@ final class PreparedWake implements HostEngine.Context {
     }
   }
 
-  /** Computes the wake-up here unless the other thread claimed it, then waits until it is done. */
-  void finish(HostEngine engine) {
-    if (claim()) {
-      compute(engine);
-    }
-    for (int spins = 0; state.get() != DONE; spins++) {
-      if (spins < SPINS) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield();
-      }
-    }
+  /** Whether the wake-up has been computed, by either thread. */
+  boolean done() {
+    return state.get() == DONE;
+  }
+
+  /** Throws what the wake-up threw, on whichever thread it ran. */
+  void rethrow() {
     if (failure != null) {
       throw new IllegalStateException("a prepared wake-up of host " + host + " failed", failure);
     }

@@ -4,8 +4,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A second thread that computes prepared wake-ups while the thread that posted them applies them in
- * turn. The worker takes them from the end of the batch, the poster from the front as their turns
- * come; each is computed once, by whichever thread claims it first (see {@link PreparedWake}).
+ * turn. The worker takes them from the end of the batch; the poster computes each at its turn if
+ * the worker has not taken it. Each is computed once, by whichever thread claims it first (see
+ * {@link PreparedWake}).
  */
 final class WakeWorker implements AutoCloseable {
 
@@ -28,7 +29,36 @@ final class WakeWorker implements AutoCloseable {
   /** Hands over a batch of wake-ups, each already begun; the array is the worker's from now on. */
   void post(PreparedWake[] wakes) {
     posted = wakes;
+    front = 0;
     LockSupport.unpark(thread);
+  }
+
+  // The poster's place in the batch: it takes unclaimed wake-ups from the front while it waits.
+  private int front;
+
+  /**
+   * Returns once {@code w} (of the last batch posted) is computed: here, if the worker has not
+   * claimed it; else after the worker finishes it, computing the batch's unclaimed wake-ups from
+   * the front meanwhile, so that a worker descheduled in the middle of one does not idle this thread.
+   */
+  void finish(PreparedWake w, HostEngine callerEngine) {
+    if (w.claim()) {
+      w.compute(callerEngine);
+    }
+    PreparedWake[] b = posted;
+    for (int spins = 0; !w.done(); ) {
+      if (front < b.length) {
+        PreparedWake next = b[front++];
+        if (next.claim()) {
+          next.compute(callerEngine);
+        }
+      } else if (spins++ < SPINS) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield();
+      }
+    }
+    w.rethrow();
   }
 
   private void loop() {
