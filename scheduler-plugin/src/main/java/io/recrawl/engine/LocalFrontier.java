@@ -39,7 +39,8 @@ public final class LocalFrontier {
   private long now = Long.MIN_VALUE;
   /** Computes wake-ups due together on a second thread; null = one thread (see {@link #useWakeWorker}). */
   private WakeWorker worker;
-  private Host[] batch = new Host[64];
+  /** Scratch for {@link #prepareWakes}: the hosts due, and the heap places still to visit. */
+  private Host[] dueHosts = new Host[64];
   private int[] heapStack = new int[64];
 
   /** A host's state and its number in the timer heap. */
@@ -166,10 +167,10 @@ public final class LocalFrontier {
     }
     while (top > 0) { // the heap's entries due by time: a subtree is due only where its root is
       int i = heapStack[--top];
-      if (n == batch.length) {
-        batch = Arrays.copyOf(batch, n * 2);
+      if (n == dueHosts.length) {
+        dueHosts = Arrays.copyOf(dueHosts, n * 2);
       }
-      batch[n++] = byId[timers[i]];
+      dueHosts[n++] = byId[timers[i]];
       for (int c = 2 * i + 1; c <= 2 * i + 2 && c < timerCount; c++) {
         if (timerKeys[c] <= time) {
           if (top == heapStack.length) {
@@ -182,7 +183,7 @@ public final class LocalFrontier {
     if (n >= MIN_BATCH) {
       PreparedWake[] wakes = new PreparedWake[n];
       for (int i = 0; i < n; i++) {
-        Host h = batch[i];
+        Host h = dueHosts[i];
         if (h.prepared == null) {
           h.prepared = new PreparedWake(h.name, h.store);
         }
@@ -191,7 +192,7 @@ public final class LocalFrontier {
       }
       worker.post(wakes);
     }
-    Arrays.fill(batch, 0, n, null);
+    Arrays.fill(dueHosts, 0, n, null);
   }
 
   /** Applies a wake-up computed ahead as if it ran now: its timer moves, demand and releases in order. */

@@ -10,13 +10,15 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class WakeWorker implements AutoCloseable {
 
-  /** Idle polls before the worker parks: batches come every few milliseconds at most. */
+  /** Polls before a waiting thread gives way: the idle worker parks, the waiting poster yields. */
   private static final int SPINS = 2_000;
 
   private final HostEngine engine;
   private final Thread thread;
   private volatile PreparedWake[] posted;
   private volatile boolean closed;
+  /** The poster's place in the batch: it takes unclaimed wake-ups from the front while it waits. */
+  private int front;
 
   /** @param config the worker's own engine is built from it: an engine keeps per-call scratch */
   WakeWorker(EngineConfig config) {
@@ -32,9 +34,6 @@ final class WakeWorker implements AutoCloseable {
     front = 0;
     LockSupport.unpark(thread);
   }
-
-  // The poster's place in the batch: it takes unclaimed wake-ups from the front while it waits.
-  private int front;
 
   /**
    * Returns once {@code w} (of the last batch posted) is computed: here, if the worker has not
