@@ -128,9 +128,11 @@ public final class DemoCommand {
         List<String> statuses = new ArrayList<>();
         for (CrawlRequest r : fresh) {
           int n = requested.merge(r.url(), 1, Integer::sum);
-          out.printf("%6.1f s  request %-32s host %-14s due %+6.1f s  V=%.3g  threshold=%.3g  (crawl #%d)%n",
+          // A page never fetched, whose rate is unknown, has no ceiling on its value (stated as the largest double).
+          String value = r.value() == Double.MAX_VALUE ? "unbounded" : String.format("%.3g", r.value());
+          out.printf("%6.1f s  request %-32s host %-14s due %+6.1f s  V=%s  threshold=%.3g  (crawl #%d)%n",
               (System.currentTimeMillis() - start) / 1000.0, r.url(), r.host(), (r.time() - r.due()) / 1000.0,
-              r.value(), r.threshold(), n);
+              value, r.threshold(), n);
           // The toy crawler: every odd page changed since its last fetch, every even page did not.
           boolean changed = changes(r.url());
           statuses.add(StatusEventCodec.toJson(new StatusEvent(r.url(), r.host(), CrawlStatus.FETCHED,
