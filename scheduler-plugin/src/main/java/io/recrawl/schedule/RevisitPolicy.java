@@ -127,7 +127,9 @@ public final class RevisitPolicy {
 
   /** now + tau*(theta), clamped to the revisit bounds. */
   private OptionalLong atThreshold(MetadataView md, ChangeStats stats, long now) {
-    double tauDays = settings.objective().timeToThreshold(weight(md), estimator.rate(stats), settings.thresholdDays());
+    double tauDays = settings.expectedValue()
+        ? settings.objective().expectedTimeToThreshold(weight(md), stats.shape(), stats.rate(), settings.thresholdDays())
+        : settings.objective().timeToThreshold(weight(md), estimator.rate(stats), settings.thresholdDays());
     double minutes = Math.max(tauDays * MINUTES_PER_DAY, settings.minIntervalMinutes());
     if (settings.maxIntervalMinutes() >= 0) {
       minutes = Math.min(minutes, settings.maxIntervalMinutes());

@@ -18,6 +18,9 @@ import java.util.Map;
  *     StormCrawler's HTTP protocols send If-Modified-Since (a 304 then costs no body)
  * @param lastModifiedTiming on a changed fetch, take the time of the last change from Last-Modified
  *     (measured against the server's Date header) instead of only "changed"
+ * @param expectedValue time revisits by the crawl value averaged over the change-rate posterior
+ *     ({@link io.recrawl.policy.Objective#expectedTimeToThreshold}), as the Flink job does; false =
+ *     by the value at the posterior mean
  */
 public record RevisitSettings(
     Objective objective,
@@ -32,7 +35,8 @@ public record RevisitSettings(
     double errorRetryMinutes,
     String protocolPrefix,
     boolean setLastModified,
-    boolean lastModifiedTiming) {
+    boolean lastModifiedTiming,
+    boolean expectedValue) {
 
   public static final String OBJECTIVE = "recrawl.objective";
   public static final String THRESHOLD = "recrawl.scheduler.threshold";
@@ -43,6 +47,7 @@ public record RevisitSettings(
   public static final String PRIOR_RATE = "recrawl.scheduler.estimator.prior-rate";
   public static final String PRIOR_SHAPE = "recrawl.scheduler.estimator.prior-shape";
   public static final String MAX_SHAPE = "recrawl.scheduler.estimator.max-shape";
+  public static final String EXPECTED_VALUE = "recrawl.scheduler.estimator.expected-value";
   public static final String SET_LAST_MODIFIED = "recrawl.scheduler.set-last-modified";
   public static final String LAST_MODIFIED_TIMING = "recrawl.scheduler.last-modified-timing";
   /** StormCrawler's own keys, read with the same meaning as DefaultScheduler and the status updater give them. */
@@ -89,9 +94,10 @@ public record RevisitSettings(
     String prefix = r.string(PROTOCOL_PREFIX, "protocol.");
     boolean setLastModified = r.bool(SET_LAST_MODIFIED, true);
     boolean lastModifiedTiming = r.bool(LAST_MODIFIED_TIMING, true);
+    boolean expectedValue = r.bool(EXPECTED_VALUE, true);
     return new RevisitSettings(objective, threshold, min, max, weightKey, weight,
         new ChangeRateEstimator(priorRate, priorShape, maxShape), fetchError, (int) maxErrors, errorRetry, prefix,
-        setLastModified, lastModifiedTiming);
+        setLastModified, lastModifiedTiming, expectedValue);
   }
 
   /** Typed look-ups whose errors name the key. */

@@ -86,7 +86,7 @@ class CrawlValueSchedulerTest {
     parsed(md, "A");
     double m = minutes(s.schedule(Status.FETCHED, md));
     // Prior: one change a day, weight 1, theta 0.01 day.
-    double expected = Freshness.INSTANCE.timeToThreshold(1, 1, 0.01) * 1440;
+    double expected = Freshness.INSTANCE.expectedTimeToThreshold(1, 1, 1, 0.01) * 1440;
     assertThat(m).isCloseTo(expected, within(0.01));
     assertThat(md.getFirstValue(PageHistory.LAST_FETCH)).isEqualTo(T0.toString());
     assertThat(md.getFirstValue(PageHistory.SHAPE)).isNotNull();
@@ -317,11 +317,18 @@ class CrawlValueSchedulerTest {
     parsed(md2, "A");
     assertThat(minutes(scheduler(Map.of("recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", 2880))
         .schedule(Status.FETCHED, md2))).isCloseTo(2880, within(1e-6));
-    // No maximum: a page not worth a crawl is never scheduled.
+    // No maximum: a page not worth a crawl at its mean rate is never scheduled...
     Metadata md3 = new Metadata();
     parsed(md3, "A");
-    assertThat(scheduler(Map.of("recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", -1))
-        .schedule(Status.FETCHED, md3)).isEmpty();
+    assertThat(scheduler(Map.of("recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", -1,
+        "recrawl.scheduler.estimator.expected-value", false)).schedule(Status.FETCHED, md3)).isEmpty();
+    // ...but averaged over what is known of its rate (one prior observation) it is only put off.
+    Metadata md5 = new Metadata();
+    parsed(md5, "A");
+    double putOff = minutes(scheduler(Map.of("recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", -1))
+        .schedule(Status.FETCHED, md5));
+    assertThat(putOff / 1440).isCloseTo(Freshness.INSTANCE.expectedTimeToThreshold(1, 1, 1, 1.0), within(1e-6))
+        .isGreaterThan(2);
     // Fetch-error back-off stops at the maximum too.
     CrawlValueScheduler s = scheduler(Map.of("fetchInterval.fetch.error", 1000, "max.fetch.errors", 10,
         "recrawl.scheduler.interval.max", 2880));
@@ -382,7 +389,8 @@ class CrawlValueSchedulerTest {
     Metadata b = new Metadata();
     parsed(b, "A");
     // At theta = 1 day freshness never recrawls a page changing once a day; harmonic staleness does.
-    Map<String, Object> conf = new HashMap<>(Map.of("recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", -1));
+    Map<String, Object> conf = new HashMap<>(Map.of("recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", -1,
+        "recrawl.scheduler.estimator.expected-value", false));
     assertThat(scheduler(conf).schedule(Status.FETCHED, a)).isEmpty();
     conf.put("recrawl.objective", "harmonic-staleness");
     assertThat(scheduler(conf).schedule(Status.FETCHED, b)).isPresent();
@@ -399,7 +407,7 @@ class CrawlValueSchedulerTest {
     parsed(md, "A");
     long before = System.currentTimeMillis();
     Date next = s.schedule(Status.FETCHED, md).orElseThrow();
-    double expectedMinutes = Freshness.INSTANCE.timeToThreshold(1, 1, 0.05) * 1440;
+    double expectedMinutes = Freshness.INSTANCE.expectedTimeToThreshold(1, 1, 1, 0.05) * 1440;
     assertThat((next.getTime() - before) / 60_000.0).isCloseTo(expectedMinutes, within(1.0));
   }
 
