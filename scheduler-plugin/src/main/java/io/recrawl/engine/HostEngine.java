@@ -419,6 +419,9 @@ public final class HostEngine {
    * guess; the page's own evidence is left out so that it is not counted twice.
    */
   public double hostPriorRate(HostState h, PageState p) {
+    if (h.learnedPages == HostState.LEARNED_UNKNOWN) {
+      return cfg.estimator.priorRate();
+    }
     return hasEvidence(p)
         ? cfg.estimator.pooledPriorMean(h.learnedRateSum - learnedRate(p), h.learnedPages - 1)
         : cfg.estimator.pooledPriorMean(h.learnedRateSum, h.learnedPages);
@@ -601,7 +604,7 @@ public final class HostEngine {
   }
 
   private void countLearnedRate(HostState h, PageState p, int sign) {
-    if (hasEvidence(p)) {
+    if (h.learnedPages != HostState.LEARNED_UNKNOWN && hasEvidence(p)) {
       h.learnedPages += sign;
       h.learnedRateSum = h.learnedPages == 0 ? 0 : h.learnedRateSum + sign * learnedRate(p);
     }

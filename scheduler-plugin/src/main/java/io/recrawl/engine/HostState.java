@@ -29,6 +29,11 @@ public final class HostState {
    */
   public double learnedRateSum;
   public int learnedPages;
+  /**
+   * {@link #learnedPages} of a host whose sums are not known (its record was restored from a build
+   * before the host prior): its pages take {@code estimator.prior-rate} and the sums stay untouched.
+   */
+  public static final int LEARNED_UNKNOWN = -1;
   /** Pages waiting for their due time, by time bucket. */
   public SlotQueues due = new SlotQueues();
   /** Pages that are due and wait for a dispatch slot, by crawl value bucket. */

@@ -210,6 +210,22 @@ class HostEngineTest {
   }
 
   @Test
+  void aHostWhoseSumsAreUnknownPlansFromTheConfiguredPriorAndLeavesThemAlone() {
+    LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    Sink sink = new Sink();
+    f.onStatus(fetched("http://a.example/p", T0, true), sink);
+    HostState h = f.store("a.example").host();
+    h.learnedPages = HostState.LEARNED_UNKNOWN; // as restored from a build before the host prior
+    for (int i = 1; i <= 3; i++) {
+      f.onStatus(fetched("http://a.example/p", T0 + i * DAY, false), sink);
+    }
+    PageState p = f.store("a.example").page("http://a.example/p");
+    assertThat(h.learnedPages).isEqualTo(HostState.LEARNED_UNKNOWN);
+    assertThat(h.learnedRateSum).isZero();
+    assertThat(f.engine().hostPriorRate(h, p)).isEqualTo(1.0);
+  }
+
+  @Test
   void removedPagesTakeTheirEvidenceOutOfTheHostPrior() {
     LocalFrontier f = new LocalFrontier(config(Map.of("error.remove", true)), EngineListener.NONE);
     Sink sink = new Sink();

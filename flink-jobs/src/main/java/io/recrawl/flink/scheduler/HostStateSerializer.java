@@ -3,18 +3,31 @@ package io.recrawl.flink.scheduler;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.SlotQueues;
 import java.io.IOException;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
-/** Binary form of a host's {@link HostState}: rate limits, pacing, demand curve and slot-queue heads. */
+/**
+ * Binary form of a host's {@link HostState}: rate limits, pacing, demand curve, the host prior's sums
+ * and slot-queue heads. Layout 2; layout 1 (builds before the host prior) lacks the sums, and state
+ * written in it is migrated on restore (see {@link Snapshot}).
+ */
 public final class HostStateSerializer extends TypeSerializerSingleton<HostState> {
 
   private static final long serialVersionUID = 1L;
 
-  public static final HostStateSerializer INSTANCE = new HostStateSerializer();
+  public static final HostStateSerializer INSTANCE = new HostStateSerializer(2);
+  /** Reads layout 1, for the migration of state written by earlier builds. */
+  static final HostStateSerializer LAYOUT_1 = new HostStateSerializer(1);
+
+  private final int layout;
+
+  private HostStateSerializer(int layout) {
+    this.layout = layout;
+  }
 
   @Override
   public boolean isImmutableType() {
@@ -81,8 +94,10 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
       }
     }
     out.writeDouble(h.ledgerRate);
-    out.writeDouble(h.learnedRateSum);
-    VarInts.writeVarInt(out, h.learnedPages);
+    if (layout >= 2) {
+      out.writeDouble(h.learnedRateSum);
+      VarInts.writeVarInt(out, h.learnedPages + 1); // + 1: LEARNED_UNKNOWN (-1) is stored as 0
+    }
     writeQueues(h.due, out);
     writeQueues(h.ready, out);
   }
@@ -121,8 +136,12 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
       }
     }
     h.ledgerRate = in.readDouble();
-    h.learnedRateSum = in.readDouble();
-    h.learnedPages = VarInts.readVarInt(in);
+    if (layout >= 2) {
+      h.learnedRateSum = in.readDouble();
+      h.learnedPages = VarInts.readVarInt(in) - 1;
+    } else {
+      h.learnedPages = HostState.LEARNED_UNKNOWN; // its pages' evidence was never summed
+    }
     h.due = readQueues(in);
     h.ready = readQueues(in);
     return h;
@@ -156,13 +175,82 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
 
   @Override
   public TypeSerializerSnapshot<HostState> snapshotConfiguration() {
-    return new Snapshot();
+    return new Snapshot(layout);
   }
 
-  /** Snapshot of the (parameterless) serializer, for state compatibility checks on restore. */
-  public static final class Snapshot extends SimpleTypeSerializerSnapshot<HostState> {
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof HostStateSerializer && ((HostStateSerializer) o).layout == layout;
+  }
+
+  @Override
+  public int hashCode() {
+    return layout;
+  }
+
+  /** Resolves to this instance on deserialization, keeping the layout. */
+  private Object readResolve() {
+    return layout == 1 ? LAYOUT_1 : INSTANCE;
+  }
+
+  /**
+   * The serializer's snapshot: its layout. Builds before the host prior wrote this class with
+   * {@code SimpleTypeSerializerSnapshot}'s version 3 and no payload, which reads as layout 1; state
+   * in layout 1 is compatible after migration (RocksDB rewrites it in layout 2 on restore).
+   */
+  public static final class Snapshot implements TypeSerializerSnapshot<HostState> {
+
+    private static final int SIMPLE_SNAPSHOT_VERSION = 3;
+    private static final int VERSION = 4;
+    private int layout;
+
+    /** For reading a snapshot back. */
     public Snapshot() {
-      super(() -> INSTANCE);
+      this(2);
+    }
+
+    Snapshot(int layout) {
+      this.layout = layout;
+    }
+
+    @Override
+    public int getCurrentVersion() {
+      return VERSION;
+    }
+
+    @Override
+    public void writeSnapshot(DataOutputView out) throws IOException {
+      out.writeByte(layout);
+    }
+
+    @Override
+    public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader) throws IOException {
+      if (readVersion == SIMPLE_SNAPSHOT_VERSION) {
+        layout = 1;
+      } else if (readVersion == VERSION) {
+        layout = in.readByte();
+      } else {
+        throw new IOException("unknown snapshot version " + readVersion + " of " + HostStateSerializer.class.getName());
+      }
+    }
+
+    @Override
+    public TypeSerializer<HostState> restoreSerializer() {
+      return layout == 1 ? LAYOUT_1 : INSTANCE;
+    }
+
+    @Override
+    public TypeSerializerSchemaCompatibility<HostState> resolveSchemaCompatibility(TypeSerializerSnapshot<HostState> old) {
+      if (!(old instanceof Snapshot)) {
+        return TypeSerializerSchemaCompatibility.incompatible();
+      }
+      int oldLayout = ((Snapshot) old).layout;
+      if (oldLayout == layout) {
+        return TypeSerializerSchemaCompatibility.compatibleAsIs();
+      }
+      return oldLayout < layout
+          ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
+          : TypeSerializerSchemaCompatibility.incompatible();
     }
   }
 }

@@ -106,7 +106,7 @@ class StateSerializersTest {
       h.pages = r.nextInt();
       h.inFlight = r.nextInt();
       h.learnedRateSum = r.nextDouble() * 1e4;
-      h.learnedPages = r.nextInt(1 << 20);
+      h.learnedPages = r.nextInt(10) == 0 ? HostState.LEARNED_UNKNOWN : r.nextInt(1 << 20);
       if (r.nextBoolean()) {
         h.curve = r.doubles(37).toArray();
       }
@@ -129,6 +129,32 @@ class StateSerializersTest {
   void snapshotsRestoreCompatibleSerializers() throws IOException {
     checkSnapshot(PageStateSerializer.INSTANCE);
     checkSnapshot(HostStateSerializer.INSTANCE);
+  }
+
+  @Test
+  void hostRecordsOfBuildsBeforeTheHostPriorAreMigratedOnRestore() throws IOException {
+    // What those builds wrote: this snapshot class under SimpleTypeSerializerSnapshot's version 3, no payload.
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    out.writeUTF(HostStateSerializer.Snapshot.class.getName());
+    out.writeInt(3);
+    TypeSerializerSnapshot<HostState> old =
+        TypeSerializerSnapshot.readVersionedSnapshot(new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+    assertThat(HostStateSerializer.INSTANCE.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAfterMigration())
+        .isTrue();
+
+    HostState h = new HostState();
+    h.overrideRate = 12;
+    h.pages = 3;
+    h.inFlight = 1;
+    h.curve = new double[] {3, 2, 1};
+    h.ledgerRate = 2.5;
+    h.due.push(0, 42);
+    HostState read = roundTrip(old.restoreSerializer(), h); // written and read in the old layout
+    assertThat(read.learnedPages).isEqualTo(HostState.LEARNED_UNKNOWN);
+    assertThat(read).usingRecursiveComparison().ignoringFields("learnedPages").isEqualTo(h);
+    assertThat(roundTrip(HostStateSerializer.INSTANCE, read)).usingRecursiveComparison().isEqualTo(read);
+    // The old layout is two fields shorter, so the new serializer could not have read it as is.
+    assertThat(bytes(old.restoreSerializer(), h).length).isLessThan(bytes(HostStateSerializer.INSTANCE, h).length);
   }
 
   private static <T> void checkSnapshot(TypeSerializer<T> s) throws IOException {
