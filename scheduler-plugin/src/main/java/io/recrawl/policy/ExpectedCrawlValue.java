@@ -17,7 +17,7 @@ package io.recrawl.policy;
  */
 public final class ExpectedCrawlValue {
 
-  /** Below this a (tau/b), a three-term series replaces the closed form, which cancels there. */
+  /** Below this (a + 2) tau/b, a three-term series replaces the closed form, which cancels there. */
   private static final double SERIES_LIMIT = 1e-3;
   /** Beyond this tau the value counts as never reaching a threshold (days; about 2.7 million years). */
   private static final double NEVER = 1e9;
