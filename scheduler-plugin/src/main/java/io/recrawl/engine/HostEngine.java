@@ -72,13 +72,11 @@ public final class HostEngine {
     /** The host's single wake-up moves from {@code previous} to {@code next} (Long.MAX_VALUE = none). */
     void reschedule(long previous, long next);
 
-    /** The ledger of capped demand curves this host belongs to. */
-    DemandLedger ledger();
-
-    /** Replaces the host's capped demand curve in its ledger (either may be null = nothing). */
-    default void replaceDemand(double[] before, double[] after) {
-      ledger().replace(before, after);
-    }
+    /**
+     * Replaces the host's capped demand curve in the ledger it belongs to (either may be null =
+     * nothing); see {@link DemandLedger#replace}.
+     */
+    void replaceDemand(double[] before, double[] after);
 
     EngineListener listener();
   }
@@ -422,9 +420,7 @@ public final class HostEngine {
     if (h.learnedPages == HostState.LEARNED_UNKNOWN) {
       return cfg.estimator.priorRate();
     }
-    return hasEvidence(p)
-        ? cfg.estimator.pooledPriorMean(h.learnedRateSum - learnedRate(p), h.learnedPages - 1)
-        : cfg.estimator.pooledPriorMean(h.learnedRateSum, h.learnedPages);
+    return cfg.estimator.pooledPriorMean(h.learnedRateSum, h.learnedPages, hasEvidence(p) ? learnedRate(p) : Double.NaN);
   }
 
   /** When the page's crawl value reaches {@code theta}, within the revisit bounds; Long.MAX_VALUE = never. */

@@ -346,8 +346,8 @@ public final class LocalFrontier {
       }
 
       @Override
-      public DemandLedger ledger() {
-        return ledger;
+      public void replaceDemand(double[] before, double[] after) {
+        ledger.replace(before, after);
       }
 
       @Override

@@ -132,12 +132,7 @@ final class PreparedWake implements HostEngine.Context {
     wakes[wakeCount++] = next;
   }
 
-  /** Not available ahead of turn: the ledger is shared; replacements are recorded instead. */
-  @Override
-  public DemandLedger ledger() {
-    throw new UnsupportedOperationException("a prepared wake-up records its demand");
-  }
-
+  /** The ledger is shared: ahead of its turn a wake-up records its replacements instead. */
   @Override
   public void replaceDemand(double[] before, double[] after) {
     demand.add(before);

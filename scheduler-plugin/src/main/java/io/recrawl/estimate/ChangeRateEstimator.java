@@ -169,9 +169,15 @@ public final class ChangeRateEstimator {
   /**
    * The prior mean for a page from its neighbours' evidence (pages of the same host): the mean of
    * their {@code count} estimated rates summing to {@code rateSum}, this estimator's prior mean
-   * counting as one more, so that a host with little evidence stays near it.
+   * counting as one more, so that a host with little evidence stays near it. The page's own rate,
+   * {@code ownRate}, is left out when it is in the sum (NaN when it is not), so that its evidence
+   * does not count twice.
    */
-  public double pooledPriorMean(double rateSum, int count) {
+  public double pooledPriorMean(double rateSum, int count, double ownRate) {
+    if (!Double.isNaN(ownRate)) {
+      rateSum -= ownRate;
+      count--;
+    }
     return Math.max((rateSum + priorRate) / (count + 1), MIN_POOLED_RATE);
   }
 

@@ -398,8 +398,8 @@ public class HostSchedulerFunction
     }
 
     @Override
-    public DemandLedger ledger() {
-      return ledger;
+    public void replaceDemand(double[] before, double[] after) {
+      ledger.replace(before, after);
     }
 
     @Override

@@ -55,9 +55,7 @@ final class RateBook {
     ChangeStats s = new ChangeStats(shape[page], rate[page]);
     if (hostOf != null) {
       int h = hostOf[page];
-      double priorMean = observed(page)
-          ? estimator.pooledPriorMean(learnedRateSum[h] - estimator.rate(s), learnedPages[h] - 1)
-          : estimator.pooledPriorMean(learnedRateSum[h], learnedPages[h]);
+      double priorMean = estimator.pooledPriorMean(learnedRateSum[h], learnedPages[h], observed(page) ? estimator.rate(s) : Double.NaN);
       s = estimator.withPriorMean(s, priorMean);
     }
     return estimator.rate(s);
