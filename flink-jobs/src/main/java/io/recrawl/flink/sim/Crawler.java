@@ -7,7 +7,14 @@ import java.util.Arrays;
  * faster than politeness allows. A host with max rate k is fetched at most once per 1/k days, and
  * the whole crawl at most once per 1/k_0 days (k_0 = the budget): minimum spacing, the strictest
  * reading of "crawls per day", so no window of any length ever sees more than its share (+1).
- * Among hosts that are ready, the one that has waited longest goes first.
+ *
+ * <p>Among hosts that are ready, a host whose page waited for the host's own spacing goes first, then
+ * the one that has waited longest. A fetch held back by its host's spacing is paced: making it wait
+ * for the global gate as well would push every later fetch of that host back by the wait, and a
+ * host at its limit never gets that capacity back, while a page of an unpaced host just goes a few
+ * seconds later. Without this, the largest limited hosts got 13–40 % fewer crawls than their
+ * limits behind a 99 %-busy budget, under every policy, and a policy that releases more than the
+ * budget could starve them outright.
  */
 public final class Crawler {
 
@@ -23,6 +30,8 @@ public final class Crawler {
   private final double[] releasedAt;
   private final int[] hostOf;
   private final IndexedHeap ready;
+  /** Hosts whose next fetch waits for their own spacing, not for a release. */
+  private final IndexedHeap paced;
   private int queuedCount;
   private long duplicates;
 
@@ -43,6 +52,7 @@ public final class Crawler {
     this.releasedAt = new double[n];
     Arrays.fill(releasedAt, Double.NaN);
     this.ready = new IndexedHeap(hosts);
+    this.paced = new IndexedHeap(hosts);
   }
 
   /** Queues a page released at {@code now}; false (and counted) if it is already waiting. */
@@ -57,7 +67,7 @@ public final class Crawler {
     queueNext[page] = -1;
     if (tail[h] < 0) {
       head[h] = page;
-      ready.set(h, Math.max(hostNext[h], now));
+      schedule(h);
     } else {
       queueNext[tail[h]] = page;
     }
@@ -69,15 +79,30 @@ public final class Crawler {
     return !Double.isNaN(releasedAt[page]);
   }
 
+  /** Puts a host with a waiting page in the heap its next fetch belongs to. */
+  private void schedule(int h) {
+    double released = releasedAt[head[h]];
+    // An unlimited host's "next" is its last fetch: never a wait for spacing.
+    if (hostNext[h] > released && hostNext[h] > hostLast[h]) {
+      ready.remove(h);
+      paced.set(h, hostNext[h]);
+    } else {
+      paced.remove(h);
+      ready.set(h, Math.max(hostNext[h], released));
+    }
+  }
+
   /** When the next fetch can happen; +infinity when nothing waits. */
   public double nextFetchTime() {
-    return ready.isEmpty() ? Double.POSITIVE_INFINITY : Math.max(globalNext, ready.minKey());
+    double k = Math.min(ready.minKey(), paced.minKey());
+    return k == Double.POSITIVE_INFINITY ? k : Math.max(globalNext, k);
   }
 
   /** Fetches the next page at {@link #nextFetchTime()} and returns it. */
   public int fetch() {
     double t = nextFetchTime();
-    int h = ready.minId();
+    IndexedHeap from = !paced.isEmpty() && paced.minKey() <= t ? paced : ready;
+    int h = from.minId();
     int page = head[h];
     head[h] = queueNext[page];
     if (head[h] < 0) {
@@ -89,9 +114,9 @@ public final class Crawler {
     hostNext[h] = t + 1.0 / hostMaxRate[h];
     globalNext = t + 1.0 / budget;
     if (head[h] >= 0) {
-      ready.set(h, Math.max(hostNext[h], releasedAt[head[h]]));
+      schedule(h);
     } else {
-      ready.remove(h);
+      from.remove(h);
     }
     lastFetchTime = t;
     return page;
@@ -109,7 +134,7 @@ public final class Crawler {
     hostMaxRate[h] = maxRate;
     hostNext[h] = Double.isNaN(hostLast[h]) ? 0 : hostLast[h] + 1.0 / maxRate;
     if (head[h] >= 0) {
-      ready.set(h, Math.max(hostNext[h], releasedAt[head[h]]));
+      schedule(h);
     }
   }
 

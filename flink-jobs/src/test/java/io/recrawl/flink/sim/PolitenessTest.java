@@ -63,6 +63,30 @@ class PolitenessTest {
   }
 
   @Test
+  void aLimitedHostGetsItsFullRateBehindABusyBudget() {
+    // host 0: 100 a day; host 1: unlimited, with two days' worth of budget waiting since t = 0
+    int limitedPages = 200;
+    int[] hostOf = new int[limitedPages + 2000];
+    java.util.Arrays.fill(hostOf, limitedPages, hostOf.length, 1);
+    Crawler c = new Crawler(hostOf, new double[] {100, Double.POSITIVE_INFINITY}, 1000);
+    for (int p = 0; p < hostOf.length; p++) {
+      c.release(p, 0.0);
+    }
+    int limitedFetches = 0;
+    double lastLimited = Double.NEGATIVE_INFINITY;
+    while (c.nextFetchTime() < 1.0) {
+      int page = c.fetch();
+      if (hostOf[page] == 0) {
+        assertThat(c.lastFetchTime() - lastLimited).isGreaterThanOrEqualTo(0.01 - 1e-12);
+        lastLimited = c.lastFetchTime();
+        limitedFetches++;
+      }
+    }
+    // Taking its turn behind host 1's older pages cost host 0 a gate slot most cycles (85 a day).
+    assertThat(limitedFetches).isGreaterThanOrEqualTo(99);
+  }
+
+  @Test
   void theAuditorCountsWhatTheGateWouldHaveStopped() {
     PolitenessAuditor a = new PolitenessAuditor(2);
     a.fetched(0, 1.0, 2, 100);
