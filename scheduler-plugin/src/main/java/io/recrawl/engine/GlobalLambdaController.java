@@ -10,8 +10,8 @@ package io.recrawl.engine;
  * curve answers a budget or frontier change in one period, without a loop to ring.
  *
  * <p>Feedback, for what the curve gets wrong (pacing gaps on limited hosts, leases, estimates in
- * motion): the controller keeps moving averages of the rate the engines released at over each period
- * and of the rate the curve predicted for the lambda it broadcast, and aims the curve at the budget divided
+ * motion): the controller keeps moving averages of the crawl rate measured over each period and of
+ * the rate the curve predicted for the lambda it broadcast, and aims the curve at the budget divided
  * by their ratio. It averages only steady periods (lambda moved little): right after a change the
  * two differ because pages are in transit between thresholds, which is not a model error and would
  * only make the loop overshoot. Every steady period counts, however far off: leaving out the noisy
@@ -66,9 +66,9 @@ public final class GlobalLambdaController {
   }
 
   /**
-   * A quarter of a percent: in the simulator's 20,000-a-day crawls the crawler's queue then peaks at
-   * 500–1,600 URLs (under two hours of budget), and a larger margin only leaves budget unspent (1 %
-   * cost 0.0015 of the optimum's freshness).
+   * A quarter of a percent: in the simulator's 20,000-a-day crawl the crawler's queue then peaks at
+   * 600–800 URLs (under an hour of budget, so within a lease), and a larger margin only leaves
+   * budget unspent (1 % cost 0.0015 of the optimum's freshness).
    */
   public static final double DEFAULT_HEADROOM = 0.0025;
 
