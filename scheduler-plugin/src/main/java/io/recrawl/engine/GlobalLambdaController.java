@@ -59,25 +59,15 @@ public final class GlobalLambdaController {
    * Defaults for a control period of {@code periodDays}: the feedback averages over about ten days
    * of steady periods, whatever the period (with an hourly period, averaging over ten periods made
    * lambda follow the noise in hourly crawl counts, and jitter in lambda costs freshness); a period
-   * is steady when lambda moved under 5 %; {@link #DEFAULT_HEADROOM}.
+   * is steady when lambda moved under 5 %; 1 % headroom.
    */
   public GlobalLambdaController(ThresholdGrid grid, double budget, double periodDays) {
-    this(grid, budget, Math.min(1.0, periodDays / BIAS_AVERAGING_DAYS), 0.05, DEFAULT_HEADROOM);
+    this(grid, budget, Math.min(1.0, periodDays / BIAS_AVERAGING_DAYS), 0.05, 0.01);
   }
 
   /**
-   * A quarter of a percent: in the simulator's 20,000-a-day crawl the crawler's queue then peaks at
-   * 600–800 URLs (under an hour of budget, so within a lease), and a larger margin only leaves
-   * budget unspent (1 % cost 0.0015 of the optimum's freshness).
-   */
-  public static final double DEFAULT_HEADROOM = 0.0025;
-
-  /**
-   * One control period: the summed capped demand curve, and the rate the engines released crawl
-   * requests at over the period that just ended (per day; NaN when not known). Returns the new global
-   * lambda. Releases, not fetches: a crawler at its budget fetches no faster however much it is sent,
-   * so a fetch count would read as demand falling short and the feedback would raise the target
-   * further, while the queue grew.
+   * One control period: the summed capped demand curve, and the crawl rate measured over the period
+   * that just ended (crawls per day; NaN when not known). Returns the new global lambda.
    */
   public double update(double[] demandCurve, double measuredRate) {
     boolean steady = lambda > 0 && previousLambda > 0 && Math.abs(Math.log(lambda / previousLambda)) < steadyBand;

@@ -47,7 +47,7 @@ public final class CrawlValuePolicy implements SimPolicy {
   private double tick;
   private double nextTick;
   private double nextControl;
-  private long releasesThisPeriod;
+  private long fetchesThisPeriod;
 
   /** The engine's defaults, overridden by the run's engine settings, and a one-hour control period. */
   public CrawlValuePolicy() {
@@ -129,12 +129,11 @@ public final class CrawlValuePolicy implements SimPolicy {
       throw new IllegalStateException("the engine released an unknown URL " + r.url());
     }
     ctx.release(page);
-    releasesThisPeriod++;
   }
 
   private void control(double now) {
-    double measured = now > 0 ? releasesThisPeriod / controlPeriodDays : Double.NaN;
-    releasesThisPeriod = 0;
+    double measured = now > 0 ? fetchesThisPeriod / controlPeriodDays : Double.NaN;
+    fetchesThisPeriod = 0;
     price(measured);
     nextControl = now + controlPeriodDays;
   }
@@ -157,6 +156,7 @@ public final class CrawlValuePolicy implements SimPolicy {
 
   @Override
   public void onStatus(int page, StatusEvent event, double now) {
+    fetchesThisPeriod++;
     if (ctx.oracleRates()) {
       event = new StatusEvent(event.url(), event.host(), event.status(), event.time(), oracleMetadata(page),
           event.changed(), event.weight(), event.httpStatus());
