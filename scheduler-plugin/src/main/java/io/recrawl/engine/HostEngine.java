@@ -5,6 +5,7 @@ import io.recrawl.estimate.ChangeStats;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -310,6 +311,8 @@ public final class HostEngine {
     Taken best = null;
     double bestValue = Double.NEGATIVE_INFINITY;
     int candidates = 0;
+    List<Taken> passed = null;
+    List<Long> passedBuckets = null;
     for (int pops = 0; candidates < PULL_CANDIDATES && pops < PULL_POPS && !h.due.isEmpty(); pops++) {
       long bucket = h.due.firstBucket();
       Taken t = take(store, h.due, DUE, bucket);
@@ -317,12 +320,16 @@ public final class HostEngine {
         continue;
       }
       PageState p = t.page;
-      if (p.forced) { // a retry keeps its back-off: back into its bucket
-        replaceSlot(store, p, t.url, h.due.push(DUE, bucket));
-        continue;
-      }
-      if (p.inFlight() || p.status == CrawlStatus.ERROR.ordinal()) {
-        index(store, h, p, t.url, p.inFlight() ? p.leaseUntil : now + cfg.errorRetryMs, now);
+      if (p.forced || p.inFlight() || p.status == CrawlStatus.ERROR.ordinal()) {
+        // Not a candidate (a retry in its back-off, a lease, an error): it goes back into its own
+        // bucket once the search is over. Put back at once, it could land in the head bucket again
+        // and be popped over and over, and the search would end with the slot unused.
+        if (passed == null) {
+          passed = new ArrayList<>();
+          passedBuckets = new ArrayList<>();
+        }
+        passed.add(t);
+        passedBuckets.add(bucket);
         continue;
       }
       candidates++;
@@ -336,6 +343,9 @@ public final class HostEngine {
       } else {
         schedule(store, h, p, t.url, now, lambda0);
       }
+    }
+    for (int i = 0; passed != null && i < passed.size(); i++) {
+      replaceSlot(store, passed.get(i).page, passed.get(i).url, h.due.push(DUE, passedBuckets.get(i)));
     }
     if (best == null) {
       return false;
@@ -464,10 +474,11 @@ public final class HostEngine {
    * bucket: a host then has few buckets, and its record, written at every event, stays small.
    */
   private void index(HostStore store, HostState h, PageState p, String url, long due, long now) {
-    long at = checkTime(due, now);
+    // A forced page (a retry) is released without a value check, so it must not wake early: it has
+    // no re-checks on the way and no coarse bucket.
+    long at = p.forced ? due : checkTime(due, now);
     long bucket = at / cfg.bucketMs;
     long ahead = bucket - now / cfg.bucketMs;
-    // A forced page (a retry) is released without a value check, so it must not wake early.
     if (!p.forced && ahead > FINE_BUCKETS) {
       // A re-check may come a little early: its bucket widens with the distance (an eighth of it,
       // rounded to a power of two), so checks spread over days share few buckets.

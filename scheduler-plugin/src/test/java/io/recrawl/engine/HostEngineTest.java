@@ -348,6 +348,29 @@ class HostEngineTest {
   }
 
   @Test
+  void pagesThatAreNotCandidatesDoNotStopALimitedHostsFreeSlotsBeingUsed() {
+    // 100 pages, each worth a crawl every few days, against a limit of 24 a day: the host's own
+    // limit binds, and its free slots go to the best pages not yet due, once they are worth a crawl
+    // at the global price (after about 90 minutes).
+    LocalFrontier f = new LocalFrontier(
+        config(Map.of("host.max-rate", 24, "lease", "1 d", "fetch-error.backoff", "12 h")), EngineListener.NONE);
+    f.setGlobalLambda(0.001);
+    Sink sink = new Sink();
+    for (int i = 0; i < 100; i++) {
+      f.onStatus(new io.recrawl.wire.StatusEvent("http://a.example/p" + i, "a.example", CrawlStatus.FETCHED, T0,
+          Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of("0.5")), false, 1.0, null), sink);
+    }
+    // Ahead of them in the due queue: a page waiting 12 hours for its retry, and soon the leases of
+    // the pages sent (nothing answers). Neither may be sent early, nor use up the search.
+    f.onStatus(event("http://a.example/p0", CrawlStatus.FETCH_ERROR, T0, null), sink);
+    f.advanceTo(T0 + 11 * HOUR + 30 * MIN, sink);
+    assertThat(f.engine().thresholds().constrained(f.store("a.example").host(), 0.001, f.now())).isTrue();
+    // One an hour from the second hour on.
+    assertThat(sink.out).hasSizeBetween(9, 11);
+    assertThat(sink.out).extracting(CrawlRequest::url).doesNotHaveDuplicates().doesNotContain("http://a.example/p0");
+  }
+
+  @Test
   void aCrawlerThatFallsBehindIsNotSentMoreThanHalfALeaseOfTheHostsLimit() {
     // 24 a day with a 1-day lease: at most 12 in flight; nothing comes back.
     LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
