@@ -230,7 +230,7 @@ public final class HostEngine {
       if (p.forced || v >= theta || floorReached(p, now)) {
         pushReady(store, h, p, url, v);
       } else {
-        schedule(store, h, p, url, now, lambda0);
+        scheduleAt(store, h, p, url, theta, now);
       }
     }
 
@@ -287,7 +287,7 @@ public final class HostEngine {
       String url = t.url;
       double v = crawlValue(h, p, now);
       if (!(p.forced || v >= theta || floorReached(p, now))) {
-        schedule(store, h, p, url, now, lambda0); // the threshold rose while it waited
+        scheduleAt(store, h, p, url, theta, now); // the threshold rose while it waited
         continue;
       }
       release(store, h, p, url, now, v, theta, ctx);
@@ -336,12 +336,12 @@ public final class HostEngine {
       double v = crawlValue(h, p, now);
       if (v > bestValue) {
         if (best != null) {
-          schedule(store, h, best.page, best.url, now, lambda0);
+          scheduleAt(store, h, best.page, best.url, theta, now);
         }
         best = t;
         bestValue = v;
       } else {
-        schedule(store, h, p, t.url, now, lambda0);
+        scheduleAt(store, h, p, t.url, theta, now);
       }
     }
     for (int i = 0; passed != null && i < passed.size(); i++) {
@@ -354,7 +354,7 @@ public final class HostEngine {
       release(store, h, best.page, best.url, now, bestValue, theta, ctx);
       return true;
     }
-    schedule(store, h, best.page, best.url, now, lambda0);
+    scheduleAt(store, h, best.page, best.url, theta, now);
     return false;
   }
 
@@ -457,7 +457,11 @@ public final class HostEngine {
   }
 
   private void schedule(HostStore store, HostState h, PageState p, String url, long now, double lambda0) {
-    double theta = thresholds.threshold(h, lambda0, now);
+    scheduleAt(store, h, p, url, thresholds.threshold(h, lambda0, now), now);
+  }
+
+  /** {@link #schedule} at a threshold the caller has at hand (a wake-up's: one look-up on the curve). */
+  private void scheduleAt(HostStore store, HostState h, PageState p, String url, double theta, long now) {
     index(store, h, p, url, dueTime(h, p, theta, now), now);
   }
 

@@ -16,10 +16,15 @@ public final class SlotQueues {
   private static final int SEQ_BITS = 30;
   private static final long SEQ_MASK = (1L << SEQ_BITS) - 1;
 
-  /** Bucket ids, ascending. Public for serializers. */
-  public long[] buckets = new long[0];
-  public int[] heads = new int[0];
-  public int[] tails = new int[0];
+  // Buckets start .. end-1 of these arrays are live, ascending. Queues are drained from an end (the
+  // first due bucket, the last ready one) and mostly filled near one, so the arrays keep room at
+  // both ends: dropping or adding an end bucket moves nothing (copying whole arrays for it was a
+  // tenth of the simulator's time).
+  private long[] buckets = new long[0];
+  private int[] heads = new int[0];
+  private int[] tails = new int[0];
+  private int start;
+  private int end;
 
   public SlotQueues() {}
 
@@ -44,7 +49,7 @@ public final class SlotQueues {
   }
 
   public boolean isEmpty() {
-    return buckets.length == 0;
+    return start == end;
   }
 
   /** Number of slots, stale ones included; derived, so serializers need not store it. */
@@ -54,7 +59,7 @@ public final class SlotQueues {
   public long size() {
     if (size < 0) {
       long n = 0;
-      for (int i = 0; i < buckets.length; i++) {
+      for (int i = start; i < end; i++) {
         n += tails[i] - heads[i];
       }
       size = n;
@@ -62,22 +67,85 @@ public final class SlotQueues {
     return size;
   }
 
+  /** Number of non-empty buckets. */
+  public int bucketCount() {
+    return end - start;
+  }
+
+  /** The id of the i-th bucket, ascending (for serializers). */
+  public long bucket(int i) {
+    return buckets[start + i];
+  }
+
+  /** The sequence number of the i-th bucket's oldest slot. */
+  public int head(int i) {
+    return heads[start + i];
+  }
+
+  /** One past the sequence number of the i-th bucket's newest slot. */
+  public int tail(int i) {
+    return tails[start + i];
+  }
+
+  /** Appends bucket b with slots head .. tail-1 after the last one (for serializers: ids ascend). */
+  public void append(long b, int head, int tail) {
+    if (!isEmpty() && b <= buckets[end - 1]) {
+      throw new IllegalArgumentException("bucket " + b + " after " + buckets[end - 1]);
+    }
+    if (end == buckets.length) {
+      makeRoom();
+    }
+    buckets[end] = b;
+    heads[end] = head;
+    tails[end] = tail;
+    end++;
+    size = -1;
+  }
+
+  /** A copy that shares nothing with this one. */
+  public SlotQueues copy() {
+    SlotQueues c = new SlotQueues();
+    c.buckets = Arrays.copyOfRange(buckets, start, end);
+    c.heads = Arrays.copyOfRange(heads, start, end);
+    c.tails = Arrays.copyOfRange(tails, start, end);
+    c.end = end - start;
+    c.size = size;
+    return c;
+  }
+
+  /** Equal when they hold the same buckets with the same slots, however the arrays are laid out. */
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof SlotQueues q) || q.bucketCount() != bucketCount()) {
+      return false;
+    }
+    return Arrays.equals(buckets, start, end, q.buckets, q.start, q.end)
+        && Arrays.equals(heads, start, end, q.heads, q.start, q.end)
+        && Arrays.equals(tails, start, end, q.tails, q.start, q.end);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = 1;
+    for (int i = start; i < end; i++) {
+      h = 31 * h + Long.hashCode(buckets[i]) + 7 * heads[i] + 13 * tails[i];
+    }
+    return h;
+  }
+
   public long firstBucket() {
-    return buckets[0];
+    return buckets[start];
   }
 
   public long lastBucket() {
-    return buckets[buckets.length - 1];
+    return buckets[end - 1];
   }
 
   /** Appends a slot to bucket b and returns its store key. */
   public long push(int queue, long bucket) {
-    int i = Arrays.binarySearch(buckets, bucket);
+    int i = indexOf(bucket);
     if (i < 0) {
-      i = -i - 1;
-      buckets = insert(buckets, i, bucket);
-      heads = insert(heads, i, 0);
-      tails = insert(tails, i, 0);
+      i = insert(-i - 1, bucket);
     }
     if (tails[i] >= SEQ_MASK) {
       // A bucket with a billion slots: spill into the next one rather than wrap.
@@ -91,48 +159,104 @@ public final class SlotQueues {
 
   /** Removes and returns the oldest slot key of bucket b (which must be present and non-empty). */
   public long pop(int queue, long bucket) {
-    // Queues are drained from an end (the first due bucket, the last ready one): look there first.
-    int last = buckets.length - 1;
-    int i = buckets[0] == bucket ? 0 : buckets[last] == bucket ? last : Arrays.binarySearch(buckets, bucket);
+    int i = indexOf(bucket);
     long k = key(queue, bucket, heads[i]++);
     if (size > 0) {
       size--;
     }
     if (heads[i] == tails[i]) {
-      buckets = remove(buckets, i);
-      heads = remove(heads, i);
-      tails = remove(tails, i);
+      if (i == start) {
+        start++;
+      } else if (i == end - 1) {
+        end--;
+      } else {
+        shift(i + 1, end, -1);
+        end--;
+      }
+      if (start == end) {
+        // Empty: a burst's large arrays are let go; small ones are kept, with room on both sides.
+        if (buckets.length > 64) {
+          buckets = new long[0];
+          heads = new int[0];
+          tails = new int[0];
+        }
+        start = buckets.length / 2;
+        end = start;
+      }
     }
     return k;
   }
 
-  private static long[] insert(long[] a, int i, long v) {
-    long[] b = new long[a.length + 1];
-    System.arraycopy(a, 0, b, 0, i);
-    b[i] = v;
-    System.arraycopy(a, i, b, i + 1, a.length - i);
-    return b;
+  /** The array index of bucket b, or -(insertion point) - 1; the ends are looked at first. */
+  private int indexOf(long bucket) {
+    if (start < end) {
+      if (buckets[start] == bucket) {
+        return start;
+      }
+      if (buckets[end - 1] == bucket) {
+        return end - 1;
+      }
+      if (bucket > buckets[end - 1]) {
+        return -end - 1;
+      }
+      if (bucket < buckets[start]) {
+        return -start - 1;
+      }
+    }
+    return Arrays.binarySearch(buckets, start, end, bucket);
   }
 
-  private static int[] insert(int[] a, int i, int v) {
-    int[] b = new int[a.length + 1];
-    System.arraycopy(a, 0, b, 0, i);
-    b[i] = v;
-    System.arraycopy(a, i, b, i + 1, a.length - i);
-    return b;
+  /** Opens an empty bucket b at array index i (its insertion point); returns where it ended up. */
+  private int insert(int i, long bucket) {
+    boolean moveLeftPart = i - start < end - i; // move the shorter side
+    if (moveLeftPart ? start == 0 : end == buckets.length) {
+      int before = start;
+      makeRoom();
+      i += start - before;
+    }
+    if (moveLeftPart) {
+      shift(start, i, -1);
+      start--;
+      i--;
+    } else {
+      shift(i, end, +1);
+      end++;
+    }
+    buckets[i] = bucket;
+    heads[i] = 0;
+    tails[i] = 0;
+    return i;
   }
 
-  private static long[] remove(long[] a, int i) {
-    long[] b = new long[a.length - 1];
-    System.arraycopy(a, 0, b, 0, i);
-    System.arraycopy(a, i + 1, b, i, a.length - i - 1);
-    return b;
+  /** Moves entries from .. to-1 by {@code by} places. */
+  private void shift(int from, int to, int by) {
+    System.arraycopy(buckets, from, buckets, from + by, to - from);
+    System.arraycopy(heads, from, heads, from + by, to - from);
+    System.arraycopy(tails, from, tails, from + by, to - from);
   }
 
-  private static int[] remove(int[] a, int i) {
-    int[] b = new int[a.length - 1];
-    System.arraycopy(a, 0, b, 0, i);
-    System.arraycopy(a, i + 1, b, i, a.length - i - 1);
-    return b;
+  /**
+   * Centres the live buckets, in arrays at least twice their number: after this, as many buckets
+   * again can be added at either end before the next move (amortised constant time per bucket).
+   */
+  private void makeRoom() {
+    int n = end - start;
+    int capacity = Math.max(buckets.length, Math.max(8, 2 * n + 2));
+    int at = (capacity - n) / 2;
+    if (capacity == buckets.length) {
+      shift(start, end, at - start);
+    } else {
+      long[] b = new long[capacity];
+      int[] h = new int[capacity];
+      int[] t = new int[capacity];
+      System.arraycopy(buckets, start, b, at, n);
+      System.arraycopy(heads, start, h, at, n);
+      System.arraycopy(tails, start, t, at, n);
+      buckets = b;
+      heads = h;
+      tails = t;
+    }
+    start = at;
+    end = at + n;
   }
 }

@@ -419,7 +419,7 @@ class HostEngineTest {
           true, Math.exp(3 * r.nextGaussian()), 200), sink);
     }
     HostState h = f.store("a.example").host();
-    assertThat(h.due.buckets.length).isLessThan(120);
+    assertThat(h.due.bucketCount()).isLessThan(120);
   }
 
   @Test

@@ -53,17 +53,9 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     h.ledgerRate = from.ledgerRate;
     h.learnedRateSum = from.learnedRateSum;
     h.learnedPages = from.learnedPages;
-    h.due = copy(from.due);
-    h.ready = copy(from.ready);
+    h.due = from.due.copy();
+    h.ready = from.ready.copy();
     return h;
-  }
-
-  private static SlotQueues copy(SlotQueues q) {
-    SlotQueues c = new SlotQueues();
-    c.buckets = q.buckets.clone();
-    c.heads = q.heads.clone();
-    c.tails = q.tails.clone();
-    return c;
   }
 
   @Override
@@ -108,13 +100,14 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
    * every event of the host, so its size is write volume.
    */
   private static void writeQueues(SlotQueues q, DataOutputView out) throws IOException {
-    VarInts.writeVarInt(out, q.buckets.length);
+    int n = q.bucketCount();
+    VarInts.writeVarInt(out, n);
     long previous = 0;
-    for (int i = 0; i < q.buckets.length; i++) {
-      VarInts.writeVarLong(out, q.buckets[i] - previous);
-      previous = q.buckets[i];
-      VarInts.writeVarInt(out, q.heads[i]);
-      VarInts.writeVarInt(out, q.tails[i] - q.heads[i]);
+    for (int i = 0; i < n; i++) {
+      VarInts.writeVarLong(out, q.bucket(i) - previous);
+      previous = q.bucket(i);
+      VarInts.writeVarInt(out, q.head(i));
+      VarInts.writeVarInt(out, q.tail(i) - q.head(i));
     }
   }
 
@@ -150,15 +143,12 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
   private static SlotQueues readQueues(DataInputView in) throws IOException {
     SlotQueues q = new SlotQueues();
     int n = VarInts.readVarInt(in);
-    q.buckets = new long[n];
-    q.heads = new int[n];
-    q.tails = new int[n];
     long previous = 0;
     for (int i = 0; i < n; i++) {
-      q.buckets[i] = previous + VarInts.readVarLong(in);
-      previous = q.buckets[i];
-      q.heads[i] = VarInts.readVarInt(in);
-      q.tails[i] = q.heads[i] + VarInts.readVarInt(in);
+      long bucket = previous + VarInts.readVarLong(in);
+      previous = bucket;
+      int head = VarInts.readVarInt(in);
+      q.append(bucket, head, head + VarInts.readVarInt(in));
     }
     return q;
   }
