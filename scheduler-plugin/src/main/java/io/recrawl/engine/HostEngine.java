@@ -296,6 +296,9 @@ public final class HostEngine {
     return false;
   }
 
+  /** A page the free-slot search took off its bucket and puts back there. */
+  private record SetAside(Taken taken, long bucket) {}
+
   /** Candidates a free slot compares, and head entries it may pop to find them (stale ones included). */
   private static final int PULL_CANDIDATES = 8;
   private static final int PULL_POPS = 64;
@@ -311,8 +314,7 @@ public final class HostEngine {
     Taken best = null;
     double bestValue = Double.NEGATIVE_INFINITY;
     int candidates = 0;
-    List<Taken> passed = null;
-    List<Long> passedBuckets = null;
+    List<SetAside> passed = null;
     for (int pops = 0; candidates < PULL_CANDIDATES && pops < PULL_POPS && !h.due.isEmpty(); pops++) {
       long bucket = h.due.firstBucket();
       Taken t = take(store, h.due, DUE, bucket);
@@ -326,10 +328,8 @@ public final class HostEngine {
         // and be popped over and over, and the search would end with the slot unused.
         if (passed == null) {
           passed = new ArrayList<>();
-          passedBuckets = new ArrayList<>();
         }
-        passed.add(t);
-        passedBuckets.add(bucket);
+        passed.add(new SetAside(t, bucket));
         continue;
       }
       candidates++;
@@ -345,7 +345,8 @@ public final class HostEngine {
       }
     }
     for (int i = 0; passed != null && i < passed.size(); i++) {
-      replaceSlot(store, passed.get(i).page, passed.get(i).url, h.due.push(DUE, passedBuckets.get(i)));
+      SetAside a = passed.get(i);
+      replaceSlot(store, a.taken.page, a.taken.url, h.due.push(DUE, a.bucket));
     }
     if (best == null) {
       return false;
