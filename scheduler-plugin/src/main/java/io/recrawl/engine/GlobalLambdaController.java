@@ -24,6 +24,9 @@ package io.recrawl.engine;
  * queue, so the target is lowered by that excess spread over {@link #QUEUE_DRAIN_DAYS}: the crawler
  * stays busy while the frontier holds back its least valuable releases. This replaces most of the
  * headroom: releases fall due in clumps, and at 100 % use the queue would otherwise only grow.
+ * The caller counts in flight only what waits for the budget: each host up to what its own limit
+ * fetches in the allowance ({@link LocalFrontier#inFlightForBudget}); a limited host's queue beyond
+ * that waits for the host, whatever the price.
  *
  * <p>Start-up: at first the whole frontier is in flight (every page discovered at once, days of
  * budget), and the URLs waiting say nothing about the price: a backlog term would hold lambda at
