@@ -190,8 +190,7 @@ public final class CrawlValuePolicy implements SimPolicy {
 
   /** One controller step over the frontier's demand ledger; {@code measured} NaN when not known. */
   private void price(double measured) {
-    double inFlight = frontier.inFlightForBudget(GlobalLambdaController.QUEUE_ALLOWANCE_DAYS);
-    frontier.setGlobalLambda(controller.update(frontier.ledger().snapshot(), measured, inFlight));
+    frontier.setGlobalLambda(controller.update(frontier.ledger().snapshot(), measured));
   }
 
   @Override
