@@ -46,6 +46,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import io.recrawl.flink.testutil.TestClusters;
+import java.io.IOException;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
@@ -186,7 +187,7 @@ class HostSchedulerITCase {
               "tick " + t + " on both subtasks");
         }
       } finally {
-        job.cancel().get();
+        TestClusters.cancelAndWait(job);
       }
     }
 
@@ -200,11 +201,11 @@ class HostSchedulerITCase {
       }
     }
 
-    private StreamExecutionEnvironment build() {
+    private StreamExecutionEnvironment build() throws IOException {
       Map<String, String> m = new HashMap<>();
       m.put("state.backend.type", "rocksdb");
       m.put("execution.checkpointing.interval", "300 ms");
-      m.put("execution.checkpointing.dir", tmp.resolve(name + "/checkpoints").toUri().toString());
+      m.put("execution.checkpointing.dir", TestClusters.checkpointDir("HostSchedulerITCase-" + name).toUri().toString());
       m.put("pipeline.generic-types", "false");
       m.put("restart-strategy.type", injectFailure ? "fixed-delay" : "none");
       m.put("restart-strategy.fixed-delay.attempts", "1");

@@ -1,6 +1,12 @@
 package io.recrawl.flink.testutil;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
@@ -35,5 +41,26 @@ public final class TestClusters {
       c.setString("execution.checkpointing.interval", checkpointInterval);
     }
     return c;
+  }
+
+  /** Cancels a job and waits until it has stopped: a job still cancelling may start another's race. */
+  public static void cancelAndWait(JobClient job) throws Exception {
+    job.cancel().get();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!job.getJobStatus().get().isGloballyTerminalState()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("job " + job.getJobID() + " did not stop within 60 s of its cancellation");
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  /**
+   * A fresh directory for a job's checkpoints under {@code target/}, not in a JUnit temp dir: Flink
+   * discards checkpoints asynchronously, even after the job has stopped, and a temp dir deleted at
+   * the same moment fails the test ("Failed to delete temp directory").
+   */
+  public static Path checkpointDir(String name) throws IOException {
+    return Files.createDirectories(Path.of("target", "it-checkpoints", name + "-" + UUID.randomUUID())).toAbsolutePath();
   }
 }

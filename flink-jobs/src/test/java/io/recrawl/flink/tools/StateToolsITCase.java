@@ -59,7 +59,7 @@ class StateToolsITCase {
     m.put("pipeline.generic-types", "false");
     m.put("restart-strategy.type", "none");
     m.put("execution.checkpointing.interval", "1 s");
-    m.put("execution.checkpointing.dir", tmp.resolve("checkpoints").toUri().toString());
+    m.put("execution.checkpointing.dir", TestClusters.checkpointDir("StateToolsITCase").toUri().toString());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
     env.setParallelism(2);
 
@@ -95,7 +95,7 @@ class StateToolsITCase {
     Thread.sleep(1_000); // a few more ticks: every input has been applied
     savepoint = job.triggerSavepoint(tmp.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
         .get();
-    job.cancel().get();
+    TestClusters.cancelAndWait(job);
   }
 
   /**
