@@ -244,6 +244,24 @@ public final class LocalFrontier {
     return h == null ? null : h.store;
   }
 
+  /**
+   * URLs released and not yet answered (no status, lease not run out) that wait for the global
+   * budget: each host counts at most what its own rate limit lets the crawler fetch in
+   * {@code windowDays}. A limited host's URLs beyond that wait for the host, not the budget (a host
+   * at its limit gathers up to its in-flight cap, whatever the price), so they are no backlog the
+   * price can drain. A pass over the hosts, once per control period.
+   */
+  public double inFlightForBudget(double windowDays) {
+    double n = 0;
+    for (Host h : hosts.values()) {
+      HostState s = h.store.host();
+      if (s != null && s.inFlight > 0) {
+        n += Math.min(s.inFlight, engine.thresholds().maxRate(s, now) * windowDays);
+      }
+    }
+    return n;
+  }
+
   public int hostCount() {
     return hosts.size();
   }

@@ -190,7 +190,8 @@ public final class CrawlValuePolicy implements SimPolicy {
 
   /** One controller step over the frontier's demand ledger; {@code measured} NaN when not known. */
   private void price(double measured) {
-    frontier.setGlobalLambda(controller.update(frontier.ledger().snapshot(), measured));
+    double inFlight = frontier.inFlightForBudget(GlobalLambdaController.QUEUE_ALLOWANCE_DAYS);
+    frontier.setGlobalLambda(controller.update(frontier.ledger().snapshot(), measured, inFlight));
   }
 
   @Override
