@@ -95,7 +95,7 @@ class StateToolsITCase {
     Thread.sleep(1_000); // a few more ticks: every input has been applied
     savepoint = job.triggerSavepoint(tmp.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
         .get();
-    TestClusters.cancelAndWait(job);
+    job.cancel().get();
   }
 
   /**
