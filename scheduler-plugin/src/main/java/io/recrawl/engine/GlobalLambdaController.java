@@ -130,13 +130,14 @@ public final class GlobalLambdaController {
    */
   public double update(double[] demandCurve, double measuredRate, double inFlight) {
     boolean counted = inFlight >= 0;
+    double allowance = budget * QUEUE_ALLOWANCE_DAYS;
     double sent = measuredRate;
     if (counted && previousInFlight >= 0) {
       sent = measuredRate + (inFlight - previousInFlight) / periodDays;
     }
     // Counted at the end of a period that ran (statuses known), not at the first call, before the
     // first releases.
-    if (counted && Double.isFinite(measuredRate) && inFlight <= budget * QUEUE_ALLOWANCE_DAYS) {
+    if (counted && Double.isFinite(measuredRate) && inFlight <= allowance) {
       armed = true;
     }
     if (armed) {
@@ -160,7 +161,7 @@ public final class GlobalLambdaController {
     if (armed) {
       // One-sided: a backlog under the allowance is no evidence of demand falling short (the crawler
       // may be idle or not), and a term that also raised the target made lambda ring hour to hour.
-      double excess = Math.max(0, inFlight - budget * QUEUE_ALLOWANCE_DAYS);
+      double excess = Math.max(0, inFlight - allowance);
       target -= Math.min(budget * MAX_QUEUE_CUT, excess / QUEUE_DRAIN_DAYS);
     }
     if (Double.isFinite(measuredRate) || previousInFlight < 0) {
