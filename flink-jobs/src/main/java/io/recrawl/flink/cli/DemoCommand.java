@@ -2,6 +2,7 @@ package io.recrawl.flink.cli;
 
 import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.config.RecrawlOptions;
+import io.recrawl.flink.io.FileSinkParts;
 import io.recrawl.flink.job.JobSinks;
 import io.recrawl.flink.job.JobSources;
 import io.recrawl.flink.job.RecrawlJob;
@@ -114,7 +115,7 @@ public final class DemoCommand {
       while (System.currentTimeMillis() < end) {
         Thread.sleep(500);
         List<CrawlRequest> fresh = new ArrayList<>();
-        for (String line : finishedLines(dir.resolve("out/requests"))) {
+        for (String line : FileSinkParts.lines(dir.resolve("out/requests"))) {
           if (seenLines.add(line)) {
             Parsed<CrawlRequest> r = CrawlRequestCodec.parse(line, 0);
             if (r.ok()) {
@@ -158,19 +159,6 @@ public final class DemoCommand {
   /** The toy web: odd pages change between any two fetches, even pages never do. */
   static boolean changes(String url) {
     return url.matches(".*[13579]$");
-  }
-
-  private static List<String> finishedLines(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return List.of();
-    }
-    List<String> lines = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(root)) {
-      for (Path p : files.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList()) {
-        lines.addAll(Files.readAllLines(p));
-      }
-    }
-    return lines;
   }
 
   private static void deleteRecursively(Path dir) throws IOException {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recrawl.flink.config.FlinkSettings;
+import io.recrawl.flink.io.FileSinkParts;
 import io.recrawl.flink.testutil.RepoFiles;
 import io.recrawl.flink.testutil.StandaloneFlinkCluster;
 import java.io.File;
@@ -12,11 +13,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.commons.io.IOUtils;
 import org.apache.commons.lang3.StringUtils;
 import org.junit.jupiter.api.Test;
@@ -117,13 +116,6 @@ class FlinkRunITCase {
   }
 
   private static List<Path> committedFiles(Path root) throws IOException {
-    List<Path> files = new ArrayList<>();
-    if (!Files.isDirectory(root)) {
-      return files;
-    }
-    try (Stream<Path> s = Files.walk(root)) {
-      s.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith(".")).forEach(files::add);
-    }
-    return files;
+    return FileSinkParts.finished(root);
   }
 }
