@@ -107,7 +107,11 @@ public final class HostEngine {
       h.pages++;
       ctx.listener().stateChanged(1, newHost ? 1 : 0);
       setCurveContribution(h, p, true);
-      index(store, h, p, e.url(), now, now);
+      // A new host's first pages come together (a seed list, a sitemap) and go best first at its
+      // first wake-up.
+      if (newHost || !sendAtOnce(store, h, p, e.url(), now, ctx)) {
+        index(store, h, p, e.url(), now, now);
+      }
     } else {
       if (p == null) {
         p = newPage(h, e);
@@ -357,6 +361,31 @@ public final class HostEngine {
     }
     scheduleAt(store, h, best.page, best.url, theta, now);
     return false;
+  }
+
+  /**
+   * Releases a page discovered while its host is idle in the same call, instead of at the host's
+   * next wake-up: nothing ready, no due bucket begun, nothing released at this instant, the pacing
+   * and room in flight allow a release now, and the page clears the threshold. A wake-up would send
+   * the same page, its host's only candidate, up to a due bucket later, at the cost of a slot
+   * written, read and deleted, a second write of the page, and a timer. Returns whether it sent it.
+   */
+  private boolean sendAtOnce(HostStore store, HostState h, PageState p, String url, long now, Context ctx) {
+    if (!h.ready.isEmpty() || (!h.due.isEmpty() && h.due.firstBucket() * cfg.bucketMs <= now)) {
+      return false; // other pages may be due: the wake-up compares them
+    }
+    // Not twice in one instant: the rest of a burst goes at the wake-up, best first.
+    if (now <= h.lastRelease || now < h.lastRelease + thresholds.spacingMs(h, now)
+        || h.inFlight >= thresholds.maxInFlight(h, now)) {
+      return false;
+    }
+    double theta = thresholds.threshold(h, ctx.globalLambda(), now);
+    double v = crawlValue(h, p, now);
+    if (!(v >= theta)) {
+      return false;
+    }
+    release(store, h, p, url, now, v, theta, ctx);
+    return true;
   }
 
   private void release(HostStore store, HostState h, PageState p, String url, long now, double v, double theta, Context ctx) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.recrawl.policy.CrawlValue;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,49 @@ class HostEngineTest {
     for (int i = 1; i < sink.out.size(); i++) {
       assertThat(sink.out.get(i).time() - sink.out.get(i - 1).time()).isGreaterThanOrEqualTo(HOUR);
     }
+  }
+
+  @Test
+  void aPageDiscoveredWhileItsHostIsIdleIsSentAtOnceButNeverFasterThanTheLimit() {
+    // One crawl an hour; the lease outlasts the test, so every release is a first one.
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    // A new host's first page waits for the host's first wake-up, at the end of its due bucket.
+    f.onStatus(discovered("http://a.example/p0", T0), sink);
+    assertThat(sink.out).isEmpty();
+    f.advanceTo(T0 + 2 * MIN, sink);
+    assertThat(sink.out).hasSize(1);
+    assertThat(sink.out.get(0).time()).isBetween(T0 + 1, T0 + MIN);
+    // Two hours on the host is idle: a page discovered then goes out in the same call.
+    f.onStatus(discovered("http://a.example/p1", T0 + 2 * HOUR), sink);
+    assertThat(sink.out).hasSize(2);
+    assertThat(sink.out.get(1).url()).isEqualTo("http://a.example/p1");
+    assertThat(sink.out.get(1).time()).isEqualTo(T0 + 2 * HOUR);
+    // Ten minutes later the pacing allows none: the next page waits for one spacing after the last.
+    f.onStatus(discovered("http://a.example/p2", T0 + 2 * HOUR + 10 * MIN), sink);
+    assertThat(sink.out).hasSize(2);
+    f.advanceTo(T0 + 4 * HOUR, sink);
+    assertThat(sink.out).hasSize(3);
+    assertThat(sink.out.get(2).time()).isBetween(T0 + 3 * HOUR, T0 + 3 * HOUR + MIN);
+  }
+
+  @Test
+  void ofABurstOfDiscoveriesOnlyTheFirstGoesAtOnceAndTheRestGoBestFirst() {
+    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 d")), EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    f.onStatus(discovered("http://a.example/p0", T0), sink);
+    f.advanceTo(T0 + 2 * MIN, sink);
+    long at = T0 + HOUR;
+    for (String[] page : new String[][] {{"light", "1"}, {"heavy", "5"}, {"middle", "3"}}) {
+      f.onStatus(new StatusEvent("http://a.example/" + page[0], "a.example", CrawlStatus.DISCOVERED, at, Map.of(), null,
+          Double.valueOf(page[1]), null), sink);
+    }
+    assertThat(sink.out).extracting(CrawlRequest::url).containsExactly("http://a.example/p0", "http://a.example/light");
+    f.advanceTo(at + 5 * MIN, sink);
+    assertThat(sink.out).extracting(CrawlRequest::url).containsExactly(
+        "http://a.example/p0", "http://a.example/light", "http://a.example/heavy", "http://a.example/middle");
   }
 
   @Test
