@@ -102,13 +102,14 @@ public final class SlotQueues {
     size = -1;
   }
 
-  /** A copy that shares nothing with this one. */
+  /**
+   * A copy that shares nothing with this one, its buckets centred in arrays with room at both ends:
+   * the copy is usually made to be changed (a call's working copy of a host record), and an exact
+   * fit would be reallocated at its first new bucket.
+   */
   public SlotQueues copy() {
     SlotQueues c = new SlotQueues();
-    c.buckets = Arrays.copyOfRange(buckets, start, end);
-    c.heads = Arrays.copyOfRange(heads, start, end);
-    c.tails = Arrays.copyOfRange(tails, start, end);
-    c.end = end - start;
+    centreInto(c, roomFor(end - start));
     c.size = size;
     return c;
   }
@@ -241,22 +242,36 @@ public final class SlotQueues {
    */
   private void makeRoom() {
     int n = end - start;
-    int capacity = Math.max(buckets.length, Math.max(8, 2 * n + 2));
-    int at = (capacity - n) / 2;
+    int capacity = Math.max(buckets.length, roomFor(n));
     if (capacity == buckets.length) {
+      int at = (capacity - n) / 2;
       shift(start, end, at - start);
+      start = at;
+      end = at + n;
     } else {
-      long[] b = new long[capacity];
-      int[] h = new int[capacity];
-      int[] t = new int[capacity];
-      System.arraycopy(buckets, start, b, at, n);
-      System.arraycopy(heads, start, h, at, n);
-      System.arraycopy(tails, start, t, at, n);
-      buckets = b;
-      heads = h;
-      tails = t;
+      centreInto(this, capacity);
     }
-    start = at;
-    end = at + n;
+  }
+
+  /** Array length for n buckets with as many again to spare. */
+  private static int roomFor(int n) {
+    return Math.max(8, 2 * n + 2);
+  }
+
+  /** Puts this queue's live buckets, centred, into new arrays of {@code capacity} in {@code into}. */
+  private void centreInto(SlotQueues into, int capacity) {
+    int n = end - start;
+    int at = (capacity - n) / 2;
+    long[] b = new long[capacity];
+    int[] h = new int[capacity];
+    int[] t = new int[capacity];
+    System.arraycopy(buckets, start, b, at, n);
+    System.arraycopy(heads, start, h, at, n);
+    System.arraycopy(tails, start, t, at, n);
+    into.buckets = b;
+    into.heads = h;
+    into.tails = t;
+    into.start = at;
+    into.end = at + n;
   }
 }
