@@ -337,22 +337,7 @@ public final class LocalFrontier {
   }
 
   private HostEngine.Context context(Host host, Consumer<CrawlRequest> out) {
-    return new HostEngine.Context() {
-      @Override
-      public String host() {
-        return host.name;
-      }
-
-      @Override
-      public long now() {
-        return now;
-      }
-
-      @Override
-      public double globalLambda() {
-        return globalLambda;
-      }
-
+    HostCall call = new HostCall() {
       @Override
       public void release(CrawlRequest request) {
         out.accept(request);
@@ -373,5 +358,7 @@ public final class LocalFrontier {
         return listener;
       }
     };
+    call.begin(host.name, now, globalLambda);
+    return call;
   }
 }

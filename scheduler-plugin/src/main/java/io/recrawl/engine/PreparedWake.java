@@ -14,17 +14,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>A wake-up reads and writes only its own host's state, the clock and λ_0; both are fixed for
  * the call ({@link #begin}), so computing it early gives the same result as computing it in turn.
  */
-final class PreparedWake implements HostEngine.Context {
+final class PreparedWake extends HostCall {
 
   private static final int IDLE = 0;
   private static final int POSTED = 1;
   private static final int CLAIMED = 2;
   private static final int DONE = 3;
 
-  private final String host;
+  private final String hostName;
   private final InMemoryHostStore store;
-  private long now;
-  private double globalLambda;
   private final AtomicInteger state = new AtomicInteger(IDLE);
   private Throwable failure;
   private final List<CrawlRequest> released = new ArrayList<>(2);
@@ -33,14 +31,13 @@ final class PreparedWake implements HostEngine.Context {
   private final List<double[]> demand = new ArrayList<>(2);
 
   PreparedWake(String host, InMemoryHostStore store) {
-    this.host = host;
+    this.hostName = host;
     this.store = store;
   }
 
   /** Readies the wake-up at {@code now} under {@code globalLambda}, for either thread to claim. */
   void begin(long now, double globalLambda) {
-    this.now = now;
-    this.globalLambda = globalLambda;
+    begin(hostName, now, globalLambda);
     failure = null;
     state.set(POSTED);
   }
@@ -74,7 +71,7 @@ final class PreparedWake implements HostEngine.Context {
   /** Throws what the wake-up threw, on whichever thread it ran. */
   void rethrow() {
     if (failure != null) {
-      throw new IllegalStateException("a prepared wake-up of host " + host + " failed", failure);
+      throw new IllegalStateException("a prepared wake-up of host " + hostName + " failed", failure);
     }
   }
 
@@ -102,21 +99,6 @@ final class PreparedWake implements HostEngine.Context {
     demand.clear();
     wakeCount = 0;
     state.set(IDLE);
-  }
-
-  @Override
-  public String host() {
-    return host;
-  }
-
-  @Override
-  public long now() {
-    return now;
-  }
-
-  @Override
-  public double globalLambda() {
-    return globalLambda;
   }
 
   @Override

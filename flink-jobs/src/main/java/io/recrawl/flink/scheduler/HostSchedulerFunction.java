@@ -3,6 +3,7 @@ package io.recrawl.flink.scheduler;
 import io.recrawl.engine.DemandLedger;
 import io.recrawl.engine.EngineConfig;
 import io.recrawl.engine.EngineListener;
+import io.recrawl.engine.HostCall;
 import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.PageState;
@@ -329,13 +330,10 @@ public class HostSchedulerFunction
   }
 
   /**
-   * The engine's view of one call: the host, its clock, λ_0, the timer service and the output. The
-   * host's timer moves when the call commits, once, however often the engine moved its wake-up.
+   * The engine's view of one call: the host, its clock and λ_0, the timer service and the output.
+   * The host's timer moves when the call commits, once, however often the engine moved its wake-up.
    */
-  private final class EngineCall implements HostEngine.Context {
-    private String host;
-    private long now;
-    private double lambda0;
+  private final class EngineCall extends HostCall {
     private TimerService timers;
     private long fired;
     private Collector<CrawlRequest> out;
@@ -345,28 +343,11 @@ public class HostSchedulerFunction
 
     /** @param fired the timer that started this call, already gone from the timer service; or {@link #NO_TIMER} */
     void begin(String host, long now, double lambda0, TimerService timers, long fired, Collector<CrawlRequest> out) {
-      this.host = host;
-      this.now = now;
-      this.lambda0 = lambda0;
+      begin(host, now, lambda0);
       this.timers = timers;
       this.fired = fired;
       this.out = out;
       this.moved = false;
-    }
-
-    @Override
-    public String host() {
-      return host;
-    }
-
-    @Override
-    public long now() {
-      return now;
-    }
-
-    @Override
-    public double globalLambda() {
-      return lambda0;
     }
 
     @Override
