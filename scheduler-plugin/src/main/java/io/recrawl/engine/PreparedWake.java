@@ -21,7 +21,6 @@ final class PreparedWake extends HostCall {
   private static final int CLAIMED = 2;
   private static final int DONE = 3;
 
-  private final String hostName;
   private final InMemoryHostStore store;
   private final AtomicInteger state = new AtomicInteger(IDLE);
   private Throwable failure;
@@ -31,13 +30,13 @@ final class PreparedWake extends HostCall {
   private final List<double[]> demand = new ArrayList<>(2);
 
   PreparedWake(String host, InMemoryHostStore store) {
-    this.hostName = host;
     this.store = store;
+    begin(host, 0, 0);
   }
 
   /** Readies the wake-up at {@code now} under {@code globalLambda}, for either thread to claim. */
   void begin(long now, double globalLambda) {
-    begin(hostName, now, globalLambda);
+    begin(host(), now, globalLambda);
     failure = null;
     state.set(POSTED);
   }
@@ -71,7 +70,7 @@ final class PreparedWake extends HostCall {
   /** Throws what the wake-up threw, on whichever thread it ran. */
   void rethrow() {
     if (failure != null) {
-      throw new IllegalStateException("a prepared wake-up of host " + hostName + " failed", failure);
+      throw new IllegalStateException("a prepared wake-up of host " + host() + " failed", failure);
     }
   }
 
