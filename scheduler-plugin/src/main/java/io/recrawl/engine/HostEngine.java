@@ -369,6 +369,8 @@ public final class HostEngine {
    * and room in flight allow a release now, and the page clears the threshold. A wake-up would send
    * the same page, its host's only candidate, up to a due bucket later, at the cost of a slot
    * written, read and deleted, a second write of the page, and a timer. Returns whether it sent it.
+   * A page below the threshold of a host whose own limit binds is left to the wake-up, whose
+   * free-slot search compares it with the host's due pages.
    */
   private boolean sendAtOnce(HostStore store, HostState h, PageState p, String url, long now, Context ctx) {
     if (!h.ready.isEmpty() || (!h.due.isEmpty() && h.due.firstBucket() * cfg.bucketMs <= now)) {

@@ -197,6 +197,34 @@ class HostSchedulerFunctionTest {
     }
   }
 
+  @Test
+  void aStatusEventReleasesAPageDiscoveredWhileItsHostIsIdleButNeverFasterThanAnOverride() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings("lease", "1 d"))) {
+      s.control(ControlMessage.hostRate(T0, "a.example", 24)); // one an hour
+      // A price at which the host's few pages want less than its limit: its own lambda is 0. (On a
+      // host whose limit binds, the wake-up decides which page gets a free slot.)
+      s.control(ControlMessage.lambda(T0, 1, 0.5));
+      s.status("https://a.example/0", DISCOVERED, T0);
+      s.advance(T0 + MIN); // a new host's first page goes at its first wake-up
+      assertThat(s.newRequests()).hasSize(1);
+      s.status("https://a.example/1", DISCOVERED, T0 + 30 * MIN);
+      assertThat(s.newRequests()).isEmpty(); // half an hour after the last: the override holds it
+      s.advance(T0 + 2 * HOUR);
+      assertThat(s.newRequests()).extracting(CrawlRequest::url).containsExactly("https://a.example/1");
+      // The host is idle again: a page discovered now goes out with the event, no timer needed.
+      s.status("https://a.example/2", DISCOVERED, T0 + 2 * HOUR + 30 * MIN);
+      List<CrawlRequest> atOnce = s.newRequests();
+      assertThat(atOnce).extracting(CrawlRequest::url).containsExactly("https://a.example/2");
+      assertThat(atOnce.get(0).time()).isEqualTo(T0 + 2 * HOUR + 30 * MIN);
+      // Ten minutes later the next one waits for its slot.
+      s.status("https://a.example/3", DISCOVERED, T0 + 2 * HOUR + 40 * MIN);
+      assertThat(s.newRequests()).isEmpty();
+      s.advance(T0 + 5 * HOUR);
+      assertThat(s.newRequests()).extracting(CrawlRequest::url).containsExactly("https://a.example/3");
+      assertThat(gaps(s.h.extractOutputValues(), "a.example")).hasSize(3).allMatch(g -> g >= HOUR);
+    }
+  }
+
   private static List<Long> gaps(List<CrawlRequest> out, String host) {
     List<Long> times = out.stream().filter(r -> r.host().equals(host)).map(CrawlRequest::time).sorted().toList();
     return java.util.stream.IntStream.range(1, times.size()).mapToObj(i -> times.get(i) - times.get(i - 1)).toList();
