@@ -238,8 +238,7 @@ public final class HostEngine {
       }
     }
 
-    long spacing = thresholds.spacingMs(h, now);
-    boolean slotOpen = now >= h.lastRelease + spacing && h.inFlight < thresholds.maxInFlight(h, now);
+    boolean slotOpen = slotOpen(h, now);
     boolean sent = false;
     if (slotOpen) {
       sent = !h.ready.isEmpty()
@@ -377,8 +376,7 @@ public final class HostEngine {
       return false; // other pages may be due: the wake-up compares them
     }
     // Not twice in one instant: the rest of a burst goes at the wake-up, best first.
-    if (now <= h.lastRelease || now < h.lastRelease + thresholds.spacingMs(h, now)
-        || h.inFlight >= thresholds.maxInFlight(h, now)) {
+    if (now <= h.lastRelease || !slotOpen(h, now)) {
       return false;
     }
     double theta = thresholds.threshold(h, ctx.globalLambda(), now);
@@ -388,6 +386,11 @@ public final class HostEngine {
     }
     release(store, h, p, url, now, v, theta, ctx);
     return true;
+  }
+
+  /** Whether the host's pacing and its room in flight allow a release now. */
+  private boolean slotOpen(HostState h, long now) {
+    return now >= h.lastRelease + thresholds.spacingMs(h, now) && h.inFlight < thresholds.maxInFlight(h, now);
   }
 
   private void release(HostStore store, HostState h, PageState p, String url, long now, double v, double theta, Context ctx) {
