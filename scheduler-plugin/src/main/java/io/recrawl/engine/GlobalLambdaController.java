@@ -199,6 +199,37 @@ public final class GlobalLambdaController {
     return Math.max(-MAX_BIAS, Math.min(MAX_BIAS, Math.log(measuredAverage / predictedAverage)));
   }
 
+  /** How many numbers {@link #snapshot()} returns. */
+  public static final int SNAPSHOT_SIZE = 9;
+
+  /**
+   * Everything the controller has learned, as numbers (a checkpoint keeps them); {@link #restore}
+   * takes them back. The budget and the constructor's settings are not included: a restart may
+   * change them.
+   */
+  public double[] snapshot() {
+    return new double[] {
+      measuredAverage, predictedAverage, predicted, lambda, previousLambda, previousInFlight,
+      armed ? 1 : 0, periodsArmed, epoch
+    };
+  }
+
+  /** Continues from a {@link #snapshot()}. */
+  public void restore(double[] s) {
+    if (s.length != SNAPSHOT_SIZE) {
+      throw new IllegalArgumentException("a controller snapshot has " + SNAPSHOT_SIZE + " numbers, got " + s.length);
+    }
+    measuredAverage = s[0];
+    predictedAverage = s[1];
+    predicted = s[2];
+    lambda = s[3];
+    previousLambda = s[4];
+    previousInFlight = s[5];
+    armed = s[6] != 0;
+    periodsArmed = (long) s[7];
+    epoch = (long) s[8];
+  }
+
   /** A new budget takes effect at the next update. */
   public void setBudget(double budget) {
     if (!(budget > 0)) {

@@ -78,6 +78,20 @@ public final class HostThreshold {
     return capped(h.curve, h.ledgerRate);
   }
 
+  /**
+   * What the host's URLs in flight (released, no status yet) count towards the global budget's
+   * backlog: at most what the host itself fetches in {@code windowDays}, at the cap it has in the
+   * ledger. A limited host's queue beyond that waits for the host, whatever the global price. The
+   * cap is the stored one, not the current limit, so that a running sum of before/after differences
+   * always equals the sum over the hosts' records.
+   */
+  public static double inFlightForBudget(HostState h, double windowDays) {
+    if (h.inFlight <= 0) {
+      return 0;
+    }
+    return h.ledgerRate > 0 ? Math.min(h.inFlight, h.ledgerRate * windowDays) : h.inFlight;
+  }
+
   /** A demand curve capped at {@code k}; null for no curve or k = 0 (not in the ledger). */
   static double[] capped(double[] curve, double k) {
     if (curve == null || k <= 0) {

@@ -255,8 +255,8 @@ public final class LocalFrontier {
     double n = 0;
     for (Host h : hosts.values()) {
       HostState s = h.store.host();
-      if (s != null && s.inFlight > 0) {
-        n += Math.min(s.inFlight, engine.thresholds().maxRate(s, now) * windowDays);
+      if (s != null) {
+        n += HostThreshold.inFlightForBudget(s, windowDays);
       }
     }
     return n;

@@ -281,4 +281,30 @@ class GlobalLambdaControllerTest {
       }
     }
   }
+  @Test
+  void aControllerRestoredFromItsSnapshotGoesOnExactlyAsIfNeverStopped() {
+    double budget = 4000;
+    double[] curve = frontier(9).total();
+    GlobalLambdaController a = new GlobalLambdaController(GRID, budget, 1.0 / 24);
+    // Past the start-up, with a learned model error: there is state to lose.
+    crawl(a, curve, budget, 2 * budget, 0.9, 0.0, true, 24 * 8, 5);
+    assertThat(a.bias()).isLessThan(-0.02);
+    GlobalLambdaController b = new GlobalLambdaController(GRID, budget, 1.0 / 24);
+    b.restore(a.snapshot());
+    assertThat(b.lambda()).isEqualTo(a.lambda());
+    assertThat(b.epoch()).isEqualTo(a.epoch());
+    GlobalLambdaController fresh = new GlobalLambdaController(GRID, budget, 1.0 / 24);
+    double freshFirst = fresh.update(curve, 3900, 50);
+    for (int t = 0; t < 48; t++) {
+      double measured = 3900 + 10 * t;
+      double inFlight = 50 + t;
+      double lambda = a.update(curve, measured, inFlight);
+      assertThat(b.update(curve, measured, inFlight)).as("period %d", t).isEqualTo(lambda);
+      if (t == 0) {
+        // A controller that starts afresh prices differently: the snapshot carried what was learned.
+        assertThat(freshFirst).isNotCloseTo(lambda, withinPercentage(1));
+      }
+    }
+    assertThat(b.snapshot()).containsExactly(a.snapshot());
+  }
 }

@@ -183,6 +183,25 @@ public final class RecrawlConfig implements Serializable {
     } else if (get(RecrawlOptions.DEADLETTERS_TYPE).equals("files")) {
       requireNonEmpty(RecrawlOptions.DEADLETTERS_PATH);
     }
+    if (controllerOn()) {
+      String why = " when recrawl.controller.budget is set";
+      if (get(RecrawlOptions.TOPIC_CONTROL).isEmpty()) {
+        throw new ConfigException(RecrawlOptions.TOPIC_CONTROL.name(), "must not be empty" + why
+            + ": the controller's lambda_0 reaches the schedulers through this topic");
+      }
+      if (get(RecrawlOptions.KAFKA_BOOTSTRAP).isEmpty()) {
+        throw new ConfigException(RecrawlOptions.KAFKA_BOOTSTRAP.name(), "must not be empty" + why + " (the control topic)");
+      }
+      long tick = get(RecrawlOptions.CONTROL_TICK_INTERVAL_MS);
+      if (tick <= 0) {
+        throw new ConfigException(RecrawlOptions.CONTROL_TICK_INTERVAL_MS.name(), "must be > 0" + why
+            + ": the schedulers report their demand at every tick");
+      }
+      if (get(RecrawlOptions.CONTROLLER_PERIOD_MS) < tick) {
+        throw new ConfigException(RecrawlOptions.CONTROLLER_PERIOD_MS.name(), "must be at least recrawl.control.tick-interval-ms ("
+            + tick + "): the controller updates at ticks");
+      }
+    }
     seedsTime(0); // parses, or throws naming the key
     if (engine.containsKey("metadata.transfer") && values.containsKey(RecrawlOptions.METADATA_TRANSFER.name())) {
       throw new ConfigException(RecrawlOptions.METADATA_TRANSFER.name(),
@@ -252,6 +271,16 @@ public final class RecrawlConfig implements Serializable {
 
   public boolean kafkaInput() {
     return get(RecrawlOptions.INPUT_TYPE).equals("kafka");
+  }
+
+  /** True if the global lambda controller runs ({@code recrawl.controller.budget} > 0). */
+  public boolean controllerOn() {
+    return get(RecrawlOptions.CONTROLLER_BUDGET) > 0;
+  }
+
+  /** True if the control stream reads the control topic: with Kafka input, and always with the controller. */
+  public boolean readsControlTopic() {
+    return !get(RecrawlOptions.TOPIC_CONTROL).isEmpty() && (kafkaInput() || controllerOn());
   }
 
   public boolean kafkaOutput() {

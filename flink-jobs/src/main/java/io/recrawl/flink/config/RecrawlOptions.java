@@ -100,7 +100,13 @@ public final class RecrawlOptions {
   public static final ConfigKey<List<String>> METADATA_TRANSFER = add(list("recrawl.metadata.transfer", List.of(),
       "metadata keys carried from status events into crawl requests (StormCrawler's metadata.transfer)"));
   public static final ConfigKey<Double> GLOBAL_LAMBDA = add(number("recrawl.global-lambda", 0.0, 0.0, Double.MAX_VALUE,
-      "static global lambda_0 (price of the global budget) until the controller is wired in; the control topic overrides it"));
+      "global lambda_0 (price of the global budget) until a control message sets one: for good without the controller, until its first period with it"));
+
+  // ---- global lambda controller
+  public static final ConfigKey<Double> CONTROLLER_BUDGET = add(number("recrawl.controller.budget", 0.0, 0.0, 1e15,
+      "global crawl budget k_0, crawls per day: the controller prices it (lambda_0) from every scheduler subtask's demand and publishes the price on the control topic, which the schedulers read; needs Kafka and ticks; 0 = no controller (lambda_0 from recrawl.global-lambda and the control topic)"));
+  public static final ConfigKey<Long> CONTROLLER_PERIOD_MS = add(integer("recrawl.controller.period-ms", 3_600_000, 1, DAY,
+      "control period: lambda_0 is recomputed at the first tick at least this long after the last update; at least recrawl.control.tick-interval-ms"));
 
   // ---- job
   public static final ConfigKey<String> JOB_NAME = add(string("recrawl.job.name", "recrawl-scheduler", "Flink job name"));

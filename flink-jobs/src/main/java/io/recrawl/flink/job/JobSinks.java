@@ -1,8 +1,10 @@
 package io.recrawl.flink.job;
 
 import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.io.control.ControlSinks;
 import io.recrawl.flink.io.deadletters.DeadLetterSinks;
 import io.recrawl.flink.io.requests.RequestSinks;
+import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.DeadLetter;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -16,6 +18,9 @@ public interface JobSinks {
   /** Attaches the sink of dead letters (from every stage of the job). */
   void deadLetters(DataStream<DeadLetter> deadLetters);
 
+  /** Attaches the sink of the controller's λ_0 (only with the controller): where the control stream reads it. */
+  void globalLambdas(DataStream<ControlMessage> lambdas);
+
   /** The sinks named by the configuration. */
   static JobSinks fromConfig(RecrawlConfig config) {
     return new JobSinks() {
@@ -27,6 +32,11 @@ public interface JobSinks {
       @Override
       public void deadLetters(DataStream<DeadLetter> deadLetters) {
         DeadLetterSinks.attach(deadLetters, config);
+      }
+
+      @Override
+      public void globalLambdas(DataStream<ControlMessage> lambdas) {
+        ControlSinks.attach(lambdas, config);
       }
     };
   }

@@ -2,6 +2,7 @@ package io.recrawl.flink.job;
 
 import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.config.RecrawlOptions;
+import io.recrawl.flink.control.GlobalLambdaControl;
 import io.recrawl.flink.io.deadletters.DeadLetters;
 import io.recrawl.flink.io.deadletters.RouteDeadLetters;
 import io.recrawl.flink.scheduler.HostScheduler;
@@ -28,7 +29,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *   <li>{@link RouteDeadLetters}: valid records on, refused ones to the dead-letter side output;
  *   <li>key by host ({@link StatusEvent#host()}, computed by {@code io.recrawl.wire.HostKeys});
  *   <li>{@link #schedule}: the keyed scheduler (RocksDB state, timers, broadcast control);
- *   <li>{@link JobSinks}: crawl requests to Kafka or files, dead letters to files or Kafka.
+ *   <li>{@link JobSinks}: crawl requests to Kafka or files, dead letters to files or Kafka;
+ *   <li>with a global budget, {@link GlobalLambdaControl}: the schedulers' demand reports → one λ_0
+ *       per control period → the control topic, which step 1's control stream reads.
  * </ol>
  *
  * <p>Sources and sinks are parameters, so the same pipeline runs in tests (bounded sources,
@@ -71,6 +74,15 @@ public final class RecrawlJob {
     DataStream<DeadLetter> deadLetters = events.getSideOutput(DeadLetters.TAG)
         .union(control.getSideOutput(DeadLetters.TAG), requests.getSideOutput(DeadLetters.TAG));
     sinks.deadLetters(deadLetters);
+
+    // 6. The price of the global budget, back to the schedulers through the control topic.
+    if (config.controllerOn()) {
+      sinks.globalLambdas(GlobalLambdaControl.globalLambdas(
+          requests.getSideOutput(HostSchedulerFunction.DEMAND),
+          config.engineSettings(),
+          config.get(RecrawlOptions.CONTROLLER_BUDGET),
+          config.get(RecrawlOptions.CONTROLLER_PERIOD_MS)));
+    }
   }
 
   /**

@@ -3,18 +3,22 @@ package io.recrawl.flink.scheduler;
 import io.recrawl.engine.DemandLedger;
 import io.recrawl.engine.EngineConfig;
 import io.recrawl.engine.EngineListener;
+import io.recrawl.engine.GlobalLambdaController;
 import io.recrawl.engine.HostCall;
 import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
+import io.recrawl.engine.HostThreshold;
 import io.recrawl.engine.PageState;
 import io.recrawl.flink.io.deadletters.DeadLetters;
 import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.DeadLetter;
 import io.recrawl.wire.StatusEvent;
 import io.recrawl.wire.StatusEventCodec;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.MapState;
@@ -131,12 +135,16 @@ public class HostSchedulerFunction
     long now = statusClock(e.time(), ctx.timerService().currentWatermark(), before);
     call.begin(host, now, globalLambda(ctx.getBroadcastState(GLOBAL)), ctx.timerService(), NO_TIMER, out);
     long backlogBefore = readySize(before);
+    double inFlightBefore = inFlightForBudget(before);
     try {
       syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
       engine.onStatus(store, e, call);
       syncHostRate(host, ctx.getBroadcastState(HOST_RATES)); // a new host
       store.commit();
       call.commitTimer();
+      if (e.status() != CrawlStatus.DISCOVERED) {
+        metrics.statusesSinceReport++;
+      }
     } catch (FlinkRuntimeException stateFailure) {
       store.rollback();
       throw stateFailure; // the state backend failed: a real failure, let Flink restart
@@ -146,6 +154,7 @@ public class HostSchedulerFunction
       deadLetter(ctx::output, raw(e), REJECTED_BY_ENGINE, bad.toString(), now);
     }
     metrics.dueBacklog += readySize(store.host()) - backlogBefore;
+    metrics.inFlightForBudget += inFlightForBudget(store.host()) - inFlightBefore;
   }
 
   @Override
@@ -162,6 +171,7 @@ public class HostSchedulerFunction
     call.begin(host, timestamp, lambda0, ctx.timerService(), timestamp, out);
     store.begin(host);
     long backlogBefore = readySize(store.host());
+    double inFlightBefore = inFlightForBudget(store.host());
     try {
       syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
       engine.onWake(store, call);
@@ -173,6 +183,7 @@ public class HostSchedulerFunction
     }
     HostState h = store.host();
     metrics.dueBacklog += readySize(h) - backlogBefore;
+    metrics.inFlightForBudget += inFlightForBudget(h) - inFlightBefore;
     if (h != null && ++wakeCount % LAMBDA_SAMPLE_EVERY == 0) {
       double lambdaI = engine.thresholds().hostLambda(h, lambda0, timestamp);
       metrics.hostLambdaMicros.update(Math.round(Math.min(lambdaI, 1e12) * 1e6));
@@ -241,14 +252,21 @@ public class HostSchedulerFunction
         }
         break;
       case TICK:
-        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        ctx.output(DEMAND, new DemandReport(subtask, m.time(), lastReport, metrics.releasedSinceReport, ledger.snapshot()));
-        metrics.releasedSinceReport = 0;
-        lastReport = m.time();
+        report(ctx, m.time());
         break;
       default:
         deadLetter(ctx::output, String.valueOf(m), BAD_CONTROL, "unknown control kind", now);
     }
+  }
+
+  /** The {@link #DEMAND} report of this tick: the global lambda controller's input. */
+  private void report(Context ctx, long time) {
+    TaskInfo task = getRuntimeContext().getTaskInfo();
+    ctx.output(DEMAND, new DemandReport(task.getIndexOfThisSubtask(), task.getNumberOfParallelSubtasks(), time, lastReport,
+        metrics.releasedSinceReport, metrics.statusesSinceReport, metrics.inFlightForBudget, ledger.snapshot()));
+    metrics.releasedSinceReport = 0;
+    metrics.statusesSinceReport = 0;
+    lastReport = time;
   }
 
   private void onGlobalLambda(ControlMessage m, Context ctx, long now) throws Exception {
@@ -272,6 +290,7 @@ public class HostSchedulerFunction
     flushHostRecords(); // the scan below reads RocksDB
     DemandLedger fresh = new DemandLedger(engine.config().grid);
     long[] counts = new long[3];
+    double[] inFlight = new double[1];
     ctx.applyToKeyedState(
         SchedulerState.hostDescriptor(),
         (host, state) -> {
@@ -281,12 +300,14 @@ public class HostSchedulerFunction
             counts[0]++;
             counts[1] += h.pages;
             counts[2] += h.ready.size();
+            inFlight[0] += inFlightForBudget(h);
           }
         });
     ledger = fresh;
     metrics.hosts = counts[0];
     metrics.urls = counts[1];
     metrics.dueBacklog = counts[2];
+    metrics.inFlightForBudget = inFlight[0];
     rebuilt = true;
   }
 
@@ -308,6 +329,10 @@ public class HostSchedulerFunction
 
   private static long readySize(HostState h) {
     return h == null ? 0 : h.ready.size();
+  }
+
+  private static double inFlightForBudget(HostState h) {
+    return h == null ? 0 : HostThreshold.inFlightForBudget(h, GlobalLambdaController.QUEUE_ALLOWANCE_DAYS);
   }
 
   private interface SideOutput {

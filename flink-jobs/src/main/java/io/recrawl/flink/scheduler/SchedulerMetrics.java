@@ -35,7 +35,9 @@ final class SchedulerMetrics implements EngineListener {
   volatile long hosts;
   volatile long dueBacklog;
   volatile double globalLambda;
+  volatile double inFlightForBudget;
   long releasedSinceReport;
+  long statusesSinceReport;
 
   SchedulerMetrics(MetricGroup parent) {
     group = parent.addGroup("recrawl");
@@ -50,6 +52,7 @@ final class SchedulerMetrics implements EngineListener {
     group.gauge("hosts", () -> hosts);
     group.gauge("dueBacklog", () -> dueBacklog);
     group.gauge("globalLambda", () -> globalLambda);
+    group.gauge("inFlightForBudget", () -> inFlightForBudget);
     hostLambdaMicros = group.histogram("hostLambdaMicros", new DescriptiveStatisticsHistogram(WINDOW));
     releaseLagMs = group.histogram("releaseLagMs", new DescriptiveStatisticsHistogram(WINDOW));
   }

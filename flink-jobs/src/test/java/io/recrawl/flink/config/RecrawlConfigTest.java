@@ -99,6 +99,31 @@ class RecrawlConfigTest {
   }
 
   @Test
+  void theControllerIsRefusedWithoutWhatItNeedsNamingTheKey() {
+    Map<String, Object> on = Map.of("recrawl.controller.budget", 20_000, "recrawl.input.type", "kafka");
+    assertThat(RecrawlConfig.fromMap(on).controllerOn()).isTrue();
+    assertThat(RecrawlConfig.fromMap(on).readsControlTopic()).isTrue();
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(with(on, "recrawl.kafka.topic.control", "")))
+        .hasMessageStartingWith("recrawl.kafka.topic.control: must not be empty when recrawl.controller.budget is set");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(with(on, "recrawl.control.tick-interval-ms", 0)))
+        .hasMessageStartingWith("recrawl.control.tick-interval-ms: must be > 0 when recrawl.controller.budget is set");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(with(on, "recrawl.controller.period-ms", 5_000)))
+        .hasMessageStartingWith("recrawl.controller.period-ms: must be at least recrawl.control.tick-interval-ms");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(with(on, "recrawl.controller.budget", -1)))
+        .hasMessageStartingWith("recrawl.controller.budget: ");
+    // With file input the control topic is read for the controller's sake alone.
+    RecrawlConfig files = RecrawlConfig.fromMap(Map.of("recrawl.controller.budget", 20_000));
+    assertThat(files.readsControlTopic()).isTrue();
+    assertThat(RecrawlConfig.fromMap(Map.of()).readsControlTopic()).isFalse();
+  }
+
+  private static Map<String, Object> with(Map<String, Object> base, String key, Object value) {
+    Map<String, Object> m = new java.util.HashMap<>(base);
+    m.put(key, value);
+    return m;
+  }
+
+  @Test
   void numbersMayBeQuotedAndEmptyStringKeysMayBeBlank() throws Exception {
     RecrawlConfig c = RecrawlConfig.load(yaml("recrawl.watermark.idleness-ms: \"5000\"\nrecrawl.input.seeds:\n"));
     assertThat(c.get(RecrawlOptions.WATERMARK_IDLENESS_MS)).isEqualTo(5000L);

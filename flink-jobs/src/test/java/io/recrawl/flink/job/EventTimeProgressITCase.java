@@ -68,6 +68,11 @@ class EventTimeProgressITCase {
       public void deadLetters(DataStream<DeadLetter> deadLetters) {
         deadLetters.sinkTo(new DiscardingSink<>());
       }
+
+      @Override
+      public void globalLambdas(DataStream<ControlMessage> lambdas) {
+        lambdas.sinkTo(new DiscardingSink<>());
+      }
     };
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     RecrawlJob.build(env, config, JobSources.fromConfig(config), sinks,
@@ -125,6 +130,11 @@ class EventTimeProgressITCase {
       @Override
       public void deadLetters(DataStream<DeadLetter> deadLetters) {
         deadLetters.sinkTo(new DiscardingSink<>());
+      }
+
+      @Override
+      public void globalLambdas(DataStream<ControlMessage> lambdas) {
+        lambdas.sinkTo(new DiscardingSink<>());
       }
     };
   }

@@ -311,9 +311,17 @@ class HostSchedulerFunctionTest {
       assertThat(reports.get(0).released).isEqualTo(2);
       assertThat(reports.get(0).demand).isEqualTo(s.fn.ledger().snapshot());
       assertThat(reports.get(0).demand[0]).isGreaterThan(0); // two pages ask to be crawled at a low price
+      assertThat(reports.get(0).subtasks).isEqualTo(1);
+      assertThat(reports.get(0).since).isEqualTo(Long.MIN_VALUE);
+      assertThat(reports.get(0).statuses).as("discoveries are no fetches").isZero();
+      assertThat(reports.get(0).inFlight).isEqualTo(2.0);
+      s.status(event(A, FETCHED, T0 + MIN + 1000, true));
       s.control(ControlMessage.tick(T0 + 2 * MIN));
-      assertThat(s.demandReports().get(1).released).isZero();
-      assertThat(s.demandReports().get(1).since).isEqualTo(T0 + MIN);
+      DemandReport second = s.demandReports().get(1);
+      assertThat(second.released).isZero();
+      assertThat(second.since).isEqualTo(T0 + MIN);
+      assertThat(second.statuses).isEqualTo(1);
+      assertThat(second.inFlight).isEqualTo(1.0);
     }
   }
 
@@ -330,11 +338,14 @@ class HostSchedulerFunctionTest {
       s.status(event("https://a.example/0", FETCHED, T0 + 2 * MIN, true));
       s.control(ControlMessage.lambda(T0 + 2 * MIN, 7, 0.05));
       demandBefore = s.fn.ledger().snapshot();
+X
       snapshot = s.snapshot();
     }
     try (SchedulerHarness r = new SchedulerHarness(settings("estimator.optimism", 0), snapshot)) {
       r.control(ControlMessage.tick(T0 + 3 * MIN));
       DemandReport report = r.demandReports().get(0);
+      assertThat(report.inFlight).as("rebuilt from the hosts' records").isEqualTo(7.0);
+      assertThat(report.since).as("the count since the last report did not survive").isEqualTo(Long.MIN_VALUE);
       for (int i = 0; i < demandBefore.length; i++) {
         assertThat(report.demand[i]).isCloseTo(demandBefore[i], within(1e-9 * (1 + demandBefore[i])));
       }

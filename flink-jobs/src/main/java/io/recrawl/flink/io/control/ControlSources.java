@@ -29,11 +29,12 @@ public final class ControlSources {
 
   /**
    * The configured control stream: the static lambda, then wall-clock ticks if an interval is set,
-   * plus the control topic with Kafka input (when {@code recrawl.kafka.topic.control} is not empty).
+   * plus the control topic with Kafka input or the controller (when {@code recrawl.kafka.topic.control}
+   * is not empty).
    */
   public static DataStream<Parsed<ControlMessage>> fromConfig(StreamExecutionEnvironment env, RecrawlConfig config) {
     DataStream<Parsed<ControlMessage>> control = clock(env, config);
-    if (config.kafkaInput() && !config.get(RecrawlOptions.TOPIC_CONTROL).isEmpty()) {
+    if (config.readsControlTopic()) {
       control = control.union(kafka(env, config, null));
     }
     return control;

@@ -55,7 +55,12 @@ public final class KafkaConnections {
    * {@code transaction.max.timeout.ms}) and a transactional id prefix unique to this sink.
    */
   public static <T> KafkaSink<T> sink(RecrawlConfig config, String idSuffix, KafkaRecordSerializationSchema<T> serializer) {
-    boolean exactlyOnce = config.exactlyOnce();
+    return sink(config, idSuffix, serializer, config.exactlyOnce());
+  }
+
+  /** A sink with the given delivery guarantee, otherwise as {@link #sink(RecrawlConfig, String, KafkaRecordSerializationSchema)}. */
+  public static <T> KafkaSink<T> sink(
+      RecrawlConfig config, String idSuffix, KafkaRecordSerializationSchema<T> serializer, boolean exactlyOnce) {
     var b = KafkaSink.<T>builder()
         .setBootstrapServers(config.get(RecrawlOptions.KAFKA_BOOTSTRAP))
         .setRecordSerializer(serializer)

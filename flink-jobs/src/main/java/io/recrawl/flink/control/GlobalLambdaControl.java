@@ -1,0 +1,32 @@
+package io.recrawl.flink.control;
+
+import io.recrawl.flink.types.WireTypes;
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.flink.scheduler.DemandReport;
+import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/** Wires the global lambda controller into a job: the schedulers' demand reports in, λ_0 out. */
+public final class GlobalLambdaControl {
+
+  /** Operator uid of the controller (its state is found under it in savepoints). */
+  public static final String OPERATOR_UID = "recrawl-global-lambda";
+
+  private GlobalLambdaControl() {}
+
+  /**
+   * One {@code LAMBDA} control message per control period, computed by one subtask from the reports
+   * of all scheduler subtasks ({@code HostSchedulerFunction.DEMAND}). The caller sends them where the
+   * schedulers' control stream reads them (the control topic).
+   */
+  public static SingleOutputStreamOperator<ControlMessage> globalLambdas(
+      DataStream<DemandReport> reports, Map<String, ?> engineSettings, double budget, long periodMs) {
+    return reports
+        .process(new GlobalLambdaFunction(engineSettings, budget, periodMs), WireTypes.CONTROL_MESSAGE)
+        .setParallelism(1)
+        .setMaxParallelism(1)
+        .uid(OPERATOR_UID)
+        .name("global-lambda-controller");
+  }
+}
