@@ -338,7 +338,7 @@ class HostSchedulerFunctionTest {
       s.status(event("https://a.example/0", FETCHED, T0 + 2 * MIN, true));
       s.control(ControlMessage.lambda(T0 + 2 * MIN, 7, 0.05));
       demandBefore = s.fn.ledger().snapshot();
-X
+      assertThat(s.fn.metrics().inFlightForBudget).isEqualTo(7.0); // all 8 released, one came back
       snapshot = s.snapshot();
     }
     try (SchedulerHarness r = new SchedulerHarness(settings("estimator.optimism", 0), snapshot)) {

@@ -1,0 +1,139 @@
+package io.recrawl.flink.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.job.JobSinks;
+import io.recrawl.flink.job.JobSources;
+import io.recrawl.flink.job.RecrawlJob;
+import io.recrawl.flink.testutil.EmbeddedKafka;
+import io.recrawl.flink.testutil.TestClusters;
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.ControlMessageCodec;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlRequestCodec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The job with a global budget, as configured for production: status events from a real Kafka
+ * broker (in-process KRaft), two scheduler subtasks on RocksDB, their demand reports summed by the
+ * controller, and its λ_0 sent through the control topic back to the schedulers. Checked on the
+ * topics themselves: the controller prices a budget below demand, and pages released afterwards
+ * are released at that price.
+ */
+class GlobalLambdaLoopITCase {
+
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER = TestClusters.miniCluster(TestClusters.strict("500 ms"));
+
+  private static final long DAY = 86_400_000L;
+  private static EmbeddedKafka kafka;
+
+  @BeforeAll
+  static void startKafka() throws Exception {
+    kafka = EmbeddedKafka.start();
+    kafka.createTopic("crawl.status", 2);
+    kafka.createTopic("crawl.requests", 2);
+    kafka.createTopic("crawl.control", 1);
+  }
+
+  @AfterAll
+  static void stopKafka() throws Exception {
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  /** Pages fetched two days ago that change 50 times a day: all overdue, a demand far above the budget. */
+  private static List<String> fetchedLongAgo(String hostPrefix, int hosts, int perHost) {
+    long time = System.currentTimeMillis() - 2 * DAY;
+    List<String> out = new ArrayList<>();
+    for (int h = 0; h < hosts; h++) {
+      for (int p = 0; p < perHost; p++) {
+        String url = "http://" + hostPrefix + h + ".example/page" + p;
+        out.add("{\"url\":\"" + url + "\",\"status\":\"FETCHED\",\"time\":" + time
+            + ",\"changed\":true,\"metadata\":{\"recrawl.change-rate\":\"50\"}}");
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void theControllersPriceReachesTheSchedulersThroughTheControlTopic() throws Exception {
+    kafka.send("crawl.status", fetchedLongAgo("first", 20, 20));
+    RecrawlConfig config = RecrawlConfig.fromMap(Map.ofEntries(
+        Map.entry("recrawl.input.type", "kafka"),
+        Map.entry("recrawl.output.type", "kafka"),
+        Map.entry("recrawl.deadletters.type", "discard"),
+        Map.entry("recrawl.output.kafka.transaction-timeout-ms", 60_000),
+        Map.entry("recrawl.output.kafka.transactional-id-prefix", "loop-" + System.nanoTime()),
+        Map.entry("recrawl.kafka.bootstrap.servers", kafka.bootstrapServers()),
+        Map.entry("recrawl.kafka.starting-offsets", "earliest"),
+        Map.entry("recrawl.watermark.idleness-ms", 500),
+        Map.entry("recrawl.control.tick-interval-ms", 200),
+        Map.entry("recrawl.controller.budget", 2_000),
+        Map.entry("recrawl.controller.period-ms", 1_000),
+        // Hosts far from their own limit: their threshold is then λ_0 itself.
+        Map.entry("recrawl.engine.host.max-rate", 8_640_000),
+        Map.entry("recrawl.parallelism", 2)));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
+    JobClient job = env.executeAsync("global-lambda-loop");
+    try {
+      // The controller's prices (epoch > 0; the configured static λ_0 has epoch 0).
+      List<ControlMessage> prices = controllerPrices(1, Duration.ofSeconds(90));
+      assertThat(prices).as("a price above 0 for a budget below demand").isNotEmpty();
+      // Pages that arrive now are released at the price the schedulers hold now.
+      kafka.send("crawl.status", fetchedLongAgo("second", 10, 10));
+      List<CrawlRequest> second = new ArrayList<>();
+      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      while (second.size() < 100 && System.nanoTime() < deadline) {
+        second = kafka.read("crawl.requests", "read_committed", 500, Duration.ofSeconds(5)).stream()
+            .map(r -> CrawlRequestCodec.parse(r.value(), 0).value())
+            .filter(r -> r.host().startsWith("second"))
+            .toList();
+      }
+      assertThat(second.stream().map(CrawlRequest::url).distinct()).hasSize(100);
+      Set<Double> published = new TreeSet<>();
+      controllerPrices(1, Duration.ofSeconds(1)).forEach(m -> published.add(m.globalLambda()));
+      assertThat(second).allSatisfy(r -> assertThat(published).as("thresholds of the released pages").contains(r.threshold()));
+      assertThat(second).allSatisfy(r -> assertThat(r.threshold()).isPositive());
+      assertThat(published.stream().filter(l -> l > 0)).isNotEmpty();
+    } finally {
+      TestClusters.cancelAndWait(job);
+    }
+  }
+
+  /** The controller's LAMBDA messages on the control topic with a price above 0 (waits for {@code atLeast}). */
+  private static List<ControlMessage> controllerPrices(int atLeast, Duration timeout) {
+    ControlMessageCodec codec = new ControlMessageCodec(-1);
+    List<ControlMessage> out = new ArrayList<>();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    do {
+      out.clear();
+      for (ConsumerRecord<String, String> r : kafka.read("crawl.control", "read_committed", 1_000, Duration.ofMillis(500))) {
+        ControlMessage m = codec.parse(r.value(), 0).value();
+        assertThat(r.key()).isEqualTo("lambda");
+        assertThat(m.kind()).isEqualTo(ControlMessage.Kind.LAMBDA);
+        assertThat(m.epoch()).as("the tick's time").isEqualTo(m.time());
+        if (m.globalLambda() > 0) {
+          out.add(m);
+        }
+      }
+    } while (out.size() < atLeast && System.nanoTime() < deadline);
+    return out;
+  }
+}
