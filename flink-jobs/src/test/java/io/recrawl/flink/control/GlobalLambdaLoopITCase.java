@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -39,7 +40,8 @@ class GlobalLambdaLoopITCase {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = TestClusters.miniCluster(TestClusters.strict("500 ms"));
 
-  private static final long DAY = 86_400_000L;
+  private static final long HOUR = 3_600_000L;
+  private static final long DAY = 24 * HOUR;
   private static EmbeddedKafka kafka;
 
   @BeforeAll
@@ -57,15 +59,15 @@ class GlobalLambdaLoopITCase {
     }
   }
 
-  /** Pages fetched two days ago that change 50 times a day: all overdue, a demand far above the budget. */
-  private static List<String> fetchedLongAgo(String hostPrefix, int hosts, int perHost) {
-    long time = System.currentTimeMillis() - 2 * DAY;
+  /** Pages fetched {@code ago} ms before now that change once a day, of the given weight. */
+  private static List<String> fetched(String hostPrefix, int hosts, int perHost, long ago, double weight) {
+    long time = System.currentTimeMillis() - ago;
     List<String> out = new ArrayList<>();
     for (int h = 0; h < hosts; h++) {
       for (int p = 0; p < perHost; p++) {
         String url = "http://" + hostPrefix + h + ".example/page" + p;
         out.add("{\"url\":\"" + url + "\",\"status\":\"FETCHED\",\"time\":" + time
-            + ",\"changed\":true,\"metadata\":{\"recrawl.change-rate\":\"50\"}}");
+            + ",\"changed\":true,\"weight\":" + weight + ",\"metadata\":{\"recrawl.change-rate\":\"1\"}}");
       }
     }
     return out;
@@ -73,7 +75,11 @@ class GlobalLambdaLoopITCase {
 
   @Test
   void theControllersPriceReachesTheSchedulersThroughTheControlTopic() throws Exception {
-    kafka.send("crawl.status", fetchedLongAgo("first", 20, 20));
+    // 400 pages fetched an hour ago, which would take about 400 crawls a day at a price of 0.3 and
+    // far more at 0: a budget of 500 a day is priced above 0. (Until the first price they go out at
+    // 0. In the test's minute of event time that budget allows under one crawl, so once priced they
+    // wait: V grows by days, not seconds.)
+    kafka.send("crawl.status", fetched("first", 20, 20, HOUR, 1));
     RecrawlConfig config = RecrawlConfig.fromMap(Map.ofEntries(
         Map.entry("recrawl.input.type", "kafka"),
         Map.entry("recrawl.output.type", "kafka"),
@@ -84,29 +90,36 @@ class GlobalLambdaLoopITCase {
         Map.entry("recrawl.kafka.starting-offsets", "earliest"),
         Map.entry("recrawl.watermark.idleness-ms", 500),
         Map.entry("recrawl.control.tick-interval-ms", 200),
-        Map.entry("recrawl.controller.budget", 2_000),
+        Map.entry("recrawl.controller.budget", 500),
         Map.entry("recrawl.controller.period-ms", 1_000),
         // Hosts far from their own limit: their threshold is then λ_0 itself.
         Map.entry("recrawl.engine.host.max-rate", 8_640_000),
+        // Nobody answers the requests here: a lease longer than the test keeps the pages in flight
+        // instead of re-releasing them.
+        Map.entry("recrawl.engine.lease", "3 d"),
         Map.entry("recrawl.parallelism", 2)));
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    // Checkpoints commit the crawl requests' transactions (exactly-once, the default delivery).
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
+        "execution.checkpointing.interval", "500 ms",
+        "execution.checkpointing.dir", TestClusters.checkpointDir("GlobalLambdaLoopITCase").toUri().toString())));
     RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
     JobClient job = env.executeAsync("global-lambda-loop");
     try {
       // The controller's prices (epoch > 0; the configured static λ_0 has epoch 0).
       List<ControlMessage> prices = controllerPrices(1, Duration.ofSeconds(90));
       assertThat(prices).as("a price above 0 for a budget below demand").isNotEmpty();
-      // Pages that arrive now are released at the price the schedulers hold now.
-      kafka.send("crawl.status", fetchedLongAgo("second", 10, 10));
+      // Pages worth ten times as much, fetched a day ago, arrive now: V = 10 (1 - 2/e) = 2.6, far
+      // above any price this budget sets, so they go at once, at the price the schedulers hold now.
+      kafka.send("crawl.status", fetched("second", 10, 10, DAY, 10));
       List<CrawlRequest> second = new ArrayList<>();
-      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (second.size() < 100 && System.nanoTime() < deadline) {
-        second = kafka.read("crawl.requests", "read_committed", 500, Duration.ofSeconds(5)).stream()
+        second = kafka.read("crawl.requests", "read_committed", Integer.MAX_VALUE, Duration.ofSeconds(1)).stream()
             .map(r -> CrawlRequestCodec.parse(r.value(), 0).value())
             .filter(r -> r.host().startsWith("second"))
             .toList();
       }
-      assertThat(second.stream().map(CrawlRequest::url).distinct()).hasSize(100);
+      assertThat(second.stream().map(CrawlRequest::url).distinct()).as("requests of the second batch: %s", second).hasSize(100);
       Set<Double> published = new TreeSet<>();
       controllerPrices(1, Duration.ofSeconds(1)).forEach(m -> published.add(m.globalLambda()));
       assertThat(second).allSatisfy(r -> assertThat(published).as("thresholds of the released pages").contains(r.threshold()));

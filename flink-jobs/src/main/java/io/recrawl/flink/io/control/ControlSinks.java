@@ -23,7 +23,8 @@ public final class ControlSinks {
 
   /** Attaches the Kafka sink of the controller's messages. */
   public static void attach(DataStream<ControlMessage> lambdas, RecrawlConfig config) {
-    lambdas.sinkTo(kafka(config)).name("control-out").uid("control-out");
+    // One writer, like the one controller: its messages stay in order.
+    lambdas.sinkTo(kafka(config)).setParallelism(1).name("control-out").uid("control-out");
   }
 
   /**
