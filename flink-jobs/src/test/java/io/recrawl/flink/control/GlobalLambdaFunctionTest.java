@@ -1,0 +1,90 @@
+package io.recrawl.flink.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.recrawl.engine.EngineConfig;
+import io.recrawl.engine.ThresholdGrid;
+import io.recrawl.flink.scheduler.DemandReport;
+import io.recrawl.wire.ControlMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.ProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/** The controller operator: its learned state survives a checkpoint and restore. */
+class GlobalLambdaFunctionTest {
+
+  private static final ThresholdGrid GRID = EngineConfig.defaults().grid;
+  private static final long T0 = 1_700_000_000_000L;
+  private static final long HOUR = 3_600_000;
+
+  private static OneInputStreamOperatorTestHarness<DemandReport, ControlMessage> harness() throws Exception {
+    return new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(new GlobalLambdaFunction(Map.of(), 10_000, HOUR)));
+  }
+
+  /** Period {@code i}'s two reports: a demand that grows, a steady fetch count, a backlog. */
+  private static List<DemandReport> period(int i) {
+    double[] curve = new double[GRID.size()];
+    for (int g = 0; g < curve.length; g++) {
+      curve[g] = (10_000 + 200 * i) / GRID.threshold(g);
+    }
+    long t = T0 + i * HOUR;
+    long since = i == 0 ? Long.MIN_VALUE : t - HOUR;
+    return List.of(
+        new DemandReport(0, 2, t, since, 0, 200, 30, curve),
+        new DemandReport(1, 2, t, since, 0, 210, 40, curve));
+  }
+
+  private static List<Double> feed(OneInputStreamOperatorTestHarness<DemandReport, ControlMessage> h, int from, int to)
+      throws Exception {
+    int before = h.extractOutputValues().size();
+    for (int i = from; i < to; i++) {
+      for (DemandReport r : period(i)) {
+        h.processElement(new StreamRecord<>(r, r.time));
+      }
+    }
+    List<ControlMessage> all = h.extractOutputValues();
+    List<Double> out = new ArrayList<>();
+    all.subList(before, all.size()).forEach(m -> out.add(m.globalLambda()));
+    return out;
+  }
+
+  @Test
+  void aRestoredControllerPricesLikeOneThatNeverStopped() throws Exception {
+    List<Double> uninterrupted;
+    try (var h = harness()) {
+      h.open();
+      feed(h, 0, 100);
+      uninterrupted = feed(h, 100, 120);
+    }
+    OperatorSubtaskState snapshot;
+    try (var h = harness()) {
+      h.open();
+      assertThat(feed(h, 0, 100)).hasSize(100).allSatisfy(l -> assertThat(l).isPositive());
+      snapshot = h.snapshot(1, T0 + 100 * HOUR);
+    }
+    try (var restored = harness()) {
+      restored.initializeState(snapshot);
+      restored.open();
+      assertThat(feed(restored, 100, 120)).containsExactlyElementsOf(uninterrupted);
+    }
+    // Without the state the prices differ: the snapshot carried what was learned.
+    try (var fresh = harness()) {
+      fresh.open();
+      assertThat(feed(fresh, 100, 120)).isNotEqualTo(uninterrupted);
+    }
+  }
+
+  @Test
+  void aBudgetOrPeriodThatCannotWorkIsRefusedWhenTheJobIsBuilt() {
+    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of(), 0, HOUR)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of(), 100, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of("bogus", 1), 100, HOUR))
+        .hasMessageContaining("bogus");
+  }
+}
