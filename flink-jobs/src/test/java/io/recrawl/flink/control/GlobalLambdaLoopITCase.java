@@ -6,7 +6,7 @@ import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.job.JobSinks;
 import io.recrawl.flink.job.JobSources;
 import io.recrawl.flink.job.RecrawlJob;
-import io.recrawl.flink.testutil.EmbeddedKafka;
+import io.recrawl.flink.testutil.KafkaExtension;
 import io.recrawl.flink.testutil.TestClusters;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.ControlMessageCodec;
@@ -23,8 +23,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -40,24 +38,11 @@ class GlobalLambdaLoopITCase {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = TestClusters.miniCluster(TestClusters.strict("500 ms"));
 
+  @RegisterExtension
+  static final KafkaExtension KAFKA = new KafkaExtension("crawl.status", 2, "crawl.requests", 2, "crawl.control", 1);
+
   private static final long HOUR = 3_600_000L;
   private static final long DAY = 24 * HOUR;
-  private static EmbeddedKafka kafka;
-
-  @BeforeAll
-  static void startKafka() throws Exception {
-    kafka = EmbeddedKafka.start();
-    kafka.createTopic("crawl.status", 2);
-    kafka.createTopic("crawl.requests", 2);
-    kafka.createTopic("crawl.control", 1);
-  }
-
-  @AfterAll
-  static void stopKafka() throws Exception {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
 
   /** Pages fetched {@code ago} ms before now that change once a day, of the given weight. */
   private static List<String> fetched(String hostPrefix, int hosts, int perHost, long ago, double weight) {
@@ -79,14 +64,14 @@ class GlobalLambdaLoopITCase {
     // far more at 0: a budget of 500 a day is priced above 0. (Until the first price they go out at
     // 0. In the test's minute of event time that budget allows under one crawl, so once priced they
     // wait: V grows by days, not seconds.)
-    kafka.send("crawl.status", fetched("first", 20, 20, HOUR, 1));
+    KAFKA.kafka().send("crawl.status", fetched("first", 20, 20, HOUR, 1));
     RecrawlConfig config = RecrawlConfig.fromMap(Map.ofEntries(
         Map.entry("recrawl.input.type", "kafka"),
         Map.entry("recrawl.output.type", "kafka"),
         Map.entry("recrawl.deadletters.type", "discard"),
         Map.entry("recrawl.output.kafka.transaction-timeout-ms", 60_000),
         Map.entry("recrawl.output.kafka.transactional-id-prefix", "loop-" + System.nanoTime()),
-        Map.entry("recrawl.kafka.bootstrap.servers", kafka.bootstrapServers()),
+        Map.entry("recrawl.kafka.bootstrap.servers", KAFKA.kafka().bootstrapServers()),
         Map.entry("recrawl.kafka.starting-offsets", "earliest"),
         Map.entry("recrawl.watermark.idleness-ms", 500),
         Map.entry("recrawl.control.tick-interval-ms", 200),
@@ -110,11 +95,11 @@ class GlobalLambdaLoopITCase {
       assertThat(prices).as("a price above 0 for a budget below demand").isNotEmpty();
       // Pages worth ten times as much, fetched a day ago, arrive now: V = 10 (1 - 2/e) = 2.6, far
       // above any price this budget sets, so they go at once, at the price the schedulers hold now.
-      kafka.send("crawl.status", fetched("second", 10, 10, DAY, 10));
+      KAFKA.kafka().send("crawl.status", fetched("second", 10, 10, DAY, 10));
       List<CrawlRequest> second = new ArrayList<>();
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (second.size() < 100 && System.nanoTime() < deadline) {
-        second = kafka.read("crawl.requests", "read_committed", Integer.MAX_VALUE, Duration.ofSeconds(1)).stream()
+        second = KAFKA.kafka().read("crawl.requests", "read_committed", Integer.MAX_VALUE, Duration.ofSeconds(1)).stream()
             .map(r -> CrawlRequestCodec.parse(r.value(), 0).value())
             .filter(r -> r.host().startsWith("second"))
             .toList();
@@ -137,7 +122,7 @@ class GlobalLambdaLoopITCase {
     long deadline = System.nanoTime() + timeout.toNanos();
     do {
       out.clear();
-      for (ConsumerRecord<String, String> r : kafka.read("crawl.control", "read_committed", 1_000, Duration.ofMillis(500))) {
+      for (ConsumerRecord<String, String> r : KAFKA.kafka().read("crawl.control", "read_committed", 1_000, Duration.ofMillis(500))) {
         ControlMessage m = codec.parse(r.value(), 0).value();
         assertThat(r.key()).isEqualTo("lambda");
         assertThat(m.kind()).isEqualTo(ControlMessage.Kind.LAMBDA);

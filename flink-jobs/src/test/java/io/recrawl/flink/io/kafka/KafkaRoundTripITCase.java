@@ -8,7 +8,7 @@ import io.recrawl.flink.io.status.StatusSources;
 import io.recrawl.flink.job.JobSinks;
 import io.recrawl.flink.job.JobSources;
 import io.recrawl.flink.job.RecrawlJob;
-import io.recrawl.flink.testutil.EmbeddedKafka;
+import io.recrawl.flink.testutil.KafkaExtension;
 import io.recrawl.flink.testutil.PassThroughStage;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
@@ -28,8 +28,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import io.recrawl.flink.testutil.TestClusters;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -43,23 +41,8 @@ class KafkaRoundTripITCase {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = TestClusters.miniCluster(TestClusters.strict("500 ms"));
 
-  private static EmbeddedKafka kafka;
-
-  @BeforeAll
-  static void startKafka() throws Exception {
-    kafka = EmbeddedKafka.start();
-    kafka.createTopic("crawl.status", 2);
-    kafka.createTopic("crawl.requests", 2);
-    kafka.createTopic("crawl.deadletters", 1);
-    kafka.createTopic("crawl.control", 1);
-  }
-
-  @AfterAll
-  static void stopKafka() throws Exception {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final KafkaExtension KAFKA = new KafkaExtension("crawl.status", 2, "crawl.requests", 2, "crawl.deadletters", 1, "crawl.control", 1);
 
   @Test
   void statusToRequestsExactlyOnceWithDeadLetters() throws Exception {
@@ -70,12 +53,12 @@ class KafkaRoundTripITCase {
       String url = "http://host" + (i % hosts) + ".example/page" + i;
       status.add("{\"url\":\"" + url + "\",\"status\":\"FETCHED\",\"time\":" + (1_000_000 + i) + ",\"metadata\":{\"n\":\"" + i + "\"}}");
     }
-    kafka.send("crawl.status", status);
-    kafka.send("crawl.status", List.of(
+    KAFKA.kafka().send("crawl.status", status);
+    KAFKA.kafka().send("crawl.status", List.of(
         "{\"url\":\"http://bad.example/\",\"status\":",                                     // malformed_json
         "{\"url\":\"http://bad.example/\",\"status\":\"FETCHED\",\"time\":99999999999999}"));  // time_in_future
-    kafka.sendRaw("crawl.status", List.of(new byte[] {'{', (byte) 0xff, '}'}));              // not UTF-8
-    kafka.send("crawl.control", List.of(
+    KAFKA.kafka().sendRaw("crawl.status", List.of(new byte[] {'{', (byte) 0xff, '}'}));              // not UTF-8
+    KAFKA.kafka().send("crawl.control", List.of(
         "{\"type\":\"lambda\",\"time\":1000000,\"epoch\":3,\"lambda0\":0.5}",
         "{\"type\":\"reboot\",\"time\":1000000}"));                                             // unknown_type
 
@@ -86,7 +69,7 @@ class KafkaRoundTripITCase {
         Map.entry("recrawl.output.delivery", "exactly-once"),
         Map.entry("recrawl.output.kafka.transaction-timeout-ms", 60_000),
         Map.entry("recrawl.output.kafka.transactional-id-prefix", "roundtrip-" + System.nanoTime()),
-        Map.entry("recrawl.kafka.bootstrap.servers", kafka.bootstrapServers()),
+        Map.entry("recrawl.kafka.bootstrap.servers", KAFKA.kafka().bootstrapServers()),
         Map.entry("recrawl.kafka.starting-offsets", "earliest"),
         Map.entry("recrawl.kafka.properties.client.dns.lookup", "use_all_dns_ips"), // passed to every client
         Map.entry("recrawl.control.tick-interval-ms", 0),
@@ -108,7 +91,7 @@ class KafkaRoundTripITCase {
     RecrawlJob.build(env, config, bounded, JobSinks.fromConfig(config), new PassThroughStage());
     env.execute("kafka-round-trip");
 
-    List<ConsumerRecord<String, String>> requests = kafka.read("crawl.requests", "read_committed", status.size(), Duration.ofSeconds(30));
+    List<ConsumerRecord<String, String>> requests = KAFKA.kafka().read("crawl.requests", "read_committed", status.size(), Duration.ofSeconds(30));
     assertThat(requests).hasSize(status.size());
     Map<String, Integer> perHostCount = new HashMap<>();
     for (ConsumerRecord<String, String> r : requests) {
@@ -125,7 +108,7 @@ class KafkaRoundTripITCase {
       int p = partition;
       long records = requests.stream().filter(r -> r.partition() == p).count();
       if (records > 0) {
-        assertThat(kafka.endOffset("crawl.requests", p)).as("log end offset of partition %d", p).isGreaterThan(records);
+        assertThat(KAFKA.kafka().endOffset("crawl.requests", p)).as("log end offset of partition %d", p).isGreaterThan(records);
       }
     }
     // One host's requests share one partition (and stay in order there).
@@ -134,7 +117,7 @@ class KafkaRoundTripITCase {
       assertThat(requests.stream().filter(r -> r.key().equals(host)).map(ConsumerRecord::partition).distinct()).hasSize(1);
     }
 
-    List<DeadLetter> dead = kafka.read("crawl.deadletters", "read_committed", 4, Duration.ofSeconds(30)).stream()
+    List<DeadLetter> dead = KAFKA.kafka().read("crawl.deadletters", "read_committed", 4, Duration.ofSeconds(30)).stream()
         .map(r -> DeadLetterCodec.parse(r.value(), 0).value()).toList();
     assertThat(dead).extracting(DeadLetter::reason)
         .containsExactlyInAnyOrder("malformed_json", "time_in_future", "malformed_json", "unknown_type");
