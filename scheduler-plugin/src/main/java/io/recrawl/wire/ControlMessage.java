@@ -2,15 +2,15 @@ package io.recrawl.wire;
 
 /**
  * A message on the broadcast control stream (topic {@code crawl.control}): a new global lambda,
- * a clock tick, or a per-host rate override.
+ * a clock tick, a per-host rate override, or a new global budget for the controller.
  *
  * @param kind which of the three this is
  * @param time event time, epoch milliseconds (ticks move event time forward while the crawl is quiet)
  * @param epoch the controller's epoch; stale global lambdas (lower epoch) are ignored
  * @param globalLambda the global lambda, for {@link Kind#LAMBDA}
  * @param host the host, for {@link Kind#HOST_RATE}
- * @param maxRate the host's maximum crawl rate in crawls per day, for {@link Kind#HOST_RATE}; 0 or
- *     less removes the override
+ * @param maxRate crawls per day: the host's maximum crawl rate for {@link Kind#HOST_RATE} (0 or
+ *     less removes the override), the global budget k_0 for {@link Kind#BUDGET}
  */
 public record ControlMessage(Kind kind, long time, long epoch, double globalLambda, String host, double maxRate) {
 
@@ -18,7 +18,8 @@ public record ControlMessage(Kind kind, long time, long epoch, double globalLamb
   public enum Kind {
     LAMBDA,
     TICK,
-    HOST_RATE
+    HOST_RATE,
+    BUDGET
   }
 
   public static ControlMessage tick(long time) {
@@ -31,5 +32,10 @@ public record ControlMessage(Kind kind, long time, long epoch, double globalLamb
 
   public static ControlMessage hostRate(long time, String host, double maxRate) {
     return new ControlMessage(Kind.HOST_RATE, time, 0, 0, host, maxRate);
+  }
+
+  /** A new global crawl budget k_0, crawls per day, for the global lambda controller. */
+  public static ControlMessage budget(long time, double crawlsPerDay) {
+    return new ControlMessage(Kind.BUDGET, time, 0, 0, null, crawlsPerDay);
   }
 }

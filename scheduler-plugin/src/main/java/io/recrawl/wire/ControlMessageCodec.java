@@ -37,6 +37,7 @@ public final class ControlMessageCodec implements Serializable {
           g.writeStringField("host", m.host());
           g.writeNumberField("max_rate", m.maxRate());
         }
+        case BUDGET -> g.writeNumberField("budget", m.maxRate());
         case TICK -> { }
       }
     });
@@ -56,13 +57,14 @@ public final class ControlMessageCodec implements Serializable {
       try {
         kind = ControlMessage.Kind.valueOf(type.strip().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new Rejection(DeadLetterReason.UNKNOWN_TYPE, "unknown control type '" + type + "' (lambda, tick or host_rate)");
+        throw new Rejection(DeadLetterReason.UNKNOWN_TYPE, "unknown control type '" + type + "' (lambda, tick, host_rate or budget)");
       }
       long time = WireJson.time(WireJson.required(o, "time"), "time", now, maxFutureMs);
       return Parsed.ok(switch (kind) {
         case TICK -> ControlMessage.tick(time);
         case LAMBDA -> lambda(o, time);
         case HOST_RATE -> hostRate(o, time);
+        case BUDGET -> budget(o, time);
       });
     } catch (Rejection r) {
       return r.toParsed(raw, now);
@@ -77,6 +79,14 @@ public final class ControlMessageCodec implements Serializable {
       throw new Rejection(DeadLetterReason.BAD_NUMBER, "'lambda0' must be zero or more, got " + lambda0);
     }
     return ControlMessage.lambda(time, epoch, lambda0);
+  }
+
+  private static ControlMessage budget(JsonNode o, long time) throws Rejection {
+    double budget = WireJson.finite(WireJson.required(o, "budget"), "budget", DeadLetterReason.BAD_NUMBER);
+    if (!(budget > 0)) {
+      throw new Rejection(DeadLetterReason.BAD_NUMBER, "'budget' must be above 0 crawls a day, got " + budget);
+    }
+    return ControlMessage.budget(time, budget);
   }
 
   private static ControlMessage hostRate(JsonNode o, long time) throws Rejection {

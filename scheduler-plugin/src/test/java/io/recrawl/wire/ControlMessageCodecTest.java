@@ -18,7 +18,8 @@ class ControlMessageCodecTest {
         ControlMessage.tick(NOW),
         ControlMessage.lambda(NOW - 5, 42, 0.125),
         ControlMessage.hostRate(7, "example.com:8080", 1440.0),
-        ControlMessage.hostRate(7, "example.com", 0))) {
+        ControlMessage.hostRate(7, "example.com", 0),
+        ControlMessage.budget(8, 20_000))) {
       String json = ControlMessageCodec.toJson(m);
       assertThat(codec.parse(json, NOW).value()).as(json).isEqualTo(m);
     }
@@ -31,6 +32,8 @@ class ControlMessageCodecTest {
         .isEqualTo("{\"type\":\"lambda\",\"time\":5,\"epoch\":2,\"lambda0\":0.5}");
     assertThat(ControlMessageCodec.toJson(ControlMessage.hostRate(5, "a.org", 10)))
         .isEqualTo("{\"type\":\"host_rate\",\"time\":5,\"host\":\"a.org\",\"max_rate\":10.0}");
+    assertThat(ControlMessageCodec.toJson(ControlMessage.budget(5, 20_000)))
+        .isEqualTo("{\"type\":\"budget\",\"time\":5,\"budget\":20000.0}");
   }
 
   @Test
@@ -60,6 +63,9 @@ class ControlMessageCodecTest {
       bad_host              | {"type":"host_rate","time":1,"host":"..","max_rate":1}
       missing_field:max_rate| {"type":"host_rate","time":1,"host":"a.org"}
       bad_number            | {"type":"host_rate","time":1,"host":"a.org","max_rate":"fast"}
+      missing_field:budget  | {"type":"budget","time":1}
+      bad_number            | {"type":"budget","time":1,"budget":0}
+      bad_number            | {"type":"budget","time":1,"budget":-5}
       """)
   void refusesWithAReason(String reason, String json) {
     DeadLetter d = codec.parse(json, NOW).deadLetter();

@@ -4,6 +4,7 @@ import io.recrawl.engine.EngineConfig;
 import io.recrawl.engine.GlobalLambdaController;
 import io.recrawl.flink.scheduler.DemandReport;
 import io.recrawl.wire.ControlMessage;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,15 +17,17 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.streaming.api.functions.co.CoProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
  * The global lambda controller as a Flink operator (parallelism 1): the schedulers' demand reports
- * in, one λ_0 per control period out ({@link GlobalLambdaRounds}). What the controller has learned
- * is operator state, so a restore goes on where the checkpoint was.
+ * in, one λ_0 per control period out ({@link GlobalLambdaRounds}); {@code BUDGET} control messages
+ * on the second input change the budget. What the controller has learned, and a budget set that
+ * way, are operator state, so a restore goes on where the checkpoint was.
  */
-public class GlobalLambdaFunction extends ProcessFunction<DemandReport, ControlMessage> implements CheckpointedFunction {
+public class GlobalLambdaFunction extends CoProcessFunction<DemandReport, ControlMessage, ControlMessage>
+    implements CheckpointedFunction {
 
   private static final long serialVersionUID = 1L;
 
@@ -35,10 +38,11 @@ public class GlobalLambdaFunction extends ProcessFunction<DemandReport, ControlM
   private transient GlobalLambdaRounds rounds;
   private transient ListState<double[]> saved;
   private transient Counter updates;
+  private transient Counter budgetChanges;
 
   /**
    * @param engineSettings the engine keys (their threshold grid is the demand curves')
-   * @param budget k_0, crawls per day
+   * @param budget k_0, crawls per day, until a {@code BUDGET} message says otherwise
    * @param periodMs the control period
    */
   public GlobalLambdaFunction(Map<String, ?> engineSettings, double budget, long periodMs) {
@@ -59,7 +63,20 @@ public class GlobalLambdaFunction extends ProcessFunction<DemandReport, ControlM
     saved = context.getOperatorStateStore().getListState(
         new ListStateDescriptor<>("global-lambda-controller", PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
     for (double[] s : saved.get()) {
-      rounds.restore(s);
+      restore(s);
+    }
+  }
+
+  /**
+   * The rounds' snapshot, then the configured budget and the budget in force. A budget set by a
+   * message holds across a restore, unless the configured one has changed since (a restart with a
+   * new {@code recrawl.controller.budget} means that budget).
+   */
+  private void restore(double[] s) {
+    int n = s.length - 2;
+    rounds.restore(Arrays.copyOf(s, n));
+    if (s[n] == budget) {
+      rounds.controller().setBudget(s[n + 1]);
     }
   }
 
@@ -67,6 +84,7 @@ public class GlobalLambdaFunction extends ProcessFunction<DemandReport, ControlM
   public void open(OpenContext openContext) {
     MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("recrawl").addGroup("controller");
     updates = group.counter("updates");
+    budgetChanges = group.counter("budgetChanges");
     group.gauge("globalLambda", () -> rounds.controller().lambda());
     group.gauge("budget", () -> rounds.controller().budget());
     group.gauge("bias", () -> rounds.controller().bias());
@@ -74,7 +92,7 @@ public class GlobalLambdaFunction extends ProcessFunction<DemandReport, ControlM
   }
 
   @Override
-  public void processElement(DemandReport report, Context ctx, Collector<ControlMessage> out) {
+  public void processElement1(DemandReport report, Context ctx, Collector<ControlMessage> out) {
     ControlMessage lambda = rounds.add(report);
     if (lambda != null) {
       updates.inc();
@@ -82,9 +100,22 @@ public class GlobalLambdaFunction extends ProcessFunction<DemandReport, ControlM
     }
   }
 
+  /** A new budget takes effect at the next control period. */
+  @Override
+  public void processElement2(ControlMessage m, Context ctx, Collector<ControlMessage> out) {
+    if (m.kind() == ControlMessage.Kind.BUDGET && m.maxRate() > 0 && Double.isFinite(m.maxRate())) {
+      rounds.controller().setBudget(m.maxRate());
+      budgetChanges.inc();
+    }
+  }
+
   @Override
   public void snapshotState(FunctionSnapshotContext context) throws Exception {
-    saved.update(List.of(rounds.snapshot()));
+    double[] r = rounds.snapshot();
+    double[] s = Arrays.copyOf(r, r.length + 2);
+    s[r.length] = budget;
+    s[r.length + 1] = rounds.controller().budget();
+    saved.update(List.of(s));
   }
 
   /** The rounds behind this operator; for tests. */

@@ -79,6 +79,7 @@ public final class RecrawlJob {
     if (config.controllerOn()) {
       sinks.globalLambdas(GlobalLambdaControl.globalLambdas(
           requests.getSideOutput(HostSchedulerFunction.DEMAND),
+          control,
           config.engineSettings(),
           config.get(RecrawlOptions.CONTROLLER_BUDGET),
           config.get(RecrawlOptions.CONTROLLER_PERIOD_MS)));

@@ -48,6 +48,7 @@ import org.apache.flink.util.OutputTag;
  *       wake-up: releases only happen on wake-ups, so pacing always obeys the latest override. (A
  *       raised limit may wait for the wake-up already scheduled, at most one old spacing.)
  *   <li>{@code TICK}s only carry event time (as watermarks) and trigger the {@link #DEMAND} report.
+ *   <li>{@code BUDGET}s are for the global lambda controller; the schedulers pass them by.
  *   <li>The end of a bounded input (the Long.MAX_VALUE watermark) ends the schedule: timers it fires
  *       are dropped, instead of re-releasing leased pages until the end of time.
  * </ul>
@@ -254,6 +255,8 @@ public class HostSchedulerFunction
       case TICK:
         report(ctx, m.time());
         break;
+      case BUDGET:
+        break; // the global lambda controller's, not the schedulers'
       default:
         deadLetter(ctx::output, String.valueOf(m), BAD_CONTROL, "unknown control kind", now);
     }

@@ -11,20 +11,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.api.operators.ProcessOperator;
+import org.apache.flink.streaming.api.operators.co.CoProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.TwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
-/** The controller operator: its learned state survives a checkpoint and restore. */
+/** The controller operator: budget messages; its learned state survives a checkpoint and restore. */
 class GlobalLambdaFunctionTest {
 
   private static final ThresholdGrid GRID = EngineConfig.defaults().grid;
   private static final long T0 = 1_700_000_000_000L;
   private static final long HOUR = 3_600_000;
 
-  private static OneInputStreamOperatorTestHarness<DemandReport, ControlMessage> harness() throws Exception {
-    return new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(new GlobalLambdaFunction(Map.of(), 10_000, HOUR)));
+  private static TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage> harness() throws Exception {
+    return harness(10_000);
+  }
+
+  private static TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage> harness(double budget)
+      throws Exception {
+    return new TwoInputStreamOperatorTestHarness<>(new CoProcessOperator<>(new GlobalLambdaFunction(Map.of(), budget, HOUR)));
   }
 
   /** Period {@code i}'s two reports: a demand that grows, a steady fetch count, a backlog. */
@@ -40,12 +45,12 @@ class GlobalLambdaFunctionTest {
         new DemandReport(1, 2, t, since, 0, 210, 40, curve));
   }
 
-  private static List<Double> feed(OneInputStreamOperatorTestHarness<DemandReport, ControlMessage> h, int from, int to)
-      throws Exception {
+  private static List<Double> feed(TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage> h,
+      int from, int to) throws Exception {
     int before = h.extractOutputValues().size();
     for (int i = from; i < to; i++) {
       for (DemandReport r : period(i)) {
-        h.processElement(new StreamRecord<>(r, r.time));
+        h.processElement1(new StreamRecord<>(r, r.time));
       }
     }
     List<ControlMessage> all = h.extractOutputValues();
@@ -77,6 +82,39 @@ class GlobalLambdaFunctionTest {
     try (var fresh = harness()) {
       fresh.open();
       assertThat(feed(fresh, 100, 120)).isNotEqualTo(uninterrupted);
+    }
+  }
+
+  @Test
+  void aBudgetMessageRepricesAtTheNextPeriodAndHoldsAcrossARestore() throws Exception {
+    List<Double> atTheNewBudget;
+    try (var reference = harness(5_000)) {
+      reference.open();
+      atTheNewBudget = feed(reference, 0, 10);
+    }
+    OperatorSubtaskState snapshot;
+    try (var h = harness(10_000)) {
+      h.open();
+      feed(h, 0, 1);
+      h.processElement2(new StreamRecord<>(ControlMessage.budget(T0 + 1, 5_000)));
+      h.processElement2(new StreamRecord<>(ControlMessage.tick(T0 + 2))); // not a budget: ignored
+      // The first price was made at 10,000 a day; from the next period on, the same as a controller
+      // configured with 5,000 (the first period's curve-only price is all either has learned).
+      List<Double> after = feed(h, 1, 5);
+      assertThat(after).containsExactlyElementsOf(atTheNewBudget.subList(1, 5));
+      snapshot = h.snapshot(1, T0 + 5 * HOUR);
+    }
+    try (var restored = harness(10_000)) {
+      restored.initializeState(snapshot);
+      restored.open();
+      assertThat(feed(restored, 5, 10)).as("the budget from the message, not the configuration")
+          .containsExactlyElementsOf(atTheNewBudget.subList(5, 10));
+    }
+    try (var reconfigured = harness(7_000)) {
+      reconfigured.initializeState(snapshot);
+      reconfigured.open();
+      assertThat(feed(reconfigured, 5, 6).get(0)).as("a new configured budget wins over the restored one")
+          .isLessThan(atTheNewBudget.get(5));
     }
   }
 

@@ -98,13 +98,16 @@ class WireSchemasTest {
   void controlMessagesAsWrittenAreValidAndKindFieldsAreRequired() throws Exception {
     JsonSchema schema = schema("control-message");
     ControlMessageCodec codec = new ControlMessageCodec(-1);
-    for (ControlMessage m : List.of(ControlMessage.tick(1), ControlMessage.lambda(2, 3, 0.5), ControlMessage.hostRate(4, "a.org", 60))) {
+    for (ControlMessage m : List.of(ControlMessage.tick(1), ControlMessage.lambda(2, 3, 0.5), ControlMessage.hostRate(4, "a.org", 60),
+        ControlMessage.budget(5, 20_000))) {
       assertThat(errors(schema, ControlMessageCodec.toJson(m))).as(m.toString()).isEmpty();
     }
     for (String json : List.of(
         "{\"type\":\"lambda\",\"time\":1}",
         "{\"type\":\"host_rate\",\"time\":1,\"host\":\"a.org\"}",
         "{\"type\":\"lambda\",\"time\":1,\"lambda0\":-1}",
+        "{\"type\":\"budget\",\"time\":1}",
+        "{\"type\":\"budget\",\"time\":1,\"budget\":0}",
         "{\"type\":\"reboot\",\"time\":1}",
         "{\"time\":1}")) {
       assertThat(errors(schema, json)).as(json).isNotEmpty();
