@@ -104,7 +104,7 @@ public final class RecrawlOptions {
 
   // ---- global lambda controller
   public static final ConfigKey<Double> CONTROLLER_BUDGET = add(number("recrawl.controller.budget", 0.0, 0.0, 1e15,
-      "global crawl budget k_0, crawls per day: the controller prices it (lambda_0) from every scheduler subtask's demand and publishes the price on the control topic, which the schedulers read; needs Kafka and ticks; 0 = no controller (lambda_0 from recrawl.global-lambda and the control topic)"));
+      "global crawl budget k_0, crawls per day: the controller prices it (lambda_0) from every scheduler subtask's demand and publishes the price on the control topic, which the schedulers read; a budget message on that topic changes it while the job runs; needs Kafka and ticks; 0 = no controller (lambda_0 from recrawl.global-lambda and the control topic)"));
   public static final ConfigKey<Long> CONTROLLER_PERIOD_MS = add(integer("recrawl.controller.period-ms", 3_600_000, 1, DAY,
       "control period: lambda_0 is recomputed at the first tick at least this long after the last update; at least recrawl.control.tick-interval-ms"));
 

@@ -110,6 +110,19 @@ class GlobalLambdaLoopITCase {
       assertThat(second).allSatisfy(r -> assertThat(published).as("thresholds of the released pages").contains(r.threshold()));
       assertThat(second).allSatisfy(r -> assertThat(r.threshold()).isPositive());
       assertThat(published.stream().filter(l -> l > 0)).isNotEmpty();
+
+      // The budget raised a hundredfold on the control topic: the next prices are lower.
+      List<ControlMessage> before = controllerPrices(1, Duration.ofSeconds(1));
+      ControlMessage last = before.get(before.size() - 1);
+      long raised = System.currentTimeMillis();
+      KAFKA.kafka().send("crawl.control", List.of("{\"type\":\"budget\",\"time\":" + raised + ",\"budget\":50000}"));
+      List<ControlMessage> after = new ArrayList<>();
+      deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (after.size() < 2 && System.nanoTime() < deadline) {
+        after = allPrices().stream().filter(m -> m.time() > raised + 1_000).toList();
+      }
+      assertThat(after).as("prices after the budget message").isNotEmpty()
+          .allSatisfy(m -> assertThat(m.globalLambda()).isLessThan(last.globalLambda()));
     } finally {
       TestClusters.cancelAndWait(job);
     }
@@ -117,21 +130,26 @@ class GlobalLambdaLoopITCase {
 
   /** The controller's LAMBDA messages on the control topic with a price above 0 (waits for {@code atLeast}). */
   private static List<ControlMessage> controllerPrices(int atLeast, Duration timeout) {
-    ControlMessageCodec codec = new ControlMessageCodec(-1);
-    List<ControlMessage> out = new ArrayList<>();
+    List<ControlMessage> out;
     long deadline = System.nanoTime() + timeout.toNanos();
     do {
-      out.clear();
-      for (ConsumerRecord<String, String> r : KAFKA.kafka().read("crawl.control", "read_committed", 1_000, Duration.ofMillis(500))) {
-        ControlMessage m = codec.parse(r.value(), 0).value();
-        assertThat(r.key()).isEqualTo("lambda");
-        assertThat(m.kind()).isEqualTo(ControlMessage.Kind.LAMBDA);
-        assertThat(m.epoch()).as("the tick's time").isEqualTo(m.time());
-        if (m.globalLambda() > 0) {
-          out.add(m);
-        }
-      }
+      out = allPrices().stream().filter(m -> m.globalLambda() > 0).toList();
     } while (out.size() < atLeast && System.nanoTime() < deadline);
+    return out;
+  }
+
+  /** Every LAMBDA message of the controller on the control topic so far, in order. */
+  private static List<ControlMessage> allPrices() {
+    ControlMessageCodec codec = new ControlMessageCodec(-1);
+    List<ControlMessage> out = new ArrayList<>();
+    for (ConsumerRecord<String, String> r : KAFKA.kafka().read("crawl.control", "read_committed", Integer.MAX_VALUE, Duration.ofMillis(500))) {
+      ControlMessage m = codec.parse(r.value(), 0).value();
+      if (m.kind() == ControlMessage.Kind.LAMBDA) {
+        assertThat(r.key()).isEqualTo("lambda");
+        assertThat(m.epoch()).as("the tick's time").isEqualTo(m.time());
+        out.add(m);
+      }
+    }
     return out;
   }
 }
