@@ -86,8 +86,10 @@ public final class GlobalLambdaRounds {
     if (periodStart != Long.MIN_VALUE && r.time - periodStart < periodMs) {
       return null;
     }
-    double days = (r.time - periodStart) / (double) EngineConfig.DAY_MS;
-    double measured = periodStart != Long.MIN_VALUE && statusesKnown ? statuses / days : Double.NaN;
+    double measured = Double.NaN;
+    if (periodStart != Long.MIN_VALUE && statusesKnown) {
+      measured = statuses / ((r.time - periodStart) / (double) EngineConfig.DAY_MS);
+    }
     measuredRate = measured;
     double lambda = controller.update(round.demand, measured, round.inFlight);
     periodStart = r.time;
