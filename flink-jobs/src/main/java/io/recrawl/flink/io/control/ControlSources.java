@@ -25,6 +25,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class ControlSources {
 
+  /** The control topic counts as idle after at most this much silence. */
+  static final long CONTROL_TOPIC_IDLENESS_MS = 1000;
+
   private ControlSources() {}
 
   /**
@@ -137,9 +140,11 @@ public final class ControlSources {
     WatermarkStrategy<Parsed<ControlMessage>> w = WatermarkStrategy
         .<Parsed<ControlMessage>>forMonotonousTimestamps()
         .withTimestampAssigner((p, t) -> p.ok() ? p.value().time() : Long.MIN_VALUE);
+    // The control topic is mostly silent: without idleness it would stop event time. And soon idle:
+    // a message (the controller's price, stamped with the tick it was made at) makes it active with
+    // a watermark just behind the ticks', which holds event time still until it is idle again.
     long idle = config.get(RecrawlOptions.WATERMARK_IDLENESS_MS);
-    // The control topic is mostly silent: without idleness it would stop event time.
-    w = w.withIdleness(Duration.ofMillis(idle > 0 ? idle : 1000));
+    w = w.withIdleness(Duration.ofMillis(idle > 0 ? Math.min(idle, CONTROL_TOPIC_IDLENESS_MS) : CONTROL_TOPIC_IDLENESS_MS));
     return env.fromSource(source, w, "control-kafka").uid("control-kafka");
   }
 }
