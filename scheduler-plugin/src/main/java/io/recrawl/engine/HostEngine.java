@@ -123,6 +123,7 @@ public final class HostEngine {
         h.inFlight--;
       }
       p.forced = false;
+      p.expiries = 0; // the crawler answers for this URL
       if (e.weight() != null && e.weight().floatValue() != p.weight) {
         setCurveContribution(h, p, false);
         p.weight = e.weight().floatValue();
@@ -228,6 +229,9 @@ public final class HostEngine {
         p.leaseUntil = 0;
         h.inFlight--;
         p.forced = true;
+        if (p.expiries < Byte.MAX_VALUE) {
+          p.expiries++;
+        }
         ctx.listener().leaseExpired();
       }
       double v = crawlValue(h, p, now);
@@ -388,6 +392,15 @@ public final class HostEngine {
     return true;
   }
 
+  /**
+   * The lease of a release: {@code lease}, doubled for each lease of the URL that ran out in a row
+   * without a status, up to {@code lease.max}. A crawler that is down for a day is then sent each
+   * URL it holds a handful of times, not once per lease period.
+   */
+  private long leaseMs(PageState p) {
+    return (long) Math.min(cfg.leaseMs * Math.pow(2, p.expiries), cfg.maxLeaseMs);
+  }
+
   /** Whether the host's pacing and its room in flight allow a release now. */
   private boolean slotOpen(HostState h, long now) {
     return now >= h.lastRelease + thresholds.spacingMs(h, now) && h.inFlight < thresholds.maxInFlight(h, now);
@@ -396,7 +409,7 @@ public final class HostEngine {
   private void release(HostStore store, HostState h, PageState p, String url, long now, double v, double theta, Context ctx) {
     long due = Math.min(now, dueTime(h, p, theta, now));
     p.forced = false;
-    p.leaseUntil = now + cfg.leaseMs;
+    p.leaseUntil = now + leaseMs(p);
     h.inFlight++;
     h.lastRelease = now;
     index(store, h, p, url, p.leaseUntil, now);

@@ -30,6 +30,8 @@ public final class PageState {
   public byte errors;
   /** Set when the page must be released at its next due time whatever its crawl value (a retry, an expired lease). */
   public boolean forced;
+  /** Leases of this URL run out in a row without a status; each doubles the next lease. */
+  public byte expiries;
   /** In flight until this time (epoch ms); 0 = not in flight. */
   public long leaseUntil;
   /** The one queue slot that currently indexes this page; -1 = none. Older slots are stale. */

@@ -7,6 +7,7 @@ import io.recrawl.policy.CrawlValue;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -171,6 +172,30 @@ class HostEngineTest {
     f.onStatus(fetched("http://a.example/x", f.now(), true), sink);
     f.advanceTo(f.now() + HOUR, sink);
     assertThat(sink.out).hasSize(2);
+  }
+
+  @Test
+  void leasesThatRunOutInARowDoubleUpToTheMaximumAndAStatusResetsThem() {
+    // A crawler that is down: the URL goes out again after 1 h, 2 h, 4 h, 8 h, then every 12 h.
+    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 h", "lease.max", "12 h")), EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    f.onStatus(discovered("http://a.example/x", T0), sink);
+    f.advanceTo(T0 + 3 * DAY, sink);
+    List<Long> leases = new ArrayList<>();
+    for (CrawlRequest r : sink.out) {
+      leases.add(r.lease() - r.time());
+    }
+    assertThat(leases.subList(0, 6)).containsExactly(HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR, 12 * HOUR);
+    // Three days of a silent crawler: 9 releases of the URL, not 72.
+    assertThat(sink.out).hasSizeBetween(8, 10);
+    // The crawler answers: the next release has the base lease again.
+    f.onStatus(fetched("http://a.example/x", f.now(), true), sink);
+    int before = sink.out.size();
+    f.advanceTo(f.now() + 30 * DAY, sink);
+    assertThat(sink.out.size()).isGreaterThan(before);
+    CrawlRequest next = sink.out.get(before);
+    assertThat(next.lease() - next.time()).isEqualTo(HOUR);
   }
 
   @Test

@@ -34,6 +34,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
   private static final int CURVE_RATE = 1 << 7;
   private static final int ERRORS = 1 << 8;
   private static final int DEFAULT_WEIGHT = 1 << 9;
+  private static final int EXPIRIES = 1 << 10;
 
   @Override
   public boolean isImmutableType() {
@@ -57,6 +58,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.etagHash = from.etagHash;
     p.status = from.status;
     p.errors = from.errors;
+    p.expiries = from.expiries;
     p.forced = from.forced;
     p.leaseUntil = from.leaseUntil;
     p.slot = from.slot;
@@ -107,6 +109,9 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     if (p.weight == 1.0f) {
       flags |= DEFAULT_WEIGHT;
     }
+    if (p.expiries != 0) {
+      flags |= EXPIRIES;
+    }
     VarInts.writeVarInt(out, flags);
     out.writeByte(p.status);
     if ((flags & DEFAULT_WEIGHT) == 0) {
@@ -119,6 +124,9 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     }
     if ((flags & ERRORS) != 0) {
       out.writeByte(p.errors);
+    }
+    if ((flags & EXPIRIES) != 0) {
+      out.writeByte(p.expiries);
     }
     if ((flags & LAST_FETCH) != 0) {
       VarInts.writeVarLong(out, p.lastFetch);
@@ -157,6 +165,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.changeRate = in.readFloat();
     p.curveRate = (flags & CURVE_RATE) != 0 ? in.readFloat() : 0f;
     p.errors = (flags & ERRORS) != 0 ? in.readByte() : 0;
+    p.expiries = (flags & EXPIRIES) != 0 ? in.readByte() : 0;
     p.forced = (flags & FORCED) != 0;
     p.lastFetch = (flags & LAST_FETCH) != 0 ? VarInts.readVarLong(in) : 0;
     p.leaseUntil = (flags & LEASE) != 0 ? VarInts.readVarLong(in) : 0;

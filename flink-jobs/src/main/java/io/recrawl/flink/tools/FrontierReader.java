@@ -158,6 +158,7 @@ public final class FrontierReader {
       m.put("in_flight", x.inFlight());
       m.put("lease_until", p.leaseUntil == 0 ? null : p.leaseUntil);
       m.put("errors", (int) p.errors);
+      m.put("lease_expiries", (int) p.expiries);
       m.put("reason", x.reason());
       return m;
     }

@@ -47,6 +47,7 @@ class StateSerializersTest {
     p.etagHash = r.nextBoolean() ? 0 : r.nextInt();
     p.status = (byte) r.nextInt(5);
     p.errors = (byte) r.nextInt(4);
+    p.expiries = (byte) (r.nextBoolean() ? 0 : r.nextInt(127));
     p.forced = r.nextBoolean();
     p.leaseUntil = r.nextBoolean() ? 0 : 1_700_000_000_000L + r.nextInt(1 << 30);
     p.slot = r.nextBoolean() ? -1 : SlotQueues.key(r.nextInt(2), r.nextInt(), r.nextInt(1 << 30));
