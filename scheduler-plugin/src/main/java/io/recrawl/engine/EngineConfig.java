@@ -25,7 +25,7 @@ public final class EngineConfig {
     doc("revisit.min-interval", "1 h", "never recrawl a page more often than this");
     doc("revisit.max-interval", "0", "recrawl every page at least this often; 0 = no floor");
     doc("lease", "1 h", "a released URL is released again if no status comes back within this");
-    doc("lease.max", "1 d", "each lease that runs out without a status doubles the next one of the URL, up to this (a crawler that is down is not sent the same URL every lease period); a status resets it");
+    doc("lease.max", "0", "each lease that runs out without a status doubles the next one of the URL, up to this (a crawler that is down is not sent the same URL every lease period); a status resets it; 0 = 24 x lease");
     doc("due.bucket", "1 min", "width of the due-time buckets; a page is released at most this late");
     doc("timer.recheck", "6 h", "a page that waits longer is re-checked against the threshold three quarters of the way through its wait, but no more often than this");
     doc("timer.horizon", "7 d", "the longest a page waits between two re-checks (a page never worth a crawl is re-checked this often)");
@@ -80,7 +80,8 @@ public final class EngineConfig {
     minRevisitMs = r.duration("revisit.min-interval");
     maxRevisitMs = r.duration("revisit.max-interval");
     leaseMs = Math.max(1, r.duration("lease"));
-    maxLeaseMs = r.duration("lease.max");
+    long maxLease = r.duration("lease.max");
+    maxLeaseMs = maxLease == 0 ? 24 * leaseMs : maxLease;
     bucketMs = r.duration("due.bucket");
     recheckMs = r.duration("timer.recheck");
     horizonMs = r.duration("timer.horizon");
@@ -114,7 +115,7 @@ public final class EngineConfig {
     maxSlotsPerWake = (int) r.positive("wake.max-slots");
     metadataTransfer = Set.copyOf(r.list("metadata.transfer"));
     if (maxLeaseMs < leaseMs) {
-      throw new IllegalArgumentException(prefix + "lease.max: must be at least lease");
+      throw new IllegalArgumentException(prefix + "lease.max: must be 0 or at least lease");
     }
     if (bucketMs <= 0) {
       throw new IllegalArgumentException(prefix + "due.bucket: must be > 0");

@@ -2,6 +2,7 @@ package io.recrawl.engine;
 
 import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.recrawl.policy.CrawlValue;
 import io.recrawl.wire.CrawlRequest;
@@ -196,6 +197,14 @@ class HostEngineTest {
     assertThat(sink.out.size()).isGreaterThan(before);
     CrawlRequest next = sink.out.get(before);
     assertThat(next.lease() - next.time()).isEqualTo(HOUR);
+  }
+
+  @Test
+  void theLeaseCapIsADayOfLeasesByDefaultAndNeverBelowTheLease() {
+    assertThat(config(Map.of()).maxLeaseMs).isEqualTo(DAY);
+    assertThat(config(Map.of("lease", "3 d")).maxLeaseMs).isEqualTo(72 * DAY);
+    assertThatThrownBy(() -> config(Map.of("lease", "2 h", "lease.max", "1 h")))
+        .hasMessageStartingWith("lease.max: must be 0 or at least lease");
   }
 
   @Test
