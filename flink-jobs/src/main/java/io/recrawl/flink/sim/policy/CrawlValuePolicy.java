@@ -34,7 +34,7 @@ public final class CrawlValuePolicy implements SimPolicy {
    * its fetch queue (during the first crawl of every page, the queue is days long): a day-long
    * lease keeps those re-releases, which the crawler drops anyway, out of the comparison.
    */
-  static final Map<String, Object> SIMULATOR_DEFAULTS = Map.of("lease", "1 d");
+  static final Map<String, Object> SIMULATOR_DEFAULTS = Map.of("lease", "1 d", "lease.max", "1 d");
 
   private EngineConfig engineConfig;
   private final double controlPeriodDays;
