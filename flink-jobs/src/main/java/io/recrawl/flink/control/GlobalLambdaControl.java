@@ -1,8 +1,8 @@
 package io.recrawl.flink.control;
 
+import io.recrawl.flink.scheduler.DemandReport;
 import io.recrawl.flink.types.WireTypes;
 import io.recrawl.wire.ControlMessage;
-import io.recrawl.flink.scheduler.DemandReport;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;

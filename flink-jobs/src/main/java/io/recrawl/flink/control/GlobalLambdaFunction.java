@@ -117,9 +117,4 @@ public class GlobalLambdaFunction extends CoProcessFunction<DemandReport, Contro
     s[r.length + 1] = rounds.controller().budget();
     saved.update(List.of(s));
   }
-
-  /** The rounds behind this operator; for tests. */
-  GlobalLambdaRounds rounds() {
-    return rounds;
-  }
 }
