@@ -143,6 +143,28 @@ class HostSchedulerFunctionTest {
   }
 
   @Test
+  void aCrawlerSilentForDaysIsSentEachUrlAHandfulOfTimesAndAStatusEndsIt() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings("lease", "1 h"))) {
+      s.status(A, DISCOVERED, T0);
+      // Event time moves three days in hourly steps; nobody answers.
+      for (long t = T0 + MIN; t <= T0 + 3 * DAY; t += HOUR) {
+        s.advance(t);
+      }
+      List<CrawlRequest> sent = s.newRequests();
+      // Leases of 1, 2, 4, 8 and 16 h, then a day (24 × the lease): 7 releases in three days, not 72.
+      assertThat(sent).extracting(r -> (r.lease() - r.time()) / HOUR)
+          .containsExactly(1L, 2L, 4L, 8L, 16L, 24L, 24L);
+      assertThat(s.fn.metrics().leaseExpiries.getCount()).isEqualTo(6);
+      // The crawler answers; its next release of the URL has the base lease again.
+      s.status(event(A, FETCHED, T0 + 3 * DAY + MIN, true));
+      s.advance(T0 + 40 * DAY);
+      List<CrawlRequest> after = s.newRequests();
+      assertThat(after).isNotEmpty();
+      assertThat(after.get(0).lease() - after.get(0).time()).isEqualTo(HOUR);
+    }
+  }
+
+  @Test
   void thresholdChangeOnTheBroadcastSideIsRecheckedAtTheNextWakeUp() throws Exception {
     try (SchedulerHarness s = new SchedulerHarness(settings("timer.horizon", "6 h", "estimator.prior-rate", "1.0"))) {
       s.status(A, DISCOVERED, T0);
