@@ -398,6 +398,9 @@ public final class HostEngine {
    * URL it holds a handful of times, not once per lease period.
    */
   private long leaseMs(PageState p) {
+    if (p.expiries == 0) {
+      return cfg.leaseMs; // nearly every release
+    }
     return (long) Math.min(cfg.leaseMs * Math.pow(2, p.expiries), cfg.maxLeaseMs);
   }
 

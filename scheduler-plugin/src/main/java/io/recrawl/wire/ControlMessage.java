@@ -38,4 +38,9 @@ public record ControlMessage(Kind kind, long time, long epoch, double globalLamb
   public static ControlMessage budget(long time, double crawlsPerDay) {
     return new ControlMessage(Kind.BUDGET, time, 0, 0, null, crawlsPerDay);
   }
+
+  /** The budget of a {@link Kind#BUDGET} message, crawls per day (it travels in {@link #maxRate}). */
+  public double budget() {
+    return maxRate;
+  }
 }

@@ -37,7 +37,7 @@ public final class ControlMessageCodec implements Serializable {
           g.writeStringField("host", m.host());
           g.writeNumberField("max_rate", m.maxRate());
         }
-        case BUDGET -> g.writeNumberField("budget", m.maxRate());
+        case BUDGET -> g.writeNumberField("budget", m.budget());
         case TICK -> { }
       }
     });

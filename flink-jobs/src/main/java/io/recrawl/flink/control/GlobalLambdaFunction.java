@@ -103,8 +103,8 @@ public class GlobalLambdaFunction extends CoProcessFunction<DemandReport, Contro
   /** A new budget takes effect at the next control period. */
   @Override
   public void processElement2(ControlMessage m, Context ctx, Collector<ControlMessage> out) {
-    if (m.kind() == ControlMessage.Kind.BUDGET && m.maxRate() > 0 && Double.isFinite(m.maxRate())) {
-      rounds.controller().setBudget(m.maxRate());
+    if (m.kind() == ControlMessage.Kind.BUDGET && m.budget() > 0 && Double.isFinite(m.budget())) {
+      rounds.controller().setBudget(m.budget());
       budgetChanges.inc();
     }
   }
