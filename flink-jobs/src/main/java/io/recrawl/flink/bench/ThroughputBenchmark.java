@@ -1,6 +1,8 @@
 package io.recrawl.flink.bench;
 
+import io.recrawl.engine.PageState;
 import io.recrawl.flink.scheduler.HostScheduler;
+import io.recrawl.flink.scheduler.SchedulerState;
 import io.recrawl.flink.types.WireTypes;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
@@ -21,6 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -36,8 +40,9 @@ import org.apache.flink.util.Collector;
 
 /**
  * {@code bin/recrawl bench throughput}: the full scheduler job (RocksDB, one timer per host,
- * checkpoints every 10 s) on a synthetic frontier, and a pass-through keyed job over the same input
- * for comparison, in one local MiniCluster.
+ * checkpoints every 10 s) on a synthetic frontier and, over the same input for comparison, a keyed
+ * job that only reads and writes each event's URL record in RocksDB (the floor any per-URL store
+ * pays) and a pass-through keyed job, in one local MiniCluster.
  *
  * <p>The input is E status events with increasing event times: first every URL is DISCOVERED, then
  * FETCHED events cycle through the URLs (a third of them changed). Throughput is measured from the
@@ -57,6 +62,8 @@ public final class ThroughputBenchmark {
   static final AtomicLong SEEN = new AtomicLong();
   static final AtomicLong FIRST_NANOS = new AtomicLong();
   static final AtomicLong LAST_NANOS = new AtomicLong();
+  /** CPU time of the state-floor job's keyed threads, added by each as it closes. */
+  static final AtomicLong FLOOR_CPU_NANOS = new AtomicLong();
 
   private ThroughputBenchmark() {}
 
@@ -100,10 +107,13 @@ public final class ThroughputBenchmark {
     if (!extra.isEmpty()) {
       System.out.println("  extra Flink settings: " + extra);
     }
-    Measured scheduler = runJob(true, input, events, parallelism, work, managed, bloom, extra);
+    Measured scheduler = runJob(Job.SCHEDULER, input, events, parallelism, work, managed, bloom, extra);
     System.out.printf(Locale.ROOT, "  scheduler:    %,.0f events/s (%,d events in %.1f s; %.1f µs of scheduler-thread CPU per event)%n",
         scheduler.eventsPerSecond(), events, scheduler.seconds, scheduler.cpuSeconds * 1e6 / events);
-    Measured pass = runJob(false, input, events, parallelism, work, managed, bloom, extra);
+    Measured floor = runJob(Job.STATE_FLOOR, input, events, parallelism, work, managed, bloom, extra);
+    System.out.printf(Locale.ROOT, "  state floor:  %,.0f events/s (%,d events in %.1f s; %.1f µs of keyed-thread CPU per event)%n",
+        floor.eventsPerSecond(), events, floor.seconds, floor.cpuSeconds * 1e6 / events);
+    Measured pass = runJob(Job.PASSTHROUGH, input, events, parallelism, work, managed, bloom, extra);
     System.out.printf(Locale.ROOT, "  pass-through: %,.0f events/s (%,d events in %.1f s)%n",
         pass.eventsPerSecond(), events, pass.seconds);
     double bytesPerUrl = scheduler.stateBytes / (double) urls;
@@ -112,8 +122,10 @@ public final class ThroughputBenchmark {
 
     String json = String.format(Locale.ROOT,
         "{\"events_per_second\": %.0f, \"passthrough_events_per_second\": %.0f, \"bytes_per_url\": %.1f,"
-            + " \"scheduler_cpu_us_per_event\": %.1f, \"urls\": %d, \"hosts\": %d}",
-        scheduler.eventsPerSecond(), pass.eventsPerSecond(), bytesPerUrl, scheduler.cpuSeconds * 1e6 / events, urls, hosts);
+            + " \"scheduler_cpu_us_per_event\": %.1f, \"state_floor_events_per_second\": %.0f,"
+            + " \"state_floor_cpu_us_per_event\": %.1f, \"urls\": %d, \"hosts\": %d}",
+        scheduler.eventsPerSecond(), pass.eventsPerSecond(), bytesPerUrl, scheduler.cpuSeconds * 1e6 / events,
+        floor.eventsPerSecond(), floor.cpuSeconds * 1e6 / events, urls, hosts);
     Files.writeString(out, json + "\n");
     System.out.println(json);
     return 0;
@@ -125,11 +137,26 @@ public final class ThroughputBenchmark {
     }
   }
 
+  /** The three jobs run over the same input. */
+  enum Job {
+    SCHEDULER("scheduler"),
+    /** Per event one read and one write of the URL's record in RocksDB: what any per-URL store costs. */
+    STATE_FLOOR("state-floor"),
+    PASSTHROUGH("passthrough");
+
+    final String name;
+
+    Job(String name) {
+      this.name = name;
+    }
+  }
+
   private static Measured runJob(
-      boolean scheduler, Synthetic input, long events, int parallelism, Path work, String managed, boolean bloom,
+      Job job, Synthetic input, long events, int parallelism, Path work, String managed, boolean bloom,
       Map<String, String> extra)
       throws Exception {
-    String name = scheduler ? "scheduler" : "passthrough";
+    String name = job.name;
+    boolean scheduler = job == Job.SCHEDULER;
     Map<String, String> m = new HashMap<>();
     m.put("state.backend.type", "rocksdb");
     m.put("state.backend.incremental", "true");
@@ -172,6 +199,13 @@ public final class ThroughputBenchmark {
       // event time: 1.4 h at a million URLs); a lease shorter than that would re-release every page
       // before its status came back and measure lease expiries instead of the steady state.
       HostScheduler.schedule(counted, control, Map.of("lease", "1 d"), 0.0).sinkTo(new DiscardingSink<CrawlRequest>());
+    } else if (job == Job.STATE_FLOOR) {
+      statuses
+          .keyBy(StatusEvent::host, Types.STRING)
+          .process(new StateFloor())
+          .returns(WireTypes.STATUS_EVENT)
+          .name("state-floor")
+          .sinkTo(new DiscardingSink<StatusEvent>());
     } else {
       statuses
           .keyBy(StatusEvent::host, Types.STRING)
@@ -182,13 +216,14 @@ public final class ThroughputBenchmark {
 
     SEEN.set(0);
     FIRST_NANOS.set(0);
-    JobClient job = env.executeAsync("bench-" + name);
+    FLOOR_CPU_NANOS.set(0);
+    JobClient running = env.executeAsync("bench-" + name);
     long stateBytes = 0;
     double cpuSeconds = 0;
     if (scheduler) {
       while (SEEN.get() < events) {
-        if (job.getJobStatus().get().isGloballyTerminalState()) {
-          job.getJobExecutionResult().get(); // throws the job's failure
+        if (running.getJobStatus().get().isGloballyTerminalState()) {
+          running.getJobExecutionResult().get(); // throws the job's failure
           throw new IllegalStateException("the scheduler job ended before all events were in");
         }
         Thread.sleep(50);
@@ -196,11 +231,12 @@ public final class ThroughputBenchmark {
       // Every event has entered the operator; wait until it has drained its input.
       Thread.sleep(2_000);
       cpuSeconds = threadCpuSeconds("host-scheduler");
-      String savepoint = job.triggerSavepoint(work.resolve("savepoint").toUri().toString(), SavepointFormatType.NATIVE).get();
+      String savepoint = running.triggerSavepoint(work.resolve("savepoint").toUri().toString(), SavepointFormatType.NATIVE).get();
       stateBytes = directorySize(Path.of(java.net.URI.create(savepoint)));
-      job.cancel().get();
+      running.cancel().get();
     } else {
-      job.getJobExecutionResult().get();
+      running.getJobExecutionResult().get();
+      cpuSeconds = FLOOR_CPU_NANOS.get() / 1e9;
     }
     double seconds = (LAST_NANOS.get() - FIRST_NANOS.get()) / 1e9;
     return new Measured(events, seconds, stateBytes, cpuSeconds);
@@ -243,6 +279,38 @@ public final class ThroughputBenchmark {
     public void processElement(StatusEvent e, Context ctx, Collector<StatusEvent> out) {
       mark();
       out.collect(e);
+    }
+  }
+
+  /**
+   * The reference for the cost of per-URL state: reads the URL's record (the scheduler's key layout
+   * and serializer), changes it, writes it back. The scheduler must do at least this per event.
+   */
+  static final class StateFloor extends KeyedProcessFunction<String, StatusEvent, StatusEvent> {
+    private transient MapState<String, PageState> pages;
+
+    @Override
+    public void open(OpenContext context) {
+      pages = getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());
+    }
+
+    @Override
+    public void processElement(StatusEvent e, Context ctx, Collector<StatusEvent> out) throws Exception {
+      mark();
+      String key = SchedulerState.compactUrl(ctx.getCurrentKey(), e.url());
+      PageState p = pages.get(key);
+      if (p == null) {
+        p = new PageState();
+        p.weight = 1;
+      }
+      p.lastFetch = e.time();
+      pages.put(key, p);
+    }
+
+    /** The bounded job's threads end with its input: each adds its CPU time as it closes. */
+    @Override
+    public void close() {
+      FLOOR_CPU_NANOS.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
     }
   }
 
