@@ -15,6 +15,7 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -119,15 +120,18 @@ public final class RunCommand {
   }
 
   /**
-   * The local MiniCluster's settings: the given Flink settings, with RocksDB, checkpoints every 10 s,
-   * no Kryo, and state and checkpoints under the work directory wherever they say nothing (the
-   * same defaults as {@code config/flink-config.yaml}).
+   * The local MiniCluster's settings: the given Flink settings, with RocksDB (bloom filters on),
+   * checkpoints every 10 s, no Kryo, and state and checkpoints under the work directory wherever they
+   * say nothing (the same defaults as {@code config/flink-config.yaml}).
    */
   static Configuration localConfiguration(Configuration flink, Path work) {
     Configuration local = new Configuration(flink);
     if (!local.contains(StateBackendOptions.STATE_BACKEND)) {
       local.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
       local.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    }
+    if (!local.contains(RocksDBConfigurableOptions.USE_BLOOM_FILTER)) {
+      local.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
     }
     if (!local.contains(CheckpointingOptions.CHECKPOINTING_INTERVAL)) {
       local.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, java.time.Duration.ofSeconds(10));

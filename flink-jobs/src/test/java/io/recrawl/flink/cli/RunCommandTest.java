@@ -9,6 +9,7 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ class RunCommandTest {
   void localRunsDefaultToRocksDbCheckpointsAndNoKryoUnderTheWorkDirectory() {
     Configuration local = RunCommand.localConfiguration(new Configuration(), dir);
     assertThat(local.get(StateBackendOptions.STATE_BACKEND)).isEqualTo("rocksdb");
+    assertThat(local.get(RocksDBConfigurableOptions.USE_BLOOM_FILTER)).isTrue();
     assertThat(local.get(CheckpointingOptions.CHECKPOINTING_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
     assertThat(local.get(PipelineOptions.GENERIC_TYPES)).isFalse();
     assertThat(local.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY)).isEqualTo(dir.resolve("checkpoints").toUri().toString());

@@ -9,6 +9,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.junit.jupiter.api.Test;
 
 class FlinkSettingsTest {
@@ -17,6 +18,7 @@ class FlinkSettingsTest {
   void theShippedFlinkConfigSelectsRocksDbCheckpointsAndNoKryo() throws Exception {
     Configuration c = FlinkSettings.load(RepoFiles.file("config/flink-config.yaml"));
     assertThat(c.get(StateBackendOptions.STATE_BACKEND)).isEqualTo("rocksdb");
+    assertThat(c.get(RocksDBConfigurableOptions.USE_BLOOM_FILTER)).isTrue();
     assertThat(c.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).isTrue();
     assertThat(c.get(CheckpointingOptions.CHECKPOINTING_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
     assertThat(c.get(PipelineOptions.GENERIC_TYPES)).isFalse();
