@@ -138,9 +138,12 @@ public class HostSchedulerFunction
     long backlogBefore = readySize(before);
     double inFlightBefore = inFlightForBudget(before);
     try {
-      syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
+      ReadOnlyBroadcastState<String, Double> rates = ctx.getBroadcastState(HOST_RATES);
+      syncHostRate(host, rates);
       engine.onStatus(store, e, call);
-      syncHostRate(host, ctx.getBroadcastState(HOST_RATES)); // a new host
+      if (before == null) {
+        syncHostRate(host, rates); // the event created the host
+      }
       store.commit();
       call.commitTimer();
       if (e.status() != CrawlStatus.DISCOVERED) {
