@@ -144,10 +144,11 @@ public final class ThroughputBenchmark {
     STATE_FLOOR("state-floor"),
     PASSTHROUGH("passthrough");
 
-    final String name;
+    /** The job's name, and the prefix of its work directories. */
+    final String label;
 
-    Job(String name) {
-      this.name = name;
+    Job(String label) {
+      this.label = label;
     }
   }
 
@@ -155,7 +156,7 @@ public final class ThroughputBenchmark {
       Job job, Synthetic input, long events, int parallelism, Path work, String managed, boolean bloom,
       Map<String, String> extra)
       throws Exception {
-    String name = job.name;
+    String name = job.label;
     boolean scheduler = job == Job.SCHEDULER;
     Map<String, String> m = new HashMap<>();
     m.put("state.backend.type", "rocksdb");
