@@ -86,10 +86,15 @@ public final class HostThreshold {
    * always equals the sum over the hosts' records.
    */
   public static double inFlightForBudget(HostState h, double windowDays) {
-    if (h.inFlight <= 0) {
+    return inFlightForBudget(h.inFlight, h.ledgerRate, windowDays);
+  }
+
+  /** The same from a host record's in-flight count and ledger rate. */
+  static double inFlightForBudget(int inFlight, double ledgerRate, double windowDays) {
+    if (inFlight <= 0) {
       return 0;
     }
-    return h.ledgerRate > 0 ? Math.min(h.inFlight, h.ledgerRate * windowDays) : h.inFlight;
+    return ledgerRate > 0 ? Math.min(inFlight, ledgerRate * windowDays) : inFlight;
   }
 
   /** A demand curve capped at {@code k}; null for no curve or k = 0 (not in the ledger). */

@@ -28,6 +28,9 @@ final class PreparedWake extends HostCall {
   private long[] wakes = new long[2];
   private int wakeCount;
   private final List<double[]> demand = new ArrayList<>(2);
+  /** The host record's in-flight count and ledger rate after the wake-up (see {@link LocalFrontier}). */
+  int inFlight;
+  double ledgerRate;
 
   PreparedWake(String host, InMemoryHostStore store) {
     this.store = store;
@@ -55,6 +58,9 @@ final class PreparedWake extends HostCall {
   void compute(HostEngine engine) {
     try {
       engine.onWake(store, this);
+      HostState h = store.host();
+      inFlight = h == null ? 0 : h.inFlight;
+      ledgerRate = h == null ? 0 : h.ledgerRate;
     } catch (RuntimeException | Error e) {
       failure = e;
     } finally {
