@@ -200,18 +200,14 @@ public final class ThroughputBenchmark {
       // event time: 1.4 h at a million URLs); a lease shorter than that would re-release every page
       // before its status came back and measure lease expiries instead of the steady state.
       HostScheduler.schedule(counted, control, Map.of("lease", "1 d"), 0.0).sinkTo(new DiscardingSink<CrawlRequest>());
-    } else if (job == Job.STATE_FLOOR) {
-      statuses
-          .keyBy(StatusEvent::host, Types.STRING)
-          .process(new StateFloor())
-          .returns(WireTypes.STATUS_EVENT)
-          .name("state-floor")
-          .sinkTo(new DiscardingSink<StatusEvent>());
     } else {
+      KeyedProcessFunction<String, StatusEvent, StatusEvent> keyed =
+          job == Job.STATE_FLOOR ? new StateFloor() : new PassThrough();
       statuses
           .keyBy(StatusEvent::host, Types.STRING)
-          .process(new PassThrough())
+          .process(keyed)
           .returns(WireTypes.STATUS_EVENT)
+          .name(name)
           .sinkTo(new DiscardingSink<StatusEvent>());
     }
 
