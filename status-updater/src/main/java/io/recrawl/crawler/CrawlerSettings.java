@@ -1,0 +1,254 @@
+package io.recrawl.crawler;
+
+import io.recrawl.wire.HostKeys;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The recrawl keys of a StormCrawler {@code crawler-conf.yaml}, read from the flat topology config
+ * and checked: a missing required key or a bad value is refused with a message that starts with the
+ * key. {@code config/crawler-conf-recrawl.yaml} lists every key with its default.
+ */
+public record CrawlerSettings(
+    String bootstrapServers,
+    String statusTopic,
+    String requestsTopic,
+    String deadLettersTopic,
+    HostKeys.Mode partitionMode,
+    Map<String, String> producerProperties,
+    Map<String, String> consumerProperties,
+    List<String> metadataKeys,
+    String weightKey,
+    boolean setLastModified,
+    String protocolPrefix,
+    boolean useCache,
+    String cacheSpec,
+    String spoutGroupId,
+    String spoutFirstPollOffset,
+    int spoutMaxUncommittedOffsets,
+    long spoutOffsetCommitPeriodMs,
+    long spoutPollTimeoutMs,
+    int spoutParallelism)
+    implements Serializable {
+
+  public static final String BOOTSTRAP_SERVERS = "recrawl.kafka.bootstrap.servers";
+  public static final String STATUS_TOPIC = "recrawl.kafka.topic.status";
+  public static final String REQUESTS_TOPIC = "recrawl.kafka.topic.requests";
+  public static final String DEAD_LETTERS_TOPIC = "recrawl.kafka.topic.deadletters";
+  public static final String PARTITION_MODE = "recrawl.partition.mode";
+  /** Prefix of Kafka client properties passed to both the producer and the spout's consumer. */
+  public static final String CLIENT_PREFIX = "recrawl.kafka.properties.";
+  public static final String PRODUCER_PREFIX = "recrawl.kafka.producer.";
+  public static final String CONSUMER_PREFIX = "recrawl.kafka.consumer.";
+  public static final String METADATA_KEYS = "recrawl.status.metadata.keys";
+  public static final String WEIGHT_KEY = "recrawl.status.weight.key";
+  public static final String SET_LAST_MODIFIED = "recrawl.status.set-last-modified";
+  public static final String SPOUT_GROUP_ID = "recrawl.spout.group.id";
+  public static final String SPOUT_FIRST_POLL_OFFSET = "recrawl.spout.first-poll-offset";
+  public static final String SPOUT_MAX_UNCOMMITTED = "recrawl.spout.max-uncommitted-offsets";
+  public static final String SPOUT_COMMIT_PERIOD_MS = "recrawl.spout.offset-commit-period-ms";
+  public static final String SPOUT_POLL_TIMEOUT_MS = "recrawl.spout.poll-timeout-ms";
+  public static final String SPOUT_PARALLELISM = "recrawl.spout.parallelism";
+  /** StormCrawler's own keys, read with the meaning AbstractStatusUpdaterBolt gives them. */
+  public static final String USE_CACHE = "status.updater.use.cache";
+  public static final String CACHE_SPEC = "status.updater.cache.spec";
+  public static final String PROTOCOL_PREFIX = "protocol.md.prefix";
+
+  /** The spout's first-poll strategies, as storm-kafka-client names them. */
+  public static final Set<String> FIRST_POLL_OFFSETS =
+      Set.of("EARLIEST", "LATEST", "UNCOMMITTED_EARLIEST", "UNCOMMITTED_LATEST");
+
+  /** Client properties set from the keys above or by the classes themselves; refused as overrides. */
+  private static final Set<String> RESERVED =
+      Set.of("bootstrap.servers", "key.serializer", "value.serializer", "key.deserializer", "value.deserializer",
+          "group.id", "enable.auto.commit");
+
+  /** Producer settings that keep "ack only when Kafka has it" true; overrides may not weaken them. */
+  static final Map<String, String> PRODUCER_DEFAULTS = Map.of("acks", "all", "enable.idempotence", "true");
+
+  /** Reads and checks the settings; absent optional keys take the documented defaults. */
+  public static CrawlerSettings fromConf(Map<String, ?> conf) {
+    Reader r = new Reader(conf);
+    String servers = r.string(BOOTSTRAP_SERVERS, null);
+    if (servers == null || servers.isEmpty()) {
+      throw new IllegalArgumentException(BOOTSTRAP_SERVERS + ": required (host:port of the Kafka brokers), not set");
+    }
+    String status = r.topic(STATUS_TOPIC, "crawl.status", false);
+    String requests = r.topic(REQUESTS_TOPIC, "crawl.requests", false);
+    String deadLetters = r.topic(DEAD_LETTERS_TOPIC, "crawl.deadletters", true);
+    HostKeys.Mode mode;
+    try {
+      mode = HostKeys.Mode.fromConfigName(r.string(PARTITION_MODE, "byHost"));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(PARTITION_MODE + ": " + e.getMessage());
+    }
+    Map<String, String> common = r.properties(CLIENT_PREFIX);
+    Map<String, String> producerOnly = r.properties(PRODUCER_PREFIX);
+    checkProducerGuarantees(common, CLIENT_PREFIX);
+    checkProducerGuarantees(producerOnly, PRODUCER_PREFIX);
+    Map<String, String> producer = new TreeMap<>(PRODUCER_DEFAULTS);
+    producer.putAll(common);
+    producer.putAll(producerOnly);
+    Map<String, String> consumer = new TreeMap<>(common);
+    consumer.putAll(r.properties(CONSUMER_PREFIX));
+    String weightKey = r.string(WEIGHT_KEY, "recrawl.weight");
+    String firstPoll = r.string(SPOUT_FIRST_POLL_OFFSET, "UNCOMMITTED_EARLIEST").toUpperCase(Locale.ROOT);
+    if (!FIRST_POLL_OFFSETS.contains(firstPoll)) {
+      throw new IllegalArgumentException(SPOUT_FIRST_POLL_OFFSET + ": must be EARLIEST, LATEST, UNCOMMITTED_EARLIEST or UNCOMMITTED_LATEST, got '" + firstPoll + "'");
+    }
+    String groupId = r.string(SPOUT_GROUP_ID, "recrawl-crawler");
+    if (groupId.isEmpty()) {
+      throw new IllegalArgumentException(SPOUT_GROUP_ID + ": must not be empty");
+    }
+    String cacheSpec = r.string(CACHE_SPEC, "maximumSize=10000,expireAfterAccess=1h");
+    try {
+      com.github.benmanes.caffeine.cache.CaffeineSpec.parse(cacheSpec);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(CACHE_SPEC + ": not a Caffeine spec: " + e.getMessage());
+    }
+    return new CrawlerSettings(
+        servers,
+        status,
+        requests,
+        deadLetters,
+        mode,
+        Map.copyOf(producer),
+        Map.copyOf(consumer),
+        r.list(METADATA_KEYS),
+        weightKey,
+        r.bool(SET_LAST_MODIFIED, true),
+        r.string(PROTOCOL_PREFIX, "protocol."),
+        r.bool(USE_CACHE, true),
+        cacheSpec,
+        groupId,
+        firstPoll,
+        (int) r.longInRange(SPOUT_MAX_UNCOMMITTED, 10_000, 1, Integer.MAX_VALUE),
+        r.longInRange(SPOUT_COMMIT_PERIOD_MS, 30_000, 1, Long.MAX_VALUE),
+        r.longInRange(SPOUT_POLL_TIMEOUT_MS, 200, 1, Long.MAX_VALUE),
+        (int) r.longInRange(SPOUT_PARALLELISM, 1, 1, 10_000));
+  }
+
+  private static void checkProducerGuarantees(Map<String, String> props, String prefix) {
+    for (Map.Entry<String, String> d : PRODUCER_DEFAULTS.entrySet()) {
+      String v = props.get(d.getKey());
+      if (v != null && !d.getValue().equalsIgnoreCase(v.trim()) && !(d.getKey().equals("acks") && "-1".equals(v.trim()))) {
+        throw new IllegalArgumentException(prefix + d.getKey() + ": must be " + d.getValue()
+            + " (a tuple is acked only when Kafka has its record), got " + v);
+      }
+    }
+  }
+
+  /** Typed look-ups whose errors start with the key. */
+  private static final class Reader {
+    private final Map<String, ?> conf;
+
+    Reader(Map<String, ?> conf) {
+      this.conf = conf;
+    }
+
+    String string(String key, String dflt) {
+      Object v = conf.get(key);
+      if (v == null) {
+        return dflt;
+      }
+      if (!(v instanceof String)) {
+        throw new IllegalArgumentException(key + ": must be a string, got " + v);
+      }
+      return ((String) v).trim();
+    }
+
+    String topic(String key, String dflt, boolean mayBeEmpty) {
+      String t = string(key, dflt);
+      if (t.isEmpty() && mayBeEmpty) {
+        return t;
+      }
+      // Kafka's own rule for topic names.
+      if (!t.matches("[a-zA-Z0-9._-]{1,249}")) {
+        throw new IllegalArgumentException(key + ": not a Kafka topic name (letters, digits, '.', '_', '-'), got '" + t + "'");
+      }
+      return t;
+    }
+
+    boolean bool(String key, boolean dflt) {
+      Object v = conf.get(key);
+      if (v == null) {
+        return dflt;
+      }
+      if (v instanceof Boolean) {
+        return (Boolean) v;
+      }
+      if (v instanceof String && (v.equals("true") || v.equals("false"))) {
+        return Boolean.parseBoolean((String) v);
+      }
+      throw new IllegalArgumentException(key + ": must be true or false, got " + v);
+    }
+
+    long longInRange(String key, long dflt, long min, long max) {
+      Object v = conf.get(key);
+      if (v == null) {
+        return dflt;
+      }
+      long n;
+      if (v instanceof Integer || v instanceof Long || v instanceof Short) {
+        n = ((Number) v).longValue();
+      } else if (v instanceof String) {
+        try {
+          n = Long.parseLong(((String) v).trim());
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(key + ": must be a whole number, got '" + v + "'");
+        }
+      } else {
+        throw new IllegalArgumentException(key + ": must be a whole number, got " + v);
+      }
+      if (n < min || n > max) {
+        throw new IllegalArgumentException(key + ": must be at least " + min + (max < Long.MAX_VALUE ? " and at most " + max : "") + ", got " + n);
+      }
+      return n;
+    }
+
+    List<String> list(String key) {
+      Object v = conf.get(key);
+      if (v == null) {
+        return List.of();
+      }
+      Collection<?> items = v instanceof Collection ? (Collection<?>) v : List.of(v);
+      List<String> out = new ArrayList<>();
+      for (Object o : items) {
+        if (!(o instanceof String) || ((String) o).isBlank()) {
+          throw new IllegalArgumentException(key + ": must be a list of metadata keys, got " + v);
+        }
+        out.add(((String) o).trim());
+      }
+      return List.copyOf(out);
+    }
+
+    /** Every key under a prefix, with the prefix cut off; scalar values only. */
+    Map<String, String> properties(String prefix) {
+      Map<String, String> out = new LinkedHashMap<>();
+      for (Map.Entry<String, ?> e : conf.entrySet()) {
+        if (!e.getKey().startsWith(prefix)) {
+          continue;
+        }
+        String name = e.getKey().substring(prefix.length());
+        Object v = e.getValue();
+        if (name.isEmpty() || v == null || v instanceof Map || v instanceof Collection) {
+          throw new IllegalArgumentException(e.getKey() + ": must be a Kafka client property with a scalar value, got " + v);
+        }
+        if (RESERVED.contains(name)) {
+          throw new IllegalArgumentException(e.getKey() + ": set by recrawl itself"
+              + (name.equals("bootstrap.servers") ? " from " + BOOTSTRAP_SERVERS
+                  : name.equals("group.id") ? " from " + SPOUT_GROUP_ID : "") + "; remove it");
+        }
+        out.put(name, String.valueOf(v));
+      }
+      return out;
+    }
+  }
+}

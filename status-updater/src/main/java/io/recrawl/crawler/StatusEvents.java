@@ -1,0 +1,132 @@
+package io.recrawl.crawler;
+
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns what a StormCrawler status tuple says into the wire's {@link StatusEvent}: which metadata
+ * travels, under which names the change evidence goes, and the HTTP status and weight fields.
+ * Storm-free, so that it is tested without a topology.
+ */
+public final class StatusEvents {
+
+  /** Keys the Flink job reads as change evidence, under the names it reads them by. */
+  static final String SIGNATURE = "signature";
+  static final String STATUS_CODE = "fetch.statusCode";
+  static final String ETAG = "protocol.etag";
+  static final String LAST_MODIFIED = "protocol.last-modified";
+  static final String DATE = "protocol.date";
+  /** The unprefixed key from which StormCrawler's HTTP protocols send If-Modified-Since. */
+  static final String IF_MODIFIED_SINCE_KEY = "last-modified";
+
+  /** Keys StormCrawler's MetadataTransfer tracks on every URL (metadata.track.path/depth). */
+  private static final List<String> TRACKED = List.of("url.path", "depth", "max.depth");
+
+  private final Set<String> carried;
+  private final String weightKey;
+  private final boolean setLastModified;
+  private final String protocolPrefix;
+
+  /**
+   * @param transferAndPersist StormCrawler's {@code metadata.transfer} and {@code metadata.persist}
+   *     lists: what an existing crawler keeps about a URL also reaches the job
+   */
+  public StatusEvents(CrawlerSettings settings, List<String> transferAndPersist) {
+    Set<String> keys = new LinkedHashSet<>(transferAndPersist);
+    keys.addAll(TRACKED);
+    keys.addAll(settings.metadataKeys());
+    keys.add(StatusEvent.CHANGE_RATE_KEY);
+    this.carried = Collections.unmodifiableSet(keys);
+    this.weightKey = settings.weightKey();
+    this.setLastModified = settings.setLastModified();
+    this.protocolPrefix = settings.protocolPrefix();
+  }
+
+  /**
+   * The event for one status tuple.
+   *
+   * @param status StormCrawler's status name (the same names as {@link CrawlStatus})
+   * @param metadata the tuple's metadata, unfiltered
+   * @param host the URL's host key
+   * @param now event time: when the status bolt saw it, epoch ms (StormCrawler keeps no fetch time;
+   *     the status reaches this bolt seconds after the fetch)
+   */
+  public StatusEvent toEvent(String url, String status, Map<String, String[]> metadata, String host, long now) {
+    CrawlStatus s = CrawlStatus.valueOf(status);
+    Map<String, List<String>> md = new LinkedHashMap<>();
+    for (String key : carried) {
+      copy(metadata, key, md, key);
+    }
+    Integer httpStatus = null;
+    // A DISCOVERED outlink's metadata is its parent's transfer keys: any fetch evidence in it
+    // describes the parent page, so it is not sent.
+    if (s != CrawlStatus.DISCOVERED) {
+      copy(metadata, SIGNATURE, md, SIGNATURE);
+      copy(metadata, STATUS_CODE, md, STATUS_CODE);
+      // The job reads headers under the default prefix, whatever protocol.md.prefix is.
+      copy(metadata, protocolPrefix + "etag", md, ETAG);
+      copy(metadata, protocolPrefix + "last-modified", md, LAST_MODIFIED);
+      copy(metadata, protocolPrefix + "date", md, DATE);
+      if (setLastModified && md.containsKey(LAST_MODIFIED)) {
+        // Sent back in a crawl request (recrawl.metadata.transfer: [last-modified]), it makes the
+        // protocol ask If-Modified-Since, and an unchanged page answers 304 without a body.
+        md.put(IF_MODIFIED_SINCE_KEY, md.get(LAST_MODIFIED));
+      }
+      httpStatus = httpStatus(first(metadata, STATUS_CODE));
+    }
+    return new StatusEvent(url, host, s, now, Collections.unmodifiableMap(md), null, weight(first(metadata, weightKey)), httpStatus);
+  }
+
+  private static void copy(Map<String, String[]> from, String key, Map<String, List<String>> to, String as) {
+    String[] values = from.get(key);
+    if (values != null && values.length > 0) {
+      List<String> kept = new ArrayList<>(values.length);
+      for (String v : values) {
+        if (v != null) {
+          kept.add(v);
+        }
+      }
+      if (!kept.isEmpty()) {
+        to.put(as, List.copyOf(kept));
+      }
+    }
+  }
+
+  private static String first(Map<String, String[]> md, String key) {
+    String[] v = md.get(key);
+    return v == null || v.length == 0 ? null : v[0];
+  }
+
+  /** Only a code the wire accepts (100-599) is sent; anything else stays in the metadata only. */
+  private static Integer httpStatus(String code) {
+    if (code == null) {
+      return null;
+    }
+    try {
+      int c = Integer.parseInt(code.trim());
+      return c >= 100 && c <= 599 ? c : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** A weight that is not a positive finite number is left out: the job keeps the page's current one. */
+  private static Double weight(String w) {
+    if (w == null) {
+      return null;
+    }
+    try {
+      double d = Double.parseDouble(w.trim());
+      return d > 0 && Double.isFinite(d) ? d : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}

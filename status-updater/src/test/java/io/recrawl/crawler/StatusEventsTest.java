@@ -1,0 +1,102 @@
+package io.recrawl.crawler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.estimate.ChangeEvidence;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.Parsed;
+import io.recrawl.wire.StatusEvent;
+import io.recrawl.wire.StatusEventCodec;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StatusEventsTest {
+
+  private static final long NOW = 1_795_334_400_000L;
+
+  private static CrawlerSettings settings(Object... kv) {
+    Map<String, Object> m = new HashMap<>();
+    m.put(CrawlerSettings.BOOTSTRAP_SERVERS, "broker:9092");
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    return CrawlerSettings.fromConf(m);
+  }
+
+  private static Map<String, String[]> md(String... kv) {
+    Map<String, String[]> m = new HashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], new String[] {kv[i + 1]});
+    }
+    return m;
+  }
+
+  @Test
+  void aFetchedPageCarriesItsChangeEvidenceUnderTheNamesTheJobReads() {
+    StatusEvents events = new StatusEvents(settings("protocol.md.prefix", "http."), List.of("depth"));
+    StatusEvent e = events.toEvent("http://example.com/a", "FETCHED",
+        md("signature", "abc", "fetch.statusCode", "200", "http.etag", "\"v1\"",
+            "http.last-modified", "Sat, 21 Nov 2026 07:00:00 GMT", "http.date", "Sat, 21 Nov 2026 08:00:00 GMT",
+            "depth", "2", "parse.title", "A page", "http.content-type", "text/html"),
+        "example.com", NOW);
+    assertThat(e.status()).isEqualTo(CrawlStatus.FETCHED);
+    assertThat(e.time()).isEqualTo(NOW);
+    assertThat(e.httpStatus()).isEqualTo(200);
+    assertThat(e.changed()).as("the job judges change with its own state").isNull();
+    assertThat(e.metadata()).containsOnly(
+        Map.entry("signature", List.of("abc")),
+        Map.entry("fetch.statusCode", List.of("200")),
+        Map.entry("protocol.etag", List.of("\"v1\"")),
+        Map.entry("protocol.last-modified", List.of("Sat, 21 Nov 2026 07:00:00 GMT")),
+        Map.entry("protocol.date", List.of("Sat, 21 Nov 2026 08:00:00 GMT")),
+        Map.entry("last-modified", List.of("Sat, 21 Nov 2026 07:00:00 GMT")),
+        Map.entry("depth", List.of("2")));
+  }
+
+  @Test
+  void a304IsUnchangedEvidenceOnceDecoded() {
+    StatusEvents events = new StatusEvents(settings(), List.of());
+    StatusEvent e = events.toEvent("http://example.com/a", "FETCHED", md("fetch.statusCode", "304"), "example.com", NOW);
+    Parsed<StatusEvent> back = StatusEventCodec.withDefaults().parse(StatusEventCodec.toJson(e), NOW);
+    assertThat(back.ok()).isTrue();
+    StatusEvent r = back.value();
+    assertThat(r.httpStatus()).isEqualTo(304);
+    assertThat(ChangeEvidence.assess(r.changed(), r.httpStatus(), r.first("signature"), "old", null, null, null, NOW - 1))
+        .isEqualTo(ChangeEvidence.Verdict.UNCHANGED);
+  }
+
+  @Test
+  void aDiscoveredOutlinkDoesNotCarryItsParentsFetchEvidence() {
+    StatusEvents events = new StatusEvents(settings(), List.of("fetch.statusCode"));
+    StatusEvent e = events.toEvent("http://example.com/b", "DISCOVERED",
+        md("signature", "parent", "protocol.etag", "\"p\"", "url.path", "http://example.com/a", "depth", "1",
+            "anchors", "b", "recrawl.weight", "2.5", "recrawl.change-rate", "0.5", "fetch.statusCode", "200"),
+        "example.com", NOW);
+    assertThat(e.httpStatus()).isNull();
+    assertThat(e.weight()).isEqualTo(2.5);
+    // fetch.statusCode is in metadata.transfer here, so it is carried as plain metadata, not as http_status
+    assertThat(e.metadata()).containsOnlyKeys("url.path", "depth", "recrawl.change-rate", "fetch.statusCode");
+  }
+
+  @Test
+  void configuredKeysAreCarriedAndBadNumbersLeftOut() {
+    StatusEvents events = new StatusEvents(settings("recrawl.status.metadata.keys", List.of("lang"),
+        "recrawl.status.weight.key", "w", "recrawl.status.set-last-modified", false), List.of());
+    StatusEvent e = events.toEvent("http://example.com/a", "FETCH_ERROR",
+        md("lang", "fr", "w", "-1", "fetch.statusCode", "999", "protocol.last-modified", "yesterday"), "example.com", NOW);
+    assertThat(e.weight()).isNull();
+    assertThat(e.httpStatus()).as("outside 100-599: kept only as metadata").isNull();
+    assertThat(e.metadata()).containsOnlyKeys("lang", "fetch.statusCode", "protocol.last-modified");
+  }
+
+  @Test
+  void multipleValuesAreKept() {
+    StatusEvents events = new StatusEvents(settings("recrawl.status.metadata.keys", "tags"), List.of());
+    Map<String, String[]> md = new HashMap<>();
+    md.put("tags", new String[] {"a", null, "b"});
+    StatusEvent e = events.toEvent("http://example.com/a", "REDIRECTION", md, "example.com", NOW);
+    assertThat(e.metadata()).containsEntry("tags", List.of("a", "b"));
+  }
+}
