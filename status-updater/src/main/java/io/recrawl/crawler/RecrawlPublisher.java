@@ -107,14 +107,13 @@ public final class RecrawlPublisher implements AutoCloseable {
       publishDeadLetter(checked.deadLetter(), done);
       return;
     }
-    if (discovered && sent != null) {
-      sent.put(url, Boolean.TRUE); // in flight: a second DISCOVERED meanwhile is skipped
+    if (sent != null) {
+      // At send time, so that a DISCOVERED arriving while this is in flight is skipped. Kept when a
+      // status other than DISCOVERED fails: that URL came in a crawl request, so the job knows it.
+      sent.put(url, Boolean.TRUE);
     }
     send(settings.statusTopic(), checked.value().host(), json, error -> {
       if (error == null) {
-        if (sent != null) {
-          sent.put(url, Boolean.TRUE);
-        }
         done.done(Delivery.SENT, null);
       } else {
         if (discovered && sent != null) {

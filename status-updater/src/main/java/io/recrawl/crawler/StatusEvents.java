@@ -1,7 +1,9 @@
 package io.recrawl.crawler;
 
+import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -74,10 +76,12 @@ public final class StatusEvents {
       copy(metadata, protocolPrefix + "etag", md, ETAG);
       copy(metadata, protocolPrefix + "last-modified", md, LAST_MODIFIED);
       copy(metadata, protocolPrefix + "date", md, DATE);
-      if (setLastModified && md.containsKey(LAST_MODIFIED)) {
+      Long lastModified = ChangeEvidence.parseDate(first(metadata, protocolPrefix + "last-modified"));
+      if (setLastModified && lastModified != null) {
         // Sent back in a crawl request (recrawl.metadata.transfer: [last-modified]), it makes the
-        // protocol ask If-Modified-Since, and an unchanged page answers 304 without a body.
-        md.put(IF_MODIFIED_SINCE_KEY, md.get(LAST_MODIFIED));
+        // protocol ask If-Modified-Since, and an unchanged page answers 304 without a body. An ISO
+        // instant: StormCrawler 2.4's HttpHeaders.formatHttpDate turns anything else into "".
+        md.put(IF_MODIFIED_SINCE_KEY, List.of(Instant.ofEpochMilli(lastModified).toString()));
       }
       httpStatus = httpStatus(first(metadata, STATUS_CODE));
     }

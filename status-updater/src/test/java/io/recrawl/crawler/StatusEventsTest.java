@@ -51,7 +51,7 @@ class StatusEventsTest {
         Map.entry("protocol.etag", List.of("\"v1\"")),
         Map.entry("protocol.last-modified", List.of("Sat, 21 Nov 2026 07:00:00 GMT")),
         Map.entry("protocol.date", List.of("Sat, 21 Nov 2026 08:00:00 GMT")),
-        Map.entry("last-modified", List.of("Sat, 21 Nov 2026 07:00:00 GMT")),
+        Map.entry("last-modified", List.of("2026-11-21T07:00:00Z")),
         Map.entry("depth", List.of("2")));
   }
 
