@@ -10,6 +10,7 @@ import com.digitalpebble.stormcrawler.indexing.DummyIndexer;
 import com.digitalpebble.stormcrawler.persistence.Status;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
+import org.apache.storm.kafka.spout.KafkaSpout;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
 
@@ -18,7 +19,7 @@ import org.apache.storm.tuple.Fields;
  * parsed, and every status goes back to Kafka.
  *
  * <pre>
- * storm jar status-updater-with-deps.jar io.recrawl.crawler.RecrawlCrawlTopology -conf crawler-conf.yaml
+ * storm jar &lt;topology jar&gt; io.recrawl.crawler.RecrawlCrawlTopology -conf crawler-conf.yaml
  * </pre>
  */
 public class RecrawlCrawlTopology extends ConfigurableTopology {
@@ -43,7 +44,7 @@ public class RecrawlCrawlTopology extends ConfigurableTopology {
   static TopologyBuilder builder(Config conf) {
     CrawlerSettings settings = CrawlerSettings.fromConf(conf);
     TopologyBuilder b = new TopologyBuilder();
-    b.setSpout("spout", new org.apache.storm.kafka.spout.KafkaSpout<>(RequestSpouts.spoutConfig(settings)),
+    b.setSpout("spout", new KafkaSpout<>(RequestSpouts.spoutConfig(settings)),
         settings.spoutParallelism());
     b.setBolt("partitioner", new URLPartitionerBolt()).shuffleGrouping("spout");
     b.setBolt("fetch", new FetcherBolt()).fieldsGrouping("partitioner", new Fields("key"));
