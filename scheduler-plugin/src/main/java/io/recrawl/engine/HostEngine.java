@@ -136,6 +136,7 @@ public final class HostEngine {
           // fall through: both count as a visit
         case REDIRECTION:
           p.lastFetch = e.time();
+          p.ageFrom = 0;
           p.errors = 0;
           p.status = (byte) e.status().ordinal();
           setCurveContribution(h, p, true);
@@ -178,17 +179,48 @@ public final class HostEngine {
       p.weight = e.weight().floatValue();
     }
     if (newRate) {
+      keepExpectedChanges(p, knownStats, now);
       setChangeStats(h, p, knownStats);
     }
     setCurveContribution(h, p, true);
     boolean waiting = p.slot >= 0 && SlotQueues.queueOf(p.slot) == DUE && !p.inFlight() && !p.forced
         && p.status != CrawlStatus.ERROR.ordinal();
     if (waiting) {
-      schedule(store, h, p, e.url(), now, lambda0);
+      double theta = thresholds.threshold(h, lambda0, now);
+      index(store, h, p, e.url(), catchUp(h, p, dueTime(h, p, theta, now), theta, now), now);
     } else {
       store.putPage(e.url(), p);
     }
     return true;
+  }
+
+  /**
+   * A known rate replacing a known rate: the changes expected since the last fetch are the old
+   * rate's, so the page's age restarts where the new rate gives as many. A page whose rate rose is
+   * then not overdue for changes it has not had time to make, and one whose rate fell is as stale as
+   * it was.
+   */
+  private void keepExpectedChanges(PageState p, ChangeStats next, long now) {
+    ChangeStats before = new ChangeStats(p.changeShape, p.changeRate);
+    if (p.neverFetched() || !cfg.estimator.isKnown(before) || now <= p.ageStart()) {
+      return;
+    }
+    double age = (now - p.ageStart()) * (cfg.estimator.rate(before) / cfg.estimator.rate(next));
+    p.ageFrom = Math.max(1, now - (long) Math.min(age, (double) now));
+  }
+
+  /**
+   * The due time of a page re-planned by a new weight or rate. One the re-plan leaves overdue goes
+   * within one re-check period ({@code timer.recheck}), sooner the further its value is above the
+   * threshold: a sitemap that re-rates a whole site at once then goes out in value order over hours,
+   * not in one burst that delays every other crawl behind it in the crawler's queue.
+   */
+  private long catchUp(HostState h, PageState p, long due, double theta, long now) {
+    if (due >= now) {
+      return due;
+    }
+    double value = crawlValue(h, p, now);
+    return value > theta ? now + (long) (cfg.recheckMs * (theta / value)) : due;
   }
 
   /** A control-stream override of the host's rate limit (0 or less removes it). */
@@ -431,7 +463,7 @@ public final class HostEngine {
       return valueCeiling(h, p);
     }
     ChangeStats s = changeStats(h, p);
-    double tauDays = Math.max(0, now - p.lastFetch) / (double) EngineConfig.DAY_MS;
+    double tauDays = Math.max(0, now - p.ageStart()) / (double) EngineConfig.DAY_MS;
     return plansWithPosterior(s)
         ? cfg.objective.expectedCrawlValue(p.weight, s.shape(), s.rate(), tauDays)
         : cfg.objective.crawlValue(p.weight, plannedRate(s), tauDays);
@@ -500,7 +532,7 @@ public final class HostEngine {
     if (tauMs >= Long.MAX_VALUE / 4.0) {
       return Long.MAX_VALUE;
     }
-    return p.lastFetch + (long) Math.ceil(tauMs);
+    return p.ageStart() + (long) Math.ceil(tauMs);
   }
 
   private boolean floorReached(PageState p, long now) {
@@ -557,7 +589,7 @@ public final class HostEngine {
   }
 
   private void pushReady(HostStore store, HostState h, PageState p, String url, double value) {
-    long key = h.ready.push(READY, readyBucket(value));
+    long key = h.ready.push(READY, readyBucket(value, p.weight));
     replaceSlot(store, p, url, key);
   }
 
@@ -570,16 +602,24 @@ public final class HostEngine {
     store.putPage(url, p);
   }
 
-  /** Ready bucket of a crawl value: monotone in the value, so the last bucket holds the best pages. */
-  static long readyBucket(double value) {
+  /** Ready buckets from here up hold pages of unbounded value, by weight. */
+  private static final long UNBOUNDED_BUCKETS = 0xFFFFFF00L;
+
+  /**
+   * Ready bucket of a crawl value: monotone in the value, so the last bucket holds the best pages.
+   * An unbounded value (a page never fetched, under a prior that allows it never to change) is above
+   * every finite one; such pages share their host's prior, so their weight ranks them.
+   */
+  static long readyBucket(double value, double weight) {
     if (!(value > 0)) {
       return 0;
     }
     if (Double.isInfinite(value)) {
-      return 0xFFFFFFFFL;
+      long w = (long) Math.floor(Math.log(weight) * READY_BUCKETS_PER_LOG) + 0x80;
+      return UNBOUNDED_BUCKETS + Math.max(0, Math.min(0xFF, w));
     }
     long b = (long) Math.floor(Math.log(value) * READY_BUCKETS_PER_LOG) + (1L << 31);
-    return Math.max(1, Math.min(0xFFFFFFFEL, b));
+    return Math.max(1, Math.min(UNBOUNDED_BUCKETS - 1, b));
   }
 
   private long bucketEnd(long bucket) {

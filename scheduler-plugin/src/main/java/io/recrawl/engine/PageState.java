@@ -15,6 +15,12 @@ public final class PageState {
   public float weight;
   /** Last fetch (or redirect), epoch ms; 0 = never fetched. */
   public long lastFetch;
+  /**
+   * When the page's age is counted from, epoch ms; 0 = from {@link #lastFetch}. A known change rate
+   * that replaces another moves it so that the changes expected since the fetch stay as many as the
+   * old rate made them: the new rate holds from now on, not since the fetch.
+   */
+  public long ageFrom;
   /** Change-rate posterior Gamma(shape, rate), see {@link io.recrawl.estimate.ChangeRateEstimator}. */
   public float changeShape;
   public float changeRate;
@@ -56,5 +62,10 @@ public final class PageState {
 
   public boolean neverFetched() {
     return lastFetch == 0;
+  }
+
+  /** The instant the crawl value's age is counted from (see {@link #ageFrom}). */
+  public long ageStart() {
+    return ageFrom != 0 ? ageFrom : lastFetch;
   }
 }

@@ -508,18 +508,80 @@ class HostEngineTest {
     Sink sink = new Sink();
     String url = "http://a.example/x";
     f.onStatus(withRate(fetched(url, T0, true), "0.02"), sink);
-    // A day later a sitemap says it changes two and a half times as often: due sooner.
+    // A day later a sitemap says it changes two and a half times as often: due sooner. The day
+    // since the fetch made 0.02 changes on average, as many as 0.4 days at the new rate, so the
+    // page's age at the new rate counts from 0.6 days after the fetch.
     f.onStatus(withRate(discovered(url, T0 + DAY), "0.05"), sink);
     f.advanceTo(T0 + 30 * DAY, sink);
     assertThat(sink.out).isNotEmpty();
-    double expected = CrawlValue.timeToThreshold(1, 0.05, lambda0);
-    assertThat(expected).isBetween(1.0, 15.0);
+    double expected = 0.6 + CrawlValue.timeToThreshold(1, 0.05, lambda0);
+    assertThat(expected).isBetween(2.0, 15.0);
     double releasedDays = (sink.out.get(0).time() - T0) / (double) DAY;
     assertThat(releasedDays).isBetween(expected, expected + 2.0 / 1440);
     // The same news again changes nothing: a duplicate.
     int before = sink.out.size();
     f.onStatus(withRate(discovered(url, T0 + 30 * DAY), "0.05"), sink);
     assertThat(sink.out).hasSize(before);
+  }
+
+  @Test
+  void aPageWhoseKnownRateFallsIsAsStaleAsBeforeAndOverduePagesGoInValueOrderWithinARecheck() {
+    // Three pages fetched together at one change a day; five days later a sitemap says they change
+    // once in 50 days. Each has most likely changed since its fetch and will now stay changed: all
+    // three are overdue, and their values differ by their weights.
+    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 d", "timer.recheck", "6 h")), EngineListener.NONE);
+    double lambda0 = 1.0;
+    f.setGlobalLambda(lambda0);
+    Sink sink = new Sink();
+    String[] urls = {"http://a.example/light", "http://a.example/middle", "http://a.example/heavy"};
+    double[] weights = {0.2, 0.5, 0.9};
+    for (int i = 0; i < urls.length; i++) {
+      f.onStatus(withRate(new StatusEvent(urls[i], "a.example", CrawlStatus.FETCHED, T0, Map.of(), true, weights[i], 200), "1"), sink);
+    }
+    // At one change a day a page's value never exceeds w/1, below the threshold: none is due.
+    f.advanceTo(T0 + 5 * DAY, sink);
+    assertThat(sink.out).isEmpty();
+    long change = T0 + 5 * DAY;
+    for (int i = 0; i < urls.length; i++) {
+      f.onStatus(withRate(discovered(urls[i], change), "0.02"), sink);
+    }
+    // Not in one burst: nothing goes out at the re-plan itself.
+    assertThat(sink.out).isEmpty();
+    f.advanceTo(change + 6 * HOUR + 2 * MIN, sink);
+    assertThat(sink.out).extracting(CrawlRequest::url).containsExactly(urls[2], urls[1], urls[0]);
+    for (int i = 0; i < urls.length; i++) {
+      // Five changes expected since the fetch: 250 days at the new rate, value w/0.02 (1 - 6 e^-5).
+      double value = CrawlValue.value(weights[i], 0.02, 250);
+      long due = change + (long) (6 * HOUR * lambda0 / value);
+      CrawlRequest r = sink.out.get(urls.length - 1 - i);
+      assertThat(r.time()).isBetween(due, due + 2 * MIN);
+    }
+  }
+
+  @Test
+  void pagesNeverFetchedWhoseValueIsUnboundedGoHeaviestFirst() {
+    // Under the default prior (one observation's worth) a page never fetched may never change, so
+    // its value is unbounded; its host's pages share that prior, and their weights rank them.
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    f.setGlobalLambda(0.5);
+    Sink sink = new Sink();
+    for (String[] page : new String[][] {{"light", "1"}, {"middle", "3"}, {"heavy", "5"}}) {
+      f.onStatus(new StatusEvent("http://a.example/" + page[0], "a.example", CrawlStatus.DISCOVERED, T0, Map.of(), null,
+          Double.valueOf(page[1]), null), sink);
+    }
+    f.advanceTo(T0 + 3 * HOUR, sink);
+    assertThat(sink.out).extracting(CrawlRequest::url).containsExactly(
+        "http://a.example/heavy", "http://a.example/middle", "http://a.example/light");
+  }
+
+  @Test
+  void readyBucketsRankUnboundedValuesAboveFiniteOnesAndByWeightAmongThemselves() {
+    assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 0.001)).isGreaterThan(HostEngine.readyBucket(1e300, 1));
+    assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 2)).isGreaterThan(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1));
+    assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1e-30)).isLessThanOrEqualTo(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1e-20));
+    assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1e30)).isEqualTo(0xFFFFFFFFL);
+    assertThat(HostEngine.readyBucket(2, 1)).isGreaterThan(HostEngine.readyBucket(1, 100));
+    assertThat(HostEngine.readyBucket(0, 1)).isZero();
   }
 
   private static io.recrawl.wire.StatusEvent withRate(io.recrawl.wire.StatusEvent e, String rate) {

@@ -35,6 +35,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
   private static final int ERRORS = 1 << 8;
   private static final int DEFAULT_WEIGHT = 1 << 9;
   private static final int EXPIRIES = 1 << 10;
+  private static final int AGE_FROM = 1 << 11;
 
   @Override
   public boolean isImmutableType() {
@@ -51,6 +52,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     PageState p = new PageState();
     p.weight = from.weight;
     p.lastFetch = from.lastFetch;
+    p.ageFrom = from.ageFrom;
     p.changeShape = from.changeShape;
     p.changeRate = from.changeRate;
     p.curveRate = from.curveRate;
@@ -112,6 +114,9 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     if (p.expiries != 0) {
       flags |= EXPIRIES;
     }
+    if (p.ageFrom != 0) {
+      flags |= AGE_FROM;
+    }
     VarInts.writeVarInt(out, flags);
     out.writeByte(p.status);
     if ((flags & DEFAULT_WEIGHT) == 0) {
@@ -130,6 +135,9 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     }
     if ((flags & LAST_FETCH) != 0) {
       VarInts.writeVarLong(out, p.lastFetch);
+    }
+    if ((flags & AGE_FROM) != 0) {
+      VarInts.writeVarLong(out, p.ageFrom);
     }
     if ((flags & LEASE) != 0) {
       VarInts.writeVarLong(out, p.leaseUntil);
@@ -168,6 +176,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.expiries = (flags & EXPIRIES) != 0 ? in.readByte() : 0;
     p.forced = (flags & FORCED) != 0;
     p.lastFetch = (flags & LAST_FETCH) != 0 ? VarInts.readVarLong(in) : 0;
+    p.ageFrom = (flags & AGE_FROM) != 0 ? VarInts.readVarLong(in) : 0;
     p.leaseUntil = (flags & LEASE) != 0 ? VarInts.readVarLong(in) : 0;
     p.signatureHash = (flags & SIGNATURE) != 0 ? in.readLong() : 0;
     p.etagHash = (flags & ETAG) != 0 ? in.readInt() : 0;

@@ -148,6 +148,7 @@ public final class FrontierReader {
       m.put("estimator_shape", p.changeShape);
       m.put("estimator_rate", p.changeRate);
       m.put("last_fetch", p.lastFetch == 0 ? null : p.lastFetch);
+      m.put("age_from", p.ageFrom == 0 ? null : p.ageFrom);
       m.put("crawl_value", x.crawlValue());
       m.put("value_ceiling", x.valueCeiling());
       m.put("host_lambda", x.hostLambda());

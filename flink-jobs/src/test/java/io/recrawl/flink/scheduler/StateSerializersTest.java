@@ -40,6 +40,7 @@ class StateSerializersTest {
     PageState p = new PageState();
     p.weight = r.nextBoolean() ? 1.0f : r.nextFloat() * 10;
     p.lastFetch = r.nextBoolean() ? 0 : 1_700_000_000_000L + r.nextInt(1 << 30);
+    p.ageFrom = r.nextBoolean() ? 0 : 1_700_000_000_000L - r.nextInt(1 << 30);
     p.changeShape = r.nextFloat() * 200;
     p.changeRate = r.nextFloat();
     p.curveRate = r.nextBoolean() ? 0 : r.nextFloat();
