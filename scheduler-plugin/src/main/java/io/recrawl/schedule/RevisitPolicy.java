@@ -98,9 +98,10 @@ public final class RevisitPolicy {
     if (etag != null && !etag.isBlank()) {
       md.set(PageHistory.ETAG, etag);
     }
-    String lastModified = md.get(settings.protocolPrefix() + "last-modified");
-    if (settings.setLastModified() && ChangeEvidence.parseDate(lastModified) != null) {
-      md.set(LAST_MODIFIED, lastModified.trim());
+    Long lastModified = ChangeEvidence.parseDate(md.get(settings.protocolPrefix() + "last-modified"));
+    if (settings.setLastModified() && lastModified != null) {
+      // An ISO instant: StormCrawler 2.4's protocols turn anything else into an empty If-Modified-Since.
+      md.set(LAST_MODIFIED, java.time.Instant.ofEpochMilli(lastModified).toString());
     }
     // Keep our own copy of the signature only when the parser does not keep signatureOld.
     String signature = md.get(SIGNATURE);

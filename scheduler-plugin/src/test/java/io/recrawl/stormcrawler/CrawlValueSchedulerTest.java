@@ -233,7 +233,11 @@ class CrawlValueSchedulerTest {
     md.setValue("fetch.statusCode", "200");
     md.setValue("protocol.last-modified", "Tue, 30 Apr 2024 10:00:00 GMT");
     scheduler(Map.of()).schedule(Status.FETCHED, md);
-    assertThat(md.getFirstValue("last-modified")).isEqualTo("Tue, 30 Apr 2024 10:00:00 GMT");
+    // As an ISO instant, the only form StormCrawler 2.4's HttpHeaders.formatHttpDate turns back into
+    // an If-Modified-Since header.
+    assertThat(md.getFirstValue("last-modified")).isEqualTo("2024-04-30T10:00:00Z");
+    assertThat(com.digitalpebble.stormcrawler.protocol.HttpHeaders.formatHttpDate(md.getFirstValue("last-modified")))
+        .isEqualTo("Tue, 30 Apr 2024 10:00:00 GMT");
 
     Metadata off = new Metadata();
     off.setValue("fetch.statusCode", "200");
