@@ -1,8 +1,8 @@
 package io.recrawl.crawler;
 
+import io.recrawl.schedule.ConfReader;
 import io.recrawl.wire.HostKeys;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,29 +75,29 @@ public record CrawlerSettings(
 
   /** Reads and checks the settings; absent optional keys take the documented defaults. */
   public static CrawlerSettings fromConf(Map<String, ?> conf) {
-    Reader r = new Reader(conf);
+    ConfReader r = new ConfReader(conf);
     String servers = r.string(BOOTSTRAP_SERVERS, null);
     if (servers == null || servers.isEmpty()) {
       throw new IllegalArgumentException(BOOTSTRAP_SERVERS + ": required (host:port of the Kafka brokers), not set");
     }
-    String status = r.topic(STATUS_TOPIC, "crawl.status", false);
-    String requests = r.topic(REQUESTS_TOPIC, "crawl.requests", false);
-    String deadLetters = r.topic(DEAD_LETTERS_TOPIC, "crawl.deadletters", true);
+    String status = topic(r, STATUS_TOPIC, "crawl.status", false);
+    String requests = topic(r, REQUESTS_TOPIC, "crawl.requests", false);
+    String deadLetters = topic(r, DEAD_LETTERS_TOPIC, "crawl.deadletters", true);
     HostKeys.Mode mode;
     try {
       mode = HostKeys.Mode.fromConfigName(r.string(PARTITION_MODE, "byHost"));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(PARTITION_MODE + ": " + e.getMessage());
     }
-    Map<String, String> common = r.properties(CLIENT_PREFIX);
-    Map<String, String> producerOnly = r.properties(PRODUCER_PREFIX);
+    Map<String, String> common = properties(conf, CLIENT_PREFIX);
+    Map<String, String> producerOnly = properties(conf, PRODUCER_PREFIX);
     checkProducerGuarantees(common, CLIENT_PREFIX);
     checkProducerGuarantees(producerOnly, PRODUCER_PREFIX);
     Map<String, String> producer = new TreeMap<>(PRODUCER_DEFAULTS);
     producer.putAll(common);
     producer.putAll(producerOnly);
     Map<String, String> consumer = new TreeMap<>(common);
-    consumer.putAll(r.properties(CONSUMER_PREFIX));
+    consumer.putAll(properties(conf, CONSUMER_PREFIX));
     String weightKey = r.string(WEIGHT_KEY, "recrawl.weight");
     String firstPoll = r.string(SPOUT_FIRST_POLL_OFFSET, "UNCOMMITTED_EARLIEST").toUpperCase(Locale.ROOT);
     if (!FIRST_POLL_OFFSETS.contains(firstPoll)) {
@@ -145,110 +145,37 @@ public record CrawlerSettings(
     }
   }
 
-  /** Typed look-ups whose errors start with the key. */
-  private static final class Reader {
-    private final Map<String, ?> conf;
-
-    Reader(Map<String, ?> conf) {
-      this.conf = conf;
-    }
-
-    String string(String key, String dflt) {
-      Object v = conf.get(key);
-      if (v == null) {
-        return dflt;
-      }
-      if (!(v instanceof String)) {
-        throw new IllegalArgumentException(key + ": must be a string, got " + v);
-      }
-      return ((String) v).trim();
-    }
-
-    String topic(String key, String dflt, boolean mayBeEmpty) {
-      String t = string(key, dflt);
-      if (t.isEmpty() && mayBeEmpty) {
-        return t;
-      }
-      // Kafka's own rule for topic names.
-      if (!t.matches("[a-zA-Z0-9._-]{1,249}")) {
-        throw new IllegalArgumentException(key + ": not a Kafka topic name (letters, digits, '.', '_', '-'), got '" + t + "'");
-      }
+  private static String topic(ConfReader r, String key, String dflt, boolean mayBeEmpty) {
+    String t = r.string(key, dflt);
+    if (t.isEmpty() && mayBeEmpty) {
       return t;
     }
-
-    boolean bool(String key, boolean dflt) {
-      Object v = conf.get(key);
-      if (v == null) {
-        return dflt;
-      }
-      if (v instanceof Boolean) {
-        return (Boolean) v;
-      }
-      if (v instanceof String && (v.equals("true") || v.equals("false"))) {
-        return Boolean.parseBoolean((String) v);
-      }
-      throw new IllegalArgumentException(key + ": must be true or false, got " + v);
+    // Kafka's own rule for topic names.
+    if (!t.matches("[a-zA-Z0-9._-]{1,249}")) {
+      throw new IllegalArgumentException(key + ": not a Kafka topic name (letters, digits, '.', '_', '-'), got '" + t + "'");
     }
+    return t;
+  }
 
-    long longInRange(String key, long dflt, long min, long max) {
-      Object v = conf.get(key);
-      if (v == null) {
-        return dflt;
+  /** Every key under a prefix, with the prefix cut off; scalar values only. */
+  private static Map<String, String> properties(Map<String, ?> conf, String prefix) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<String, ?> e : conf.entrySet()) {
+      if (!e.getKey().startsWith(prefix)) {
+        continue;
       }
-      long n;
-      if (v instanceof Integer || v instanceof Long || v instanceof Short) {
-        n = ((Number) v).longValue();
-      } else if (v instanceof String) {
-        try {
-          n = Long.parseLong(((String) v).trim());
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(key + ": must be a whole number, got '" + v + "'");
-        }
-      } else {
-        throw new IllegalArgumentException(key + ": must be a whole number, got " + v);
+      String name = e.getKey().substring(prefix.length());
+      Object v = e.getValue();
+      if (name.isEmpty() || v == null || v instanceof Map || v instanceof Collection) {
+        throw new IllegalArgumentException(e.getKey() + ": must be a Kafka client property with a scalar value, got " + v);
       }
-      if (n < min || n > max) {
-        throw new IllegalArgumentException(key + ": must be at least " + min + (max < Long.MAX_VALUE ? " and at most " + max : "") + ", got " + n);
+      if (RESERVED.contains(name)) {
+        throw new IllegalArgumentException(e.getKey() + ": set by recrawl itself"
+            + (name.equals("bootstrap.servers") ? " from " + BOOTSTRAP_SERVERS
+                : name.equals("group.id") ? " from " + SPOUT_GROUP_ID : "") + "; remove it");
       }
-      return n;
+      out.put(name, String.valueOf(v));
     }
-
-    List<String> list(String key) {
-      Object v = conf.get(key);
-      if (v == null) {
-        return List.of();
-      }
-      Collection<?> items = v instanceof Collection ? (Collection<?>) v : List.of(v);
-      List<String> out = new ArrayList<>();
-      for (Object o : items) {
-        if (!(o instanceof String) || ((String) o).isBlank()) {
-          throw new IllegalArgumentException(key + ": must be a list of metadata keys, got " + v);
-        }
-        out.add(((String) o).trim());
-      }
-      return List.copyOf(out);
-    }
-
-    /** Every key under a prefix, with the prefix cut off; scalar values only. */
-    Map<String, String> properties(String prefix) {
-      Map<String, String> out = new LinkedHashMap<>();
-      for (Map.Entry<String, ?> e : conf.entrySet()) {
-        if (!e.getKey().startsWith(prefix)) {
-          continue;
-        }
-        String name = e.getKey().substring(prefix.length());
-        Object v = e.getValue();
-        if (name.isEmpty() || v == null || v instanceof Map || v instanceof Collection) {
-          throw new IllegalArgumentException(e.getKey() + ": must be a Kafka client property with a scalar value, got " + v);
-        }
-        if (RESERVED.contains(name)) {
-          throw new IllegalArgumentException(e.getKey() + ": set by recrawl itself"
-              + (name.equals("bootstrap.servers") ? " from " + BOOTSTRAP_SERVERS
-                  : name.equals("group.id") ? " from " + SPOUT_GROUP_ID : "") + "; remove it");
-        }
-        out.put(name, String.valueOf(v));
-      }
-      return out;
-    }
+    return out;
   }
 }
