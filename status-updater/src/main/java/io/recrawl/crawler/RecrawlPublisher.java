@@ -17,6 +17,7 @@ import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,9 +113,15 @@ public final class RecrawlPublisher implements AutoCloseable {
       // status other than DISCOVERED fails: that URL came in a crawl request, so the job knows it.
       sent.put(url, Boolean.TRUE);
     }
-    send(settings.statusTopic(), checked.value().host(), json, error -> {
+    String event = json;
+    send(settings.statusTopic(), checked.value().host(), event, error -> {
       if (error == null) {
         done.done(Delivery.SENT, null);
+      } else if (error instanceof RecordTooLargeException) {
+        // Kafka will never take this record (max.request.size, or the topic's max.message.bytes):
+        // replaying the tuple would fail forever, so it becomes a dead letter, with its reason.
+        publishDeadLetter(DeadLetter.of(event, DeadLetterReason.TOO_LARGE,
+            event.length() + " characters; Kafka refused the record: " + error.getMessage(), clock.millis()), done);
       } else {
         if (discovered && sent != null) {
           sent.invalidate(url);

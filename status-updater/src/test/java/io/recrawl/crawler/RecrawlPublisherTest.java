@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -69,6 +70,22 @@ class RecrawlPublisherTest {
     publish(p, "http://example.com/a", "FETCH_ERROR");
     producer.errorNext(new TimeoutException("broker down"));
     assertThat(deliveries).containsExactly(Delivery.FAILED);
+  }
+
+  @Test
+  void aStatusKafkaCanNeverTakeBecomesADeadLetterInsteadOfFailingForever() {
+    RecrawlPublisher p = publisher();
+    publish(p, "http://example.com/a", "FETCHED", "fetch.statusCode", "200");
+    producer.errorNext(new RecordTooLargeException("the message is 1200000 bytes"));
+    assertThat(deliveries).as("not acked until the dead letter is in Kafka").isEmpty();
+    ProducerRecord<String, String> r = producer.history().get(1);
+    assertThat(r.topic()).isEqualTo("crawl.deadletters");
+    Parsed<DeadLetter> d = DeadLetterCodec.parse(r.value(), NOW);
+    assertThat(d.value().reason()).isEqualTo("too_large");
+    assertThat(d.value().raw()).contains("http://example.com/a");
+    assertThat(d.value().detail()).contains("1200000 bytes");
+    producer.completeNext();
+    assertThat(deliveries).containsExactly(Delivery.DEAD_LETTERED);
   }
 
   @Test
