@@ -32,7 +32,12 @@ package io.recrawl.engine;
  * budget), and the URLs waiting say nothing about the price: a backlog term would hold lambda at
  * the top of its grid for the whole first crawl, and a feedback would learn that pages in flight are
  * not sent again. So both wait, and lambda follows the curve alone, until the backlog has once
- * fallen to its allowance ({@link #armed()}). The feedback waits {@link #BIAS_AVERAGING_DAYS} more:
+ * fallen to {@link #START_UP_OVER_DAYS} of budget ({@link #armed()}): the first crawl's backlog is
+ * days of budget, a steady crawl's an hour or two. Waiting for the allowance itself could last for
+ * ever: with learned rates the curve runs ahead of the releases, the backlog stays above the
+ * allowance, and only the feedback and the backlog term, which wait, would bring it down (learned
+ * rates, seed 1: not armed until day 56, the crawler at its budget with up to 1,856 URLs queued).
+ * The feedback waits {@link #BIAS_AVERAGING_DAYS} more:
  * right after the first crawl few pages fall due (they were all just fetched), and learned as model
  * error that trough lowered lambda for weeks (1,000,000 pages: a crawler at its budget for the
  * whole run, 0.9922 of the optimum against 0.9992).
@@ -45,6 +50,8 @@ public final class GlobalLambdaController {
    * fall due (a few hundred URLs at 20,000 a day).
    */
   public static final double QUEUE_ALLOWANCE_DAYS = 0.5 / 24;
+  /** The start-up is over once the backlog has fallen to this, days of budget (see the class comment). */
+  static final double START_UP_OVER_DAYS = 2.0 / 24;
   /**
    * The backlog term's time constant, days: the target is lowered by the backlog beyond the
    * allowance divided by this. Long on purpose: raising lambda by x defers the pages near their
@@ -137,7 +144,7 @@ public final class GlobalLambdaController {
     }
     // Counted at the end of a period that ran (statuses known), not at the first call, before the
     // first releases.
-    if (counted && Double.isFinite(measuredRate) && inFlight <= allowance) {
+    if (counted && Double.isFinite(measuredRate) && inFlight <= budget * START_UP_OVER_DAYS) {
       armed = true;
     }
     if (armed) {

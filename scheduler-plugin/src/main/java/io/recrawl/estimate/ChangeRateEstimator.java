@@ -83,26 +83,32 @@ public final class ChangeRateEstimator {
       na = a;
       nb = b + interval;
     } else {
-      // Posterior ∝ Gamma(a, b) - r^a Gamma(a, b + d), with r = b / (b + d). Its moments are
-      // E[delta] = (a/b) q(a+1)/q(a) and E[delta^2] = (a(a+1)/b^2) q(a+2)/q(a), q(k) = 1 - r^k,
-      // which expm1 evaluates without cancellation even when d is tiny next to b.
+      // Posterior ∝ Gamma(a, b) - r^a Gamma(a, b + d), with r = b / (b + d). It is projected back
+      // onto the Gamma with the same E[delta] and E[1/delta]: the two moments the crawl value rests
+      // on (its growth w E[delta] tau^2/2 after a fetch, and its ceiling w E[1/delta]). Matching the
+      // variance instead left a shape just above 1 after a change seen across a long gap, and
+      // E[1/delta] = b/(a-1) then came out twice the exact posterior's or more: every page seen
+      // only "changed" looked worth a crawl. With q(k) = 1 - r^k (expm1: no cancellation when d is
+      // tiny next to b): E[delta] = (a/b) q(a+1)/q(a), E[1/delta] = b q(a-1)/((a-1) q(a)), and
+      // b q(a-1)/(a-1) = -b ln r at a = 1. The Gamma(A, B) with both has A = M/(M-1), M = E[delta]
+      // E[1/delta] > 1 (Jensen), and B = A/E[delta].
       double lnR = -Math.log1p(interval / b);
       double qa = -Math.expm1(a * lnR);
       double qa1 = -Math.expm1((a + 1) * lnR);
-      double qa2 = -Math.expm1((a + 2) * lnR);
+      double am1 = a - 1;
+      double qam1OverAm1 = Math.abs(am1) < 1e-9 ? -lnR : -Math.expm1(am1 * lnR) / am1;
       double mean = a / b * qa1 / qa;
-      // var / mean^2 = E[delta^2] / mean^2 - 1
-      double cv2 = (a + 1) / a * qa2 * qa / (qa1 * qa1) - 1;
+      double m = a * qa1 * qam1OverAm1 / (qa * qa);
       if (qa == 1.0) {
         // r^a is below an ulp: a change after so long a gap tells nothing new.
         na = a;
         nb = b;
-      } else if (!(cv2 > 0) || !(qa > 0)) {
+      } else if (!(m > 1) || !(qa > 0)) {
         // Underflow of the interval against b: the limit d -> 0 is exactly Gamma(a + 1, b).
         na = a + 1;
         nb = b;
       } else {
-        na = 1 / cv2;
+        na = m / (m - 1);
         nb = na / mean;
       }
     }

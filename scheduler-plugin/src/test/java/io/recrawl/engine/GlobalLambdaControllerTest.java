@@ -251,6 +251,26 @@ class GlobalLambdaControllerTest {
   }
 
   @Test
+  void theStartUpEndsOnceTheBacklogIsDownToTwoHoursOfBudgetEvenAboveItsAllowance() {
+    // With learned rates the frontier releases more than the curve predicts, and at the curve's
+    // price the crawler keeps an hour or so queued, above the half-hour allowance: waiting for the
+    // allowance, the controller never armed, and neither the feedback nor the backlog term, which
+    // would bring the queue down, ever acted.
+    double budget = 4000;
+    double[] curve = frontier(7).total();
+    GlobalLambdaController c = new GlobalLambdaController(GRID, budget, 1.0 / 24);
+    c.update(curve, Double.NaN, 3 * budget);
+    for (int hour = 0; hour < 48; hour++) {
+      c.update(curve, budget, budget * 3 / 24); // three hours queued: still the first crawl's tail
+    }
+    assertThat(c.armed()).isFalse();
+    for (int hour = 0; hour < 48; hour++) {
+      c.update(curve, budget, budget / 24); // one hour queued, and it stays there
+    }
+    assertThat(c.armed()).isTrue();
+  }
+
+  @Test
   void theTroughAfterTheFirstCrawlIsNotLearnedAsModelError() {
     double budget = 4000;
     double[] curve = frontier(7).total();

@@ -95,9 +95,10 @@ class ChangeRateEstimatorTest {
   }
 
   @Test
-  void oneChangedStepMatchesTheExactPosteriorMoments() {
-    // Assumed density filtering keeps the first two moments of the exact posterior.
-    double[][] cases = {{1, 1, 1}, {1, 1, 0.01}, {5, 2, 3}, {50, 20, 0.1}, {0.5, 3, 40}, {150, 1, 1e-4}};
+  void oneChangedStepMatchesTheExactPosteriorMeanAndMeanTimeBetweenChanges() {
+    // Assumed density filtering keeps E[delta] and E[1/delta] of the exact posterior: the crawl
+    // value's growth and its ceiling.
+    double[][] cases = {{1, 1, 1}, {1, 1, 0.01}, {5, 2, 3}, {50, 20, 0.1}, {0.5, 3, 40}, {150, 1, 1e-4}, {1, 1.67, 18}};
     for (double[] c : cases) {
       double a = c[0];
       double b = c[1];
@@ -105,10 +106,19 @@ class ChangeRateEstimatorTest {
       ChangeStats post = stationary.observe(new ChangeStats(a, b), d, true);
       double[] m = posteriorMoments(a, b, new double[] {d}, new double[0]);
       double mean = post.shape() / post.rate();
-      double var = post.shape() / (post.rate() * post.rate());
+      double meanInverse = post.rate() / (post.shape() - 1);
       assertThat(mean).as("mean a=%s b=%s d=%s", a, b, d).isCloseTo(m[0], within(1e-7 * m[0]));
-      assertThat(var).as("var a=%s b=%s d=%s", a, b, d).isCloseTo(m[1], within(1e-6 * m[1]));
+      assertThat(meanInverse).as("E[1/delta] a=%s b=%s d=%s", a, b, d).isCloseTo(m[2], within(1e-6 * m[2]));
     }
+  }
+
+  @Test
+  void aChangeSeenAcrossALongGapDoesNotInflateTheMeanTimeBetweenChanges() {
+    // Prior mean 0.6 a day, one "changed" after 18 days: the exact posterior has E[1/delta] = 4.5
+    // days. Matching the variance instead gave shape 1.17 and E[1/delta] = 10.6 days.
+    ChangeStats post = stationary.observe(new ChangeStats(1, 1 / 0.6), 18, true);
+    assertThat(post.rate() / (post.shape() - 1)).isCloseTo(4.5, within(0.05));
+    assertThat(post.shape()).isGreaterThan(1.4);
   }
 
   @Test
@@ -245,6 +255,7 @@ class ChangeRateEstimatorTest {
     double z = 0;
     double m1 = 0;
     double m2 = 0;
+    double mInv = 0;
     double[] logs = new double[n + 1];
     double max = Double.NEGATIVE_INFINITY;
     for (int i = 0; i <= n; i++) {
@@ -263,8 +274,9 @@ class ChangeRateEstimatorTest {
       z += wgt;
       m1 += wgt * delta;
       m2 += wgt * delta * delta;
+      mInv += wgt / delta;
     }
     double mean = m1 / z;
-    return new double[] {mean, m2 / z - mean * mean};
+    return new double[] {mean, m2 / z - mean * mean, mInv / z};
   }
 }
