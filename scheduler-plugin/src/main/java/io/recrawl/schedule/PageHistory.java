@@ -77,7 +77,8 @@ public final class PageHistory {
     }
   }
 
-  static Double positive(String v) {
+  /** The positive finite number a metadata value states, or null (absent, malformed, 0 or less). */
+  public static Double positive(String v) {
     if (v == null) {
       return null;
     }

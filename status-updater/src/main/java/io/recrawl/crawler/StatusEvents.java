@@ -1,6 +1,7 @@
 package io.recrawl.crawler;
 
 import io.recrawl.estimate.ChangeEvidence;
+import io.recrawl.schedule.PageHistory;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.time.Instant;
@@ -85,7 +86,9 @@ public final class StatusEvents {
       }
       httpStatus = httpStatus(first(metadata, STATUS_CODE));
     }
-    return new StatusEvent(url, host, s, now, Collections.unmodifiableMap(md), null, weight(first(metadata, weightKey)), httpStatus);
+    // A weight that is not a positive number is left out: the job keeps the page's current one.
+    Double weight = PageHistory.positive(first(metadata, weightKey));
+    return new StatusEvent(url, host, s, now, Collections.unmodifiableMap(md), null, weight, httpStatus);
   }
 
   private static void copy(Map<String, String[]> from, String key, Map<String, List<String>> to, String as) {
@@ -116,19 +119,6 @@ public final class StatusEvents {
     try {
       int c = Integer.parseInt(code.trim());
       return c >= 100 && c <= 599 ? c : null;
-    } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
-  /** A weight that is not a positive finite number is left out: the job keeps the page's current one. */
-  private static Double weight(String w) {
-    if (w == null) {
-      return null;
-    }
-    try {
-      double d = Double.parseDouble(w.trim());
-      return d > 0 && Double.isFinite(d) ? d : null;
     } catch (NumberFormatException e) {
       return null;
     }
