@@ -1,5 +1,6 @@
 package io.recrawl.schedule;
 
+import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.estimate.ChangeStats;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -25,7 +26,21 @@ public final class PageHistory {
   /** Informational: the current change-rate estimate, per day. */
   public static final String CHANGE_RATE = "recrawl.changeRate";
 
+  /** Unprefixed: StormCrawler's HTTP protocols send If-Modified-Since from it. */
+  public static final String IF_MODIFIED_SINCE = "last-modified";
+
   private PageHistory() {}
+
+  /**
+   * The server's Last-Modified header as the value of {@link #IF_MODIFIED_SINCE}, or null when it
+   * is not a date: an ISO instant, the only form StormCrawler 2.4's {@code
+   * HttpHeaders.formatHttpDate} turns back into If-Modified-Since (anything else gives an empty
+   * header, and no 304 ever comes).
+   */
+  public static String ifModifiedSince(String lastModifiedHeader) {
+    Long t = ChangeEvidence.parseDate(lastModifiedHeader);
+    return t == null ? null : Instant.ofEpochMilli(t).toString();
+  }
 
   /** The stored posterior, or null when absent or unreadable (then the prior applies). */
   public static ChangeStats stats(MetadataView md) {

@@ -27,8 +27,6 @@ public final class RevisitPolicy {
   static final String STATUS_CODE = "fetch.statusCode";
   static final String SIGNATURE = "signature";
   static final String SIGNATURE_OLD = "signatureOld";
-  /** Unprefixed: StormCrawler's HTTP protocols send If-Modified-Since from it. */
-  static final String LAST_MODIFIED = "last-modified";
 
   private static final double MINUTES_PER_DAY = 1440.0;
   private static final long MILLIS_PER_MINUTE = 60_000L;
@@ -98,10 +96,9 @@ public final class RevisitPolicy {
     if (etag != null && !etag.isBlank()) {
       md.set(PageHistory.ETAG, etag);
     }
-    Long lastModified = ChangeEvidence.parseDate(md.get(settings.protocolPrefix() + "last-modified"));
-    if (settings.setLastModified() && lastModified != null) {
-      // An ISO instant: StormCrawler 2.4's protocols turn anything else into an empty If-Modified-Since.
-      md.set(LAST_MODIFIED, java.time.Instant.ofEpochMilli(lastModified).toString());
+    String ifModifiedSince = PageHistory.ifModifiedSince(md.get(settings.protocolPrefix() + "last-modified"));
+    if (settings.setLastModified() && ifModifiedSince != null) {
+      md.set(PageHistory.IF_MODIFIED_SINCE, ifModifiedSince);
     }
     // Keep our own copy of the signature only when the parser does not keep signatureOld.
     String signature = md.get(SIGNATURE);

@@ -11,8 +11,6 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Publishes dead letters (tuples of {@link #FIELDS}, e.g. the request spout's {@link #STREAM}) to the
@@ -21,7 +19,6 @@ import org.slf4j.LoggerFactory;
 public class KafkaDeadLetterBolt extends BaseRichBolt {
 
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = LoggerFactory.getLogger(KafkaDeadLetterBolt.class);
 
   /** The stream name components use for dead letters. */
   public static final String STREAM = "deadletter";
@@ -50,18 +47,8 @@ public class KafkaDeadLetterBolt extends BaseRichBolt {
   public void execute(Tuple t) {
     DeadLetter d = DeadLetter.of(t.getStringByField("raw"), t.getStringByField("reason"),
         t.getStringByField("detail"), t.getLongByField("time"));
-    publisher.publishDeadLetter(d, (delivery, error) -> {
-      synchronized (collector) {
-        counters.get(delivery).inc();
-        if (delivery == RecrawlPublisher.Delivery.FAILED) {
-          LOG.warn("dead letter {} not sent, tuple failed for replay: {}", d.reason(), String.valueOf(error));
-          collector.reportError(error);
-          collector.fail(t);
-        } else {
-          collector.ack(t);
-        }
-      }
-    });
+    publisher.publishDeadLetter(d, (delivery, error) ->
+        KafkaStatusUpdaterBolt.settle(collector, t, counters, delivery, error, "dead letter " + d.reason()));
   }
 
   @Override

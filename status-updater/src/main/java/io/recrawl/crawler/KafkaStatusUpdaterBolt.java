@@ -70,21 +70,31 @@ public class KafkaStatusUpdaterBolt extends BaseRichBolt {
     Status status = (Status) tuple.getValueByField("status");
     // The event is built here, on the executor thread: in local mode bolts share Metadata instances.
     publisher.publishStatus(url, status.name(), metadata.asMap(), (delivery, error) -> {
-      // Called from the producer's thread: Storm's collector is used under its own lock, as KafkaBolt does.
-      synchronized (collector) {
-        counters.get(delivery).inc();
-        if (delivery == RecrawlPublisher.Delivery.FAILED) {
-          LOG.warn("status of {} not sent, tuple failed for replay: {}", url, String.valueOf(error));
-          collector.reportError(error);
-          collector.fail(tuple);
-          return;
-        }
-        if (status == Status.ERROR && delivery == RecrawlPublisher.Delivery.SENT) {
+      if (status == Status.ERROR && delivery == RecrawlPublisher.Delivery.SENT) {
+        synchronized (collector) {
           collector.emit(Constants.DELETION_STREAM_NAME, new Values(url, metadata));
         }
+      }
+      settle(collector, tuple, counters, delivery, error, "status of " + url);
+    });
+  }
+
+  /**
+   * Acks the tuple, or fails it for replay when Kafka does not have its record. Called from the
+   * producer's thread: Storm's collector is used under its own lock, as KafkaBolt does.
+   */
+  static void settle(OutputCollector collector, Tuple tuple, Map<RecrawlPublisher.Delivery, Counter> counters,
+      RecrawlPublisher.Delivery delivery, Exception error, String what) {
+    synchronized (collector) {
+      counters.get(delivery).inc();
+      if (delivery == RecrawlPublisher.Delivery.FAILED) {
+        LOG.warn("{} not sent, tuple failed for replay: {}", what, String.valueOf(error));
+        collector.reportError(error);
+        collector.fail(tuple);
+      } else {
         collector.ack(tuple);
       }
-    });
+    }
   }
 
   @Override

@@ -1,10 +1,8 @@
 package io.recrawl.crawler;
 
-import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.schedule.PageHistory;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -26,8 +24,6 @@ public final class StatusEvents {
   static final String ETAG = "protocol.etag";
   static final String LAST_MODIFIED = "protocol.last-modified";
   static final String DATE = "protocol.date";
-  /** The unprefixed key from which StormCrawler's HTTP protocols send If-Modified-Since. */
-  static final String IF_MODIFIED_SINCE_KEY = "last-modified";
 
   /** Keys StormCrawler's MetadataTransfer tracks on every URL (metadata.track.path/depth). */
   private static final List<String> TRACKED = List.of("url.path", "depth", "max.depth");
@@ -77,12 +73,11 @@ public final class StatusEvents {
       copy(metadata, protocolPrefix + "etag", md, ETAG);
       copy(metadata, protocolPrefix + "last-modified", md, LAST_MODIFIED);
       copy(metadata, protocolPrefix + "date", md, DATE);
-      Long lastModified = ChangeEvidence.parseDate(first(metadata, protocolPrefix + "last-modified"));
-      if (setLastModified && lastModified != null) {
+      String ifModifiedSince = PageHistory.ifModifiedSince(first(metadata, protocolPrefix + "last-modified"));
+      if (setLastModified && ifModifiedSince != null) {
         // Sent back in a crawl request (recrawl.metadata.transfer: [last-modified]), it makes the
-        // protocol ask If-Modified-Since, and an unchanged page answers 304 without a body. An ISO
-        // instant: StormCrawler 2.4's HttpHeaders.formatHttpDate turns anything else into "".
-        md.put(IF_MODIFIED_SINCE_KEY, List.of(Instant.ofEpochMilli(lastModified).toString()));
+        // protocol ask If-Modified-Since, and an unchanged page answers 304 without a body.
+        md.put(PageHistory.IF_MODIFIED_SINCE, List.of(ifModifiedSince));
       }
       httpStatus = httpStatus(first(metadata, STATUS_CODE));
     }
