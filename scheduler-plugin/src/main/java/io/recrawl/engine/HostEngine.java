@@ -751,21 +751,33 @@ public final class HostEngine {
 
   /** Adds (or removes) the page's rate on its host's demand curve, skipping negligible changes. */
   private void setCurveContribution(HostState h, PageState p, boolean present) {
-    double rate = present && p.status != CrawlStatus.ERROR.ordinal() ? changeRate(h, p) : 0;
-    if (rate > 0 && p.curveRate > 0 && Math.abs(rate / p.curveRate - 1) < 0.01) {
-      return; // under 1 %: not worth two curve updates per event
+    double rate = 0;
+    double shape = 0;
+    if (present && p.status != CrawlStatus.ERROR.ordinal()) {
+      ChangeStats s = changeStats(h, p);
+      rate = plannedRate(s);
+      // Counted as planned: over the posterior when the value is averaged over it.
+      shape = plansWithPosterior(s) ? s.shape() : 0;
+    }
+    if (rate > 0 && p.curveRate > 0 && within1Percent(rate, p.curveRate) && within1Percent(shape, p.curveShape)) {
+      return; // not worth two curve updates per event
     }
     if (h.curve == null) {
       h.curve = new double[cfg.grid.size()];
     }
     touchLedger(h);
     if (p.curveRate > 0) {
-      thresholds.addPageDemand(h.curve, p.weight, p.curveRate, -1);
+      thresholds.addPageDemand(h.curve, p.weight, p.curveRate, p.curveShape, -1);
     }
     p.curveRate = (float) rate;
+    p.curveShape = (float) shape;
     if (rate > 0) {
-      thresholds.addPageDemand(h.curve, p.weight, p.curveRate, +1);
+      thresholds.addPageDemand(h.curve, p.weight, p.curveRate, p.curveShape, +1);
     }
+  }
+
+  private static boolean within1Percent(double x, double reference) {
+    return x == reference || Math.abs(x / reference - 1) < 0.01;
   }
 
   private void finish(HostStore store, HostState h, long now, Context ctx) {

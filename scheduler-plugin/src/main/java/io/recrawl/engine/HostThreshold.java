@@ -109,8 +109,12 @@ public final class HostThreshold {
     return out;
   }
 
-  /** Adds {@code sign} times one page's rate ρ_j(θ), within the revisit bounds, at every grid threshold. */
-  void addPageDemand(double[] curve, double weight, double changeRate, int sign) {
-    rates.add(curve, weight, changeRate, minRate, maxRate, sign);
+  /**
+   * Adds {@code sign} times one page's rate ρ_j(θ), within the revisit bounds, at every grid
+   * threshold: at the known rate {@code changeRate} for {@code shape} 0, else as planned from a
+   * posterior of that shape and mean (see {@link RateTable}).
+   */
+  void addPageDemand(double[] curve, double weight, double changeRate, double shape, int sign) {
+    rates.add(curve, weight, changeRate, shape, minRate, maxRate, sign);
   }
 }

@@ -26,6 +26,8 @@ public final class PageState {
   public float changeRate;
   /** The change rate this page contributes to its host's demand curve (per day); 0 = none. */
   public float curveRate;
+  /** The posterior shape it was counted with there; 0 = counted at {@link #curveRate} as a known rate. */
+  public float curveShape;
   /** Hash of the last content signature; 0 = none. */
   public long signatureHash;
   /** Hash of the last ETag; 0 = none. */

@@ -29,6 +29,11 @@ public final class Freshness implements Objective {
   }
 
   @Override
+  public boolean averagesOverPosterior() {
+    return true;
+  }
+
+  @Override
   public double expectedCrawlValue(double weight, double shape, double rate, double tau) {
     return ExpectedCrawlValue.value(weight, shape, rate, tau);
   }

@@ -41,6 +41,14 @@ public interface Objective {
     return crawlValue(weight, shape / rate, tau);
   }
 
+  /**
+   * Whether {@link #expectedCrawlValue} is truly averaged over the posterior (a closed form); false
+   * when it is the value at the posterior mean.
+   */
+  default boolean averagesOverPosterior() {
+    return false;
+  }
+
   /** The supremum over tau of {@link #expectedCrawlValue}. */
   default double expectedValueCeiling(double weight, double shape, double rate) {
     return valueCeiling(weight, shape / rate);

@@ -30,7 +30,7 @@ class GlobalLambdaControllerTest {
       for (int j = 0; j < pages; j++) {
         double w = Math.exp(rnd.nextGaussian());
         double delta = Math.exp(rnd.nextGaussian() * 1.5 - 1);
-        thresholds.addPageDemand(curve, w, delta, +1);
+        thresholds.addPageDemand(curve, w, delta, 0, +1);
       }
       for (int i = 0; i < curve.length; i++) {
         curve[i] = Math.min(limit, curve[i]);

@@ -36,6 +36,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
   private static final int DEFAULT_WEIGHT = 1 << 9;
   private static final int EXPIRIES = 1 << 10;
   private static final int AGE_FROM = 1 << 11;
+  private static final int CURVE_SHAPE = 1 << 12;
 
   @Override
   public boolean isImmutableType() {
@@ -56,6 +57,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.changeShape = from.changeShape;
     p.changeRate = from.changeRate;
     p.curveRate = from.curveRate;
+    p.curveShape = from.curveShape;
     p.signatureHash = from.signatureHash;
     p.etagHash = from.etagHash;
     p.status = from.status;
@@ -117,6 +119,9 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     if (p.ageFrom != 0) {
       flags |= AGE_FROM;
     }
+    if (p.curveShape != 0f) {
+      flags |= CURVE_SHAPE;
+    }
     VarInts.writeVarInt(out, flags);
     out.writeByte(p.status);
     if ((flags & DEFAULT_WEIGHT) == 0) {
@@ -126,6 +131,9 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     out.writeFloat(p.changeRate);
     if ((flags & CURVE_RATE) != 0) {
       out.writeFloat(p.curveRate);
+    }
+    if ((flags & CURVE_SHAPE) != 0) {
+      out.writeFloat(p.curveShape);
     }
     if ((flags & ERRORS) != 0) {
       out.writeByte(p.errors);
@@ -172,6 +180,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.changeShape = in.readFloat();
     p.changeRate = in.readFloat();
     p.curveRate = (flags & CURVE_RATE) != 0 ? in.readFloat() : 0f;
+    p.curveShape = (flags & CURVE_SHAPE) != 0 ? in.readFloat() : 0f;
     p.errors = (flags & ERRORS) != 0 ? in.readByte() : 0;
     p.expiries = (flags & EXPIRIES) != 0 ? in.readByte() : 0;
     p.forced = (flags & FORCED) != 0;

@@ -44,6 +44,7 @@ class StateSerializersTest {
     p.changeShape = r.nextFloat() * 200;
     p.changeRate = r.nextFloat();
     p.curveRate = r.nextBoolean() ? 0 : r.nextFloat();
+    p.curveShape = r.nextBoolean() ? 0 : r.nextFloat() * 200;
     p.signatureHash = r.nextBoolean() ? 0 : r.nextLong();
     p.etagHash = r.nextBoolean() ? 0 : r.nextInt();
     p.status = (byte) r.nextInt(5);
@@ -84,6 +85,7 @@ class StateSerializersTest {
     p.changeShape = 3.5f;
     p.changeRate = 2.25f;
     p.curveRate = 1.5f;
+    p.curveShape = 3.5f; // counted as planned from its posterior
     p.signatureHash = 0x1234_5678_9abc_def0L;
     p.status = 1;
     p.slot = SlotQueues.key(0, 28_333_334L, 17);
