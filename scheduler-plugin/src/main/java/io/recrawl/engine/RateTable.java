@@ -27,6 +27,8 @@ final class RateTable {
   private static final int SHAPES_PER_DOUBLING = 8;
   private static final int SHAPE_TABLES = 10 * SHAPES_PER_DOUBLING + 1; // up to 256
   private static final double SHAPE_MAX = SHAPE_MIN * Math.pow(2, (SHAPE_TABLES - 1) / (double) SHAPES_PER_DOUBLING);
+  /** The table at shape exactly 1 (SHAPE_MIN is 1/4). */
+  private static final int SHAPE_ONE = 2 * SHAPES_PER_DOUBLING;
 
   private final Objective objective;
   private final ThresholdGrid grid;
@@ -93,7 +95,12 @@ final class RateTable {
     // Quadratic in log shape through the three nearest tables: near a = 1, where E[V] gains a
     // ceiling, the rates bend too much in the shape for a straight line between two tables.
     double k = Math.log(shape / SHAPE_MIN) / Math.log(2) * SHAPES_PER_DOUBLING;
-    int mid = Math.max(1, Math.min(SHAPE_TABLES - 2, (int) Math.round(k)));
+    // E[V] has a ceiling only for a > 1. A parabola never spans tables on both sides of the table
+    // at exactly 1, so that a page without a ceiling is never solved exactly (slow: its rate only
+    // decays) and one with a ceiling is solved exactly only near its own.
+    int mid = (int) Math.round(k);
+    mid = shape <= 1 ? Math.min(mid, SHAPE_ONE - 1) : Math.max(mid, SHAPE_ONE + 1);
+    mid = Math.max(1, Math.min(SHAPE_TABLES - 2, mid));
     double t = k - mid;
     double cLo = t * (t - 1) / 2;
     double cMid = 1 - t * t;
@@ -121,6 +128,8 @@ final class RateTable {
         // through it would overshoot.
         double ln = Math.min(cLo * lnLo + cMid * lnAt + cHi * lnHi, Math.max(lnLo, Math.max(lnAt, lnHi)));
         rate = Math.exp(ln) / b;
+      } else if (i >= 0 && highest <= 1) {
+        rate = 0; // past the table's top, y > 1e10: the time to the threshold is beyond any horizon
       } else {
         rate = expectedRate(weight, shape, b, grid.threshold(g));
       }

@@ -57,6 +57,20 @@ public final class ExpectedCrawlValue {
   }
 
   /**
+   * Where E[V] reaches {@code threshold / w = y·b} for a threshold beyond the value's ceiling at the
+   * mean rate (no guess there): for large u = τ/b, E[V]/(w b) ≈ (1 − a u^(1−a)) / (a − 1), or
+   * ln u − 1 at a = 1. Near E[V]'s own ceiling τ grows like a power of 1/(ceiling − θ), and a
+   * search doubling from b took tens of steps to reach it.
+   */
+  private static double farGuess(double a, double b, double thetaOverW) {
+    double y = thetaOverW / b;
+    double u = Math.abs(a - 1) < 1e-9
+        ? Math.exp(y + 1)
+        : Math.pow((1 - (a - 1) * y) / a, 1 / (1 - a));
+    return u > 1 && Double.isFinite(u) ? Math.min(u * b, NEVER) : b;
+  }
+
+  /**
    * The time since the last crawl at which E[V] reaches {@code threshold}; +infinity ("never") when
    * the threshold is at or above the ceiling. Safeguarded Newton from {@code guess} (the time at the
    * mean rate is a good one): E[V] increases with tau, so a bracket always holds the root.
@@ -72,7 +86,7 @@ public final class ExpectedCrawlValue {
       return Double.POSITIVE_INFINITY;
     }
     double lo = 0;
-    double hi = guess > 0 && Double.isFinite(guess) ? guess : b;
+    double hi = guess > 0 && Double.isFinite(guess) ? guess : farGuess(a, b, threshold / weight);
     while (value(weight, a, b, hi) < threshold) {
       lo = hi;
       hi *= 2;

@@ -92,4 +92,24 @@ class ExpectedCrawlValueTest {
     assertThat(ExpectedCrawlValue.timeToThreshold(1, 1, 0.5, 0.6, Double.POSITIVE_INFINITY)).isFinite();
     assertThat(ExpectedCrawlValue.ceiling(1, 3, 6)).isEqualTo(3.0);
   }
+
+  @Test
+  void withoutAGuessTheTimeIsFoundUpToTheCeilingAndFarBeyondTheMeanRatesCeiling() {
+    // Past w / mean the value at the mean rate never reaches theta, so there is no guess: the solver
+    // starts from where E[V] approaches its own ceiling (or grows like ln tau at a = 1).
+    for (double a : new double[] {0.4, 1.0, 1.05, 1.3, 3.0, 40.0}) {
+      double b = 2.0;
+      double top = a > 1 ? ExpectedCrawlValue.ceiling(1, a, b) : 40 * b;
+      for (double f : new double[] {0.3, 0.6, 0.9, 0.99, 0.999}) {
+        double theta = f * top;
+        double tau = ExpectedCrawlValue.timeToThreshold(1, a, b, theta, Double.POSITIVE_INFINITY);
+        if (tau == Double.POSITIVE_INFINITY) {
+          // Only past the solver's horizon of 1e9 days.
+          assertThat(ExpectedCrawlValue.value(1, a, b, 1e9)).as("a=%s f=%s", a, f).isLessThan(theta);
+          continue;
+        }
+        assertThat(ExpectedCrawlValue.value(1, a, b, tau)).as("a=%s f=%s", a, f).isCloseTo(theta, within(1e-9 * theta));
+      }
+    }
+  }
 }
