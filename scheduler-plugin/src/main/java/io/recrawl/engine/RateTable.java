@@ -11,10 +11,9 @@ import io.recrawl.policy.Objective;
  * <p>A page planned with its crawl value averaged over a Gamma(a, b) posterior (see
  * {@link Objective#averagesOverPosterior}) is counted at the rate that plan gives it, not at its
  * mean rate: E[V] = w b H_a(τ/b), so its rate is (1/b) · R_a(θ / (w b)), read from one table per
- * shape a on a grid of shapes (within 0.5 % of the exact rate). Counting it at the mean overstated the demand of a page with little
- * evidence (E[V] grows more slowly than V at the mean) and understated it over long gaps (E[V] keeps
- * value there), so the curve and the releases disagreed and the global lambda's feedback had to make
- * up the difference.
+ * shape a on a grid of shapes (within 0.5 % of the exact rate). Counting it at the mean overstated
+ * the demand of a page with little evidence (E[V] grows more slowly than V at the mean) and
+ * understated it over long gaps (E[V] keeps value there), so the curve and the releases disagreed.
  */
 final class RateTable {
 

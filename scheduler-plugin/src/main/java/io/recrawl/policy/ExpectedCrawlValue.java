@@ -57,10 +57,10 @@ public final class ExpectedCrawlValue {
   }
 
   /**
-   * Where E[V] reaches {@code threshold / w = y·b} for a threshold beyond the value's ceiling at the
-   * mean rate (no guess there): for large u = τ/b, E[V]/(w b) ≈ (1 − a u^(1−a)) / (a − 1), or
-   * ln u − 1 at a = 1. Near E[V]'s own ceiling τ grows like a power of 1/(ceiling − θ), and a
-   * search doubling from b took tens of steps to reach it.
+   * A first τ for a threshold the value at the mean rate never reaches (so there is no guess), from
+   * E[V]'s form at large u = τ/b: E[V]/(w b) ≈ (1 − a u^(1−a)) / (a − 1), or ln u − 1 at a = 1.
+   * Near E[V]'s own ceiling τ grows like a power of 1/(ceiling − θ), and a search doubling from b
+   * took tens of steps to get there.
    */
   private static double farGuess(double a, double b, double thetaOverW) {
     double y = thetaOverW / b;
