@@ -110,6 +110,24 @@ public final class HostThreshold {
   }
 
   /**
+   * The crawl rate a page adds to its host's demand at threshold {@code theta}, crawls per day, as
+   * {@link #addPageDemand} counts it, solved exactly: what the page asks of the host's limit.
+   */
+  public double pageDemand(double weight, double changeRate, double shape, double theta) {
+    if (!(changeRate > 0)) {
+      return 0;
+    }
+    double rate;
+    if (shape > 0 && cfg.objective.averagesOverPosterior()) {
+      double tau = cfg.objective.expectedTimeToThreshold(weight, shape, shape / changeRate, theta);
+      rate = tau == Double.POSITIVE_INFINITY ? 0 : 1 / tau;
+    } else {
+      rate = cfg.objective.optimalRate(weight, changeRate, theta);
+    }
+    return Math.max(minRate, Math.min(maxRate, rate));
+  }
+
+  /**
    * Adds {@code sign} times one page's rate ρ_j(θ), within the revisit bounds, at every grid
    * threshold: at the known rate {@code changeRate} for {@code shape} 0, else as planned from a
    * posterior of that shape and mean (see {@link RateTable}).

@@ -11,7 +11,10 @@ import java.time.Instant;
  * @param changeRate the estimated δ (posterior mean), changes per day
  * @param hostPriorRate the prior mean δ the page's host gives it (NaN with estimator.host-prior off)
  * @param changeRateStdDev the posterior standard deviation of δ
- * @param plannedRate the δ the host's demand is counted with (and, with estimator.expected-value off, that V uses)
+ * @param plannedRate the δ V is planned with when not averaged over the posterior, and the mean the
+ *     host's demand counts the page with
+ * @param demandRate the crawl rate the page adds to its host's demand at θ_i, crawls per day: its
+ *     claim on the host's limit k_i (which sets λ_i) and, through the hosts' sum, on the budget (λ_0)
  * @param lastFetch epoch ms, 0 = never
  * @param crawlValue V now
  * @param valueCeiling the most V can reach: w/δ for freshness, E[w/δ] when V is averaged over the posterior
@@ -30,6 +33,7 @@ public record PageExplanation(
     double hostPriorRate,
     double changeRateStdDev,
     double plannedRate,
+    double demandRate,
     long lastFetch,
     double crawlValue,
     double valueCeiling,
@@ -70,7 +74,8 @@ public record PageExplanation(
           Instant.ofEpochMilli(due), theta, theta - globalLambda, globalLambda);
     }
     return new PageExplanation(p.weight, cfg.estimator.rate(stats),
-        cfg.hostPrior ? engine.hostPriorRate(h, p) : Double.NaN, cfg.estimator.rateStdDev(stats), delta, p.lastFetch, engine.crawlValue(h, p, now), ceiling, globalLambda,
+        cfg.hostPrior ? engine.hostPriorRate(h, p) : Double.NaN, cfg.estimator.rateStdDev(stats), delta,
+        t.pageDemand(p.weight, p.curveRate, p.curveShape, theta), p.lastFetch, engine.crawlValue(h, p, now), ceiling, globalLambda,
         theta - globalLambda, theta, t.maxRate(h, now), due, status, p.inFlight(), reason);
   }
 }

@@ -413,6 +413,10 @@ class HostEngineTest {
     assertThat(later.due()).isGreaterThan(T0);
     assertThat(later.threshold()).isEqualTo(0.1);
     assertThat(later.reason()).contains("host lambda").contains("global lambda");
+    // What the page asks of its host: nothing above its ceiling, one crawl per planned interval below.
+    assertThat(never.demandRate()).isZero();
+    assertThat(later.demandRate())
+        .isCloseTo(DAY / (double) (later.due() - T0), org.assertj.core.data.Percentage.withPercentage(0.1));
   }
 
   @Test

@@ -145,6 +145,7 @@ public final class FrontierReader {
       m.put("host_prior_rate", Double.isNaN(x.hostPriorRate()) ? null : x.hostPriorRate());
       m.put("change_rate_sd", x.changeRateStdDev());
       m.put("planned_change_rate", x.plannedRate());
+      m.put("demand_rate", x.demandRate());
       m.put("estimator_shape", p.changeShape);
       m.put("estimator_rate", p.changeRate);
       m.put("last_fetch", p.lastFetch == 0 ? null : p.lastFetch);
