@@ -1,12 +1,17 @@
 package io.recrawl.engine;
 
+import io.recrawl.wire.CrawlRequest;
+
 /** What the engine reports as it works: the Flink operator turns these into metrics. */
 public interface EngineListener {
 
   EngineListener NONE = new EngineListener() {};
 
-  /** A URL was released, {@code lagMs} after it became due. */
-  default void released(long lagMs) {}
+  /**
+   * A URL was released, and why; {@code request.time() - request.due()} after it became due (0 for
+   * a release ahead of its due time).
+   */
+  default void released(CrawlRequest request, ReleaseReason reason) {}
 
   /** A released URL's lease ran out without a status: it will be released again. */
   default void leaseExpired() {}

@@ -443,13 +443,32 @@ public final class HostEngine {
 
   private void release(HostStore store, HostState h, PageState p, String url, long now, double v, double theta, Context ctx) {
     long due = Math.min(now, dueTime(h, p, theta, now));
+    ReleaseReason reason = releaseReason(p, v, theta, now);
     p.forced = false;
     p.leaseUntil = now + leaseMs(p);
     h.inFlight++;
     h.lastRelease = now;
     index(store, h, p, url, p.leaseUntil, now);
-    ctx.release(new CrawlRequest(url, ctx.host(), p.metadata == null ? Map.of() : p.metadata, now, due, v, theta, p.leaseUntil));
-    ctx.listener().released(Math.max(0, now - due));
+    CrawlRequest request =
+        new CrawlRequest(url, ctx.host(), p.metadata == null ? Map.of() : p.metadata, now, due, v, theta, p.leaseUntil);
+    ctx.release(request);
+    ctx.listener().released(request, reason);
+  }
+
+  private ReleaseReason releaseReason(PageState p, double v, double theta, long now) {
+    if (p.forced && p.expiries > 0) {
+      return ReleaseReason.LEASE_EXPIRED;
+    }
+    if (p.forced && p.errors > 0) {
+      return ReleaseReason.RETRY;
+    }
+    if (p.neverFetched()) {
+      return ReleaseReason.FIRST_CRAWL;
+    }
+    if (p.forced || v >= theta) {
+      return ReleaseReason.DUE;
+    }
+    return floorReached(p, now) ? ReleaseReason.MAX_INTERVAL : ReleaseReason.EARLY;
   }
 
   // ---------------------------------------------------------------- the policy

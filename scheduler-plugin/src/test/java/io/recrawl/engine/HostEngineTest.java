@@ -44,6 +44,53 @@ class HostEngineTest {
   }
 
   @Test
+  void everyReleaseSaysWhy() {
+    Map<String, ReleaseReason> why = new java.util.LinkedHashMap<>();
+    List<String> order = new ArrayList<>();
+    EngineListener listener = new EngineListener() {
+      @Override
+      public void released(CrawlRequest request, ReleaseReason reason) {
+        order.add(request.url() + " " + reason);
+        why.put(request.url(), reason);
+      }
+    };
+    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 h")), listener);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    f.onStatus(discovered("http://a.example/new", T0), sink);
+    f.onStatus(discovered("http://a.example/lost", T0), sink);
+    f.onStatus(discovered("http://a.example/failing", T0), sink);
+    f.advanceTo(T0 + 10 * MIN, sink);
+    assertThat(why).containsOnlyKeys("http://a.example/new", "http://a.example/lost", "http://a.example/failing");
+    assertThat(why.values()).containsOnly(ReleaseReason.FIRST_CRAWL);
+    // One comes back fetched, one failed, one never comes back.
+    f.onStatus(fetched("http://a.example/new", T0 + 20 * MIN, true), sink);
+    f.onStatus(event("http://a.example/failing", CrawlStatus.FETCH_ERROR, T0 + 20 * MIN, null), sink);
+    f.advanceTo(T0 + 30 * DAY, sink);
+    assertThat(order).contains("http://a.example/lost LEASE_EXPIRED", "http://a.example/failing RETRY",
+        "http://a.example/new DUE");
+    // Every request the sink got was explained once, in the same order.
+    assertThat(order).hasSize(sink.out.size());
+  }
+
+  @Test
+  void aPageNeverWorthItsThresholdIsReleasedAtTheMaximumIntervalAndSaysSo() {
+    List<ReleaseReason> why = new ArrayList<>();
+    EngineListener listener = new EngineListener() {
+      @Override
+      public void released(CrawlRequest request, ReleaseReason reason) {
+        why.add(reason);
+      }
+    };
+    LocalFrontier f = new LocalFrontier(config(Map.of("revisit.max-interval", "2 d", "lease", "1 d")), listener);
+    f.setGlobalLambda(1e5); // far above any page's value ceiling
+    Sink sink = new Sink();
+    f.onStatus(fetched("http://a.example/x", T0, false), sink);
+    f.advanceTo(T0 + 2 * DAY + HOUR, sink);
+    assertThat(why).containsExactly(ReleaseReason.MAX_INTERVAL);
+  }
+
+  @Test
   void aPageDiscoveredWhileItsHostIsIdleIsSentAtOnceButNeverFasterThanTheLimit() {
     // One crawl an hour; the lease outlasts the test, so every release is a first one.
     LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);

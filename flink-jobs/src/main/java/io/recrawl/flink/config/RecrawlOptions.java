@@ -58,7 +58,7 @@ public final class RecrawlOptions {
   public static final ConfigKey<String> OUTPUT_PATH = add(string("recrawl.output.path", "work/output/requests",
       "files output: directory of JSON-lines part files (finalised at each checkpoint)"));
   public static final ConfigKey<String> OUTPUT_DELIVERY = add(choice("recrawl.output.delivery", "exactly-once",
-      "Kafka delivery guarantee of crawl requests and dead letters", "exactly-once", "at-least-once"));
+      "Kafka delivery guarantee of crawl requests, dead letters and the decision log", "exactly-once", "at-least-once"));
   public static final ConfigKey<Long> OUTPUT_TRANSACTION_TIMEOUT_MS = add(integer("recrawl.output.kafka.transaction-timeout-ms", 600_000, 1_000, 7 * DAY,
       "exactly-once: Kafka transaction timeout; must be at most the broker's transaction.max.timeout.ms (default 15 min) and above the longest checkpoint plus restart time"));
   public static final ConfigKey<String> OUTPUT_TRANSACTIONAL_ID_PREFIX = add(string("recrawl.output.kafka.transactional-id-prefix", "recrawl",
@@ -69,6 +69,12 @@ public final class RecrawlOptions {
       "where refused input goes (it is always counted)", "files", "kafka", "discard"));
   public static final ConfigKey<String> DEADLETTERS_PATH = add(string("recrawl.deadletters.path", "work/output/deadletters",
       "files dead letters: directory of JSON-lines part files"));
+
+  // ---- decision log
+  public static final ConfigKey<String> DECISIONS_TYPE = add(choice("recrawl.decisions.type", "none",
+      "where the decision log goes: one record per release, with its reason, crawl value, host lambda and global lambda", "none", "files", "kafka"));
+  public static final ConfigKey<String> DECISIONS_PATH = add(string("recrawl.decisions.path", "work/output/decisions",
+      "files decision log: directory of JSON-lines part files"));
 
   // ---- Kafka
   public static final ConfigKey<String> KAFKA_BOOTSTRAP = add(string("recrawl.kafka.bootstrap.servers", "localhost:9092",
@@ -85,6 +91,8 @@ public final class RecrawlOptions {
       "control messages in (kafka input only); empty = none"));
   public static final ConfigKey<String> TOPIC_DEADLETTERS = add(string("recrawl.kafka.topic.deadletters", "crawl.deadletters",
       "dead letters out, when recrawl.deadletters.type is kafka"));
+  public static final ConfigKey<String> TOPIC_DECISIONS = add(string("recrawl.kafka.topic.decisions", "crawl.decisions",
+      "the decision log out, when recrawl.decisions.type is kafka"));
 
   // ---- time
   public static final ConfigKey<Long> WATERMARK_OUT_OF_ORDERNESS_MS = add(integer("recrawl.watermark.out-of-orderness-ms", 60_000, 0, DAY,

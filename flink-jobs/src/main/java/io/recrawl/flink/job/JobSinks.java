@@ -3,6 +3,8 @@ package io.recrawl.flink.job;
 import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.io.control.ControlSinks;
 import io.recrawl.flink.io.deadletters.DeadLetterSinks;
+import io.recrawl.flink.io.decisions.DecisionSinks;
+import io.recrawl.flink.io.decisions.ReleaseDecision;
 import io.recrawl.flink.io.requests.RequestSinks;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
@@ -21,6 +23,9 @@ public interface JobSinks {
   /** Attaches the sink of the controller's λ_0 (only with the controller): where the control stream reads it. */
   void globalLambdas(DataStream<ControlMessage> lambdas);
 
+  /** Attaches the sink of the decision log; by default there is none. */
+  default void decisions(DataStream<ReleaseDecision> decisions) {}
+
   /** The sinks named by the configuration. */
   static JobSinks fromConfig(RecrawlConfig config) {
     return new JobSinks() {
@@ -37,6 +42,11 @@ public interface JobSinks {
       @Override
       public void globalLambdas(DataStream<ControlMessage> lambdas) {
         ControlSinks.attach(lambdas, config);
+      }
+
+      @Override
+      public void decisions(DataStream<ReleaseDecision> decisions) {
+        DecisionSinks.attach(decisions, config);
       }
     };
   }

@@ -29,7 +29,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *   <li>{@link RouteDeadLetters}: valid records on, refused ones to the dead-letter side output;
  *   <li>key by host ({@link StatusEvent#host()}, computed by {@code io.recrawl.wire.HostKeys});
  *   <li>{@link #schedule}: the keyed scheduler (RocksDB state, timers, broadcast control);
- *   <li>{@link JobSinks}: crawl requests to Kafka or files, dead letters to files or Kafka;
+ *   <li>{@link JobSinks}: crawl requests to Kafka or files, dead letters to files or Kafka, and the
+ *       decision log (why each request went) if configured;
  *   <li>with a global budget, {@link GlobalLambdaControl}: the schedulers' demand reports → one λ_0
  *       per control period → the control topic, which step 1's control stream reads.
  * </ol>
@@ -74,6 +75,7 @@ public final class RecrawlJob {
     DataStream<DeadLetter> deadLetters = events.getSideOutput(DeadLetters.TAG)
         .union(control.getSideOutput(DeadLetters.TAG), requests.getSideOutput(DeadLetters.TAG));
     sinks.deadLetters(deadLetters);
+    sinks.decisions(requests.getSideOutput(HostSchedulerFunction.DECISIONS));
 
     // 6. The price of the global budget, back to the schedulers through the control topic.
     if (config.controllerOn()) {

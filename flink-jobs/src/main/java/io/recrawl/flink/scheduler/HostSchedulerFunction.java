@@ -9,6 +9,8 @@ import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.HostThreshold;
 import io.recrawl.engine.PageState;
+import io.recrawl.engine.ReleaseReason;
+import io.recrawl.flink.io.decisions.ReleaseDecision;
 import io.recrawl.flink.io.deadletters.DeadLetters;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlStatus;
@@ -67,6 +69,13 @@ public class HostSchedulerFunction
   /** One {@link DemandReport} per subtask per tick: input of the global lambda controller. */
   public static final OutputTag<DemandReport> DEMAND =
       new OutputTag<>("demand", TypeInformation.of(DemandReport.class));
+
+  /**
+   * The decision log: one {@link ReleaseDecision} per crawl request, with its reason and the host
+   * and global lambdas it was released at (attached to a sink with {@code recrawl.decisions.type}).
+   */
+  public static final OutputTag<ReleaseDecision> DECISIONS =
+      new OutputTag<>("decisions", TypeInformation.of(ReleaseDecision.class));
 
   /** Dead-letter reasons of the operator itself (parsing has its own, see DeadLetterReason). */
   public static final String BAD_CONTROL = "bad_control";
@@ -134,7 +143,7 @@ public class HostSchedulerFunction
     store.begin(host);
     HostState before = store.host();
     long now = statusClock(e.time(), ctx.timerService().currentWatermark(), before);
-    call.begin(host, now, globalLambda(ctx.getBroadcastState(GLOBAL)), ctx.timerService(), NO_TIMER, out);
+    call.begin(host, now, globalLambda(ctx.getBroadcastState(GLOBAL)), ctx.timerService(), NO_TIMER, out, ctx::output);
     long backlogBefore = readySize(before);
     double inFlightBefore = inFlightForBudget(before);
     try {
@@ -172,7 +181,7 @@ public class HostSchedulerFunction
     double lambda0 = globalLambda(ctx.getBroadcastState(GLOBAL));
     // The host's clock is its timer's time, not the (possibly far ahead) watermark: pacing on the
     // output is then exact in event time, even when a replay moves the watermark in big steps.
-    call.begin(host, timestamp, lambda0, ctx.timerService(), timestamp, out);
+    call.begin(host, timestamp, lambda0, ctx.timerService(), timestamp, out, ctx::output);
     store.begin(host);
     long backlogBefore = readySize(store.host());
     double inFlightBefore = inFlightForBudget(store.host());
@@ -364,20 +373,23 @@ public class HostSchedulerFunction
    * The engine's view of one call: the host, its clock and λ_0, the timer service and the output.
    * The host's timer moves when the call commits, once, however often the engine moved its wake-up.
    */
-  private final class EngineCall extends HostCall {
+  private final class EngineCall extends HostCall implements EngineListener {
     private TimerService timers;
     private long fired;
     private Collector<CrawlRequest> out;
+    private SideOutput side;
     private boolean moved;
     private long wakeBefore;
     private long wakeAfter;
 
     /** @param fired the timer that started this call, already gone from the timer service; or {@link #NO_TIMER} */
-    void begin(String host, long now, double lambda0, TimerService timers, long fired, Collector<CrawlRequest> out) {
+    void begin(String host, long now, double lambda0, TimerService timers, long fired, Collector<CrawlRequest> out,
+        SideOutput side) {
       begin(host, now, lambda0);
       this.timers = timers;
       this.fired = fired;
       this.out = out;
+      this.side = side;
       this.moved = false;
     }
 
@@ -416,7 +428,35 @@ public class HostSchedulerFunction
 
     @Override
     public EngineListener listener() {
-      return metrics;
+      return this;
+    }
+
+    // As a listener: the metrics count, and each release also goes to the decision log.
+
+    @Override
+    public void released(CrawlRequest request, ReleaseReason reason) {
+      metrics.released(request, reason);
+      side.output(DECISIONS, ReleaseDecision.of(request, reason, globalLambda()));
+    }
+
+    @Override
+    public void leaseExpired() {
+      metrics.leaseExpired();
+    }
+
+    @Override
+    public void duplicateDiscovered() {
+      metrics.duplicateDiscovered();
+    }
+
+    @Override
+    public void pageRemoved(String url) {
+      metrics.pageRemoved(url);
+    }
+
+    @Override
+    public void stateChanged(int pagesDelta, int hostsDelta) {
+      metrics.stateChanged(pagesDelta, hostsDelta);
     }
   }
 }

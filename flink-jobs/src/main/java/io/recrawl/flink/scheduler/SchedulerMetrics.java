@@ -1,6 +1,8 @@
 package io.recrawl.flink.scheduler;
 
 import io.recrawl.engine.EngineListener;
+import io.recrawl.engine.ReleaseReason;
+import io.recrawl.wire.CrawlRequest;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.metrics.Counter;
@@ -69,10 +71,10 @@ final class SchedulerMetrics implements EngineListener {
   }
 
   @Override
-  public void released(long lagMs) {
+  public void released(CrawlRequest request, ReleaseReason reason) {
     requestsOut.inc();
     releasedSinceReport++;
-    releaseLagMs.update(lagMs);
+    releaseLagMs.update(Math.max(0, request.time() - request.due()));
   }
 
   @Override

@@ -81,6 +81,18 @@ class RecrawlJobITCase {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
     assertThat(env.getStreamGraph().getStreamNodes())
-        .anySatisfy(n -> assertThat(n.getTransformationUID()).isEqualTo(io.recrawl.flink.scheduler.SchedulerState.OPERATOR_UID));
+        .anySatisfy(n -> assertThat(n.getTransformationUID()).isEqualTo(io.recrawl.flink.scheduler.SchedulerState.OPERATOR_UID))
+        .noneSatisfy(n -> assertThat(n.getTransformationUID()).startsWith("decisions-"));
+  }
+
+  @Test
+  void theDecisionLogIsWrittenWhereConfigured() {
+    RecrawlConfig config = RecrawlConfig.fromMap(Map.of("recrawl.input.path", dir.toString(),
+        "recrawl.control.tick-interval-ms", 0, "recrawl.decisions.type", "files",
+        "recrawl.decisions.path", dir.resolve("decisions").toString()));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
+    assertThat(env.getStreamGraph().getStreamNodes())
+        .anySatisfy(n -> assertThat(n.getTransformationUID()).isEqualTo("decisions-files"));
   }
 }

@@ -15,9 +15,11 @@ import static io.recrawl.wire.CrawlStatus.REDIRECTION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.recrawl.flink.io.decisions.ReleaseDecision;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.DeadLetter;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.junit.jupiter.api.Test;
@@ -161,6 +163,40 @@ class HostSchedulerFunctionTest {
       List<CrawlRequest> after = s.newRequests();
       assertThat(after).isNotEmpty();
       assertThat(after.get(0).lease() - after.get(0).time()).isEqualTo(HOUR);
+    }
+  }
+
+  @Test
+  void everyRequestHasADecisionThatSaysWhyAndAtWhichPrices() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings("host.max-rate", 6))) {
+      s.control(ControlMessage.lambda(T0, 1, 0.05));
+      for (int i = 0; i < 5; i++) {
+        s.status("http://a.example/p" + i, DISCOVERED, T0);
+      }
+      s.advance(T0 + 5 * HOUR);
+      List<CrawlRequest> first = s.newRequests();
+      s.status(event(first.get(0).url(), FETCHED, T0 + 5 * HOUR, true));
+      s.advance(T0 + 3 * DAY);
+      List<CrawlRequest> all = new ArrayList<>(first);
+      all.addAll(s.newRequests());
+      List<ReleaseDecision> decisions = s.decisions();
+      assertThat(decisions).hasSize(all.size());
+      for (int i = 0; i < all.size(); i++) {
+        CrawlRequest r = all.get(i);
+        ReleaseDecision d = decisions.get(i);
+        assertThat(d.url).isEqualTo(r.url());
+        assertThat(d.time).isEqualTo(r.time());
+        assertThat(d.value).isEqualTo(r.value());
+        assertThat(d.globalLambda).isEqualTo(0.05);
+        assertThat(d.hostLambda + d.globalLambda).isCloseTo(r.threshold(), within(1e-12));
+      }
+      assertThat(decisions.subList(0, first.size())).extracting(d -> d.reason).containsOnly("first_crawl");
+      // The pages that never came back are sent again when their leases run out.
+      assertThat(decisions).extracting(d -> d.reason).contains("lease_expired");
+      // Five pages, each worth about three crawls a day at this price, on a host limited to six a
+      // day: its demand exceeds its limit, so it has a price of its own.
+      assertThat(decisions).anySatisfy(d -> assertThat(d.hostLambda).isGreaterThan(0));
+      assertThat(decisions.get(0).toJson()).contains("\"reason\":\"first_crawl\"").contains("\"host_lambda\":");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.recrawl.flink.scheduler;
 
+import io.recrawl.flink.io.decisions.ReleaseDecision;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
@@ -102,6 +103,17 @@ final class SchedulerHarness implements AutoCloseable {
     var q = h.getSideOutput(HostSchedulerFunction.DEAD_LETTERS);
     if (q != null) {
       for (StreamRecord<DeadLetter> r : q) {
+        out.add(r.getValue());
+      }
+    }
+    return out;
+  }
+
+  List<ReleaseDecision> decisions() {
+    List<ReleaseDecision> out = new ArrayList<>();
+    var q = h.getSideOutput(HostSchedulerFunction.DECISIONS);
+    if (q != null) {
+      for (StreamRecord<ReleaseDecision> r : q) {
         out.add(r.getValue());
       }
     }
