@@ -19,6 +19,7 @@ import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
+import org.apache.flink.util.OutputTag;
 
 /** A {@link HostSchedulerFunction} in a keyed-broadcast harness on the RocksDB backend, with helpers. */
 final class SchedulerHarness implements AutoCloseable {
@@ -99,32 +100,22 @@ final class SchedulerHarness implements AutoCloseable {
   }
 
   List<DeadLetter> deadLetters() {
-    List<DeadLetter> out = new ArrayList<>();
-    var q = h.getSideOutput(HostSchedulerFunction.DEAD_LETTERS);
-    if (q != null) {
-      for (StreamRecord<DeadLetter> r : q) {
-        out.add(r.getValue());
-      }
-    }
-    return out;
+    return sideOutput(HostSchedulerFunction.DEAD_LETTERS);
   }
 
   List<ReleaseDecision> decisions() {
-    List<ReleaseDecision> out = new ArrayList<>();
-    var q = h.getSideOutput(HostSchedulerFunction.DECISIONS);
-    if (q != null) {
-      for (StreamRecord<ReleaseDecision> r : q) {
-        out.add(r.getValue());
-      }
-    }
-    return out;
+    return sideOutput(HostSchedulerFunction.DECISIONS);
   }
 
   List<DemandReport> demandReports() {
-    List<DemandReport> out = new ArrayList<>();
-    var q = h.getSideOutput(HostSchedulerFunction.DEMAND);
+    return sideOutput(HostSchedulerFunction.DEMAND);
+  }
+
+  private <T> List<T> sideOutput(OutputTag<T> tag) {
+    List<T> out = new ArrayList<>();
+    var q = h.getSideOutput(tag);
     if (q != null) {
-      for (StreamRecord<DemandReport> r : q) {
+      for (StreamRecord<T> r : q) {
         out.add(r.getValue());
       }
     }
