@@ -30,7 +30,7 @@ public final class ReleaseDecision {
   public double hostLambda;
   /** λ_0: the global budget's price. */
   public double globalLambda;
-  /** When V reached θ_i, epoch ms (later than {@link #time} for an early release). */
+  /** When the page fell due, epoch ms; {@link #time} itself for a page sent before its due time. */
   public long due;
   /** When the URL is released again if no status comes back, epoch ms. */
   public long lease;
