@@ -74,6 +74,39 @@ class HostEngineTest {
   }
 
   @Test
+  void aLimitedHostFillsAFreeSlotEarlyAndSaysSo() {
+    List<CrawlRequest> early = new ArrayList<>();
+    EngineListener listener = new EngineListener() {
+      @Override
+      public void released(CrawlRequest request, ReleaseReason reason) {
+        if (reason == ReleaseReason.EARLY) {
+          early.add(request);
+        }
+      }
+    };
+    // Four crawls a day for ten pages that change daily: the host's own limit sets its price.
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 4, "lease", "1 d")), listener);
+    f.setGlobalLambda(0.001);
+    Sink sink = new Sink();
+    for (int i = 0; i < 10; i++) {
+      f.onStatus(new StatusEvent("http://a.example/p" + i, "a.example", CrawlStatus.DISCOVERED, T0,
+          Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(String.valueOf(0.5 + 0.1 * i))), null, 1.0 + i, null), sink);
+    }
+    // The crawler answers each request a minute after it gets it.
+    for (long t = T0; t < T0 + 20 * DAY; t += MIN) {
+      int before = sink.out.size();
+      f.advanceTo(t, sink);
+      for (CrawlRequest r : new ArrayList<>(sink.out.subList(before, sink.out.size()))) {
+        f.onStatus(fetched(r.url(), t + MIN, true), sink);
+      }
+    }
+    assertThat(early).isNotEmpty();
+    for (CrawlRequest r : early) {
+      assertThat(r.value()).isLessThan(r.threshold()); // below its host's threshold when it went
+    }
+  }
+
+  @Test
   void aPageNeverWorthItsThresholdIsReleasedAtTheMaximumIntervalAndSaysSo() {
     List<ReleaseReason> why = new ArrayList<>();
     EngineListener listener = new EngineListener() {
