@@ -2,6 +2,7 @@ package io.recrawl.flink.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recrawl.flink.io.decisions.ReleaseDecision;
 import io.recrawl.flink.testing.AttemptCollectingSink;
 import io.recrawl.flink.testing.ClosedLoopCrawler;
 import io.recrawl.flink.types.WireTypes;
@@ -91,6 +92,17 @@ class HostSchedulerITCase {
     assertThat(out.stream().map(CrawlRequest::url).collect(Collectors.toSet()))
         .isEqualTo(loop.crawler.changeRates.keySet());
 
+    // The decision log: one record per request, saying why it went and at which prices.
+    List<ReleaseDecision> decisions = loop.decisions.values();
+    assertThat(decisions).extracting(d -> d.url + "@" + d.time)
+        .containsExactlyInAnyOrderElementsOf(out.stream().map(r -> r.url() + "@" + r.time()).toList());
+    assertThat(decisions).extracting(d -> d.reason).contains("first_crawl", "due")
+        .allMatch(r -> List.of("first_crawl", "due", "early", "lease_expired").contains(r));
+    assertThat(decisions).allSatisfy(d -> {
+      assertThat(d.globalLambda).isZero();
+      assertThat(d.hostLambda).isEqualTo(d.threshold);
+    });
+
     Map<String, List<Long>> byHost = new TreeMap<>();
     for (CrawlRequest r : out) {
       byHost.computeIfAbsent(r.host(), h -> new ArrayList<>()).add(r.time());
@@ -155,6 +167,7 @@ class HostSchedulerITCase {
     final ClosedLoopCrawler crawler;
     final AttemptCollectingSink<CrawlRequest> requests;
     final AttemptCollectingSink<DemandReport> demand;
+    final AttemptCollectingSink<ReleaseDecision> decisions;
     final Path statusDir;
     final Path controlDir;
     final boolean injectFailure;
@@ -169,6 +182,7 @@ class HostSchedulerITCase {
       crawler.addPages(HOSTS, PAGES_PER_HOST, 8.0, 0.25);
       requests = new AttemptCollectingSink<>(name + "-requests");
       demand = new AttemptCollectingSink<>(name + "-demand");
+      decisions = new AttemptCollectingSink<>(name + "-decisions");
     }
 
     void run() throws Exception {
@@ -236,6 +250,7 @@ class HostSchedulerITCase {
       SingleOutputStreamOperator<CrawlRequest> scheduled = HostScheduler.schedule(statuses, control, ENGINE, 0.0);
       scheduled.sinkTo(requests);
       scheduled.getSideOutput(HostSchedulerFunction.DEMAND).sinkTo(demand);
+      scheduled.getSideOutput(HostSchedulerFunction.DECISIONS).sinkTo(decisions);
       return env;
     }
   }
