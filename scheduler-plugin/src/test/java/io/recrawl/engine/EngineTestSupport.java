@@ -30,6 +30,38 @@ final class EngineTestSupport {
     return event(url, CrawlStatus.FETCHED, time, changed);
   }
 
+  /** Collects what the engine says of each release: the request and why it went. */
+  static final class Reasons implements EngineListener {
+    final List<CrawlRequest> requests = new ArrayList<>();
+    final List<ReleaseReason> reasons = new ArrayList<>();
+
+    @Override
+    public void released(CrawlRequest request, ReleaseReason reason) {
+      requests.add(request);
+      reasons.add(reason);
+    }
+
+    /** "url REASON", one per release, in order. */
+    List<String> lines() {
+      List<String> out = new ArrayList<>();
+      for (int i = 0; i < requests.size(); i++) {
+        out.add(requests.get(i).url() + " " + reasons.get(i));
+      }
+      return out;
+    }
+
+    /** The requests released for {@code reason}. */
+    List<CrawlRequest> releasedFor(ReleaseReason reason) {
+      List<CrawlRequest> out = new ArrayList<>();
+      for (int i = 0; i < requests.size(); i++) {
+        if (reasons.get(i) == reason) {
+          out.add(requests.get(i));
+        }
+      }
+      return out;
+    }
+  }
+
   /** Collects releases. */
   static final class Sink implements java.util.function.Consumer<CrawlRequest> {
     final List<CrawlRequest> out = new ArrayList<>();

@@ -45,47 +45,32 @@ class HostEngineTest {
 
   @Test
   void everyReleaseSaysWhy() {
-    Map<String, ReleaseReason> why = new java.util.LinkedHashMap<>();
-    List<String> order = new ArrayList<>();
-    EngineListener listener = new EngineListener() {
-      @Override
-      public void released(CrawlRequest request, ReleaseReason reason) {
-        order.add(request.url() + " " + reason);
-        why.put(request.url(), reason);
-      }
-    };
-    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 h")), listener);
+    Reasons why = new Reasons();
+    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 h")), why);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     f.onStatus(discovered("http://a.example/new", T0), sink);
     f.onStatus(discovered("http://a.example/lost", T0), sink);
     f.onStatus(discovered("http://a.example/failing", T0), sink);
     f.advanceTo(T0 + 10 * MIN, sink);
-    assertThat(why).containsOnlyKeys("http://a.example/new", "http://a.example/lost", "http://a.example/failing");
-    assertThat(why.values()).containsOnly(ReleaseReason.FIRST_CRAWL);
+    assertThat(why.requests).extracting(CrawlRequest::url)
+        .containsOnly("http://a.example/new", "http://a.example/lost", "http://a.example/failing");
+    assertThat(why.reasons).containsOnly(ReleaseReason.FIRST_CRAWL);
     // One comes back fetched, one failed, one never comes back.
     f.onStatus(fetched("http://a.example/new", T0 + 20 * MIN, true), sink);
     f.onStatus(event("http://a.example/failing", CrawlStatus.FETCH_ERROR, T0 + 20 * MIN, null), sink);
     f.advanceTo(T0 + 30 * DAY, sink);
-    assertThat(order).contains("http://a.example/lost LEASE_EXPIRED", "http://a.example/failing RETRY",
+    assertThat(why.lines()).contains("http://a.example/lost LEASE_EXPIRED", "http://a.example/failing RETRY",
         "http://a.example/new DUE");
     // Every request the sink got was explained once, in the same order.
-    assertThat(order).hasSize(sink.out.size());
+    assertThat(why.requests).isEqualTo(sink.out);
   }
 
   @Test
   void aLimitedHostFillsAFreeSlotEarlyAndSaysSo() {
-    List<CrawlRequest> early = new ArrayList<>();
-    EngineListener listener = new EngineListener() {
-      @Override
-      public void released(CrawlRequest request, ReleaseReason reason) {
-        if (reason == ReleaseReason.EARLY) {
-          early.add(request);
-        }
-      }
-    };
+    Reasons why = new Reasons();
     // Four crawls a day for ten pages that change daily: the host's own limit sets its price.
-    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 4, "lease", "1 d")), listener);
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 4, "lease", "1 d")), why);
     f.setGlobalLambda(0.001);
     Sink sink = new Sink();
     for (int i = 0; i < 10; i++) {
@@ -100,6 +85,7 @@ class HostEngineTest {
         f.onStatus(fetched(r.url(), t + MIN, true), sink);
       }
     }
+    List<CrawlRequest> early = why.releasedFor(ReleaseReason.EARLY);
     assertThat(early).isNotEmpty();
     for (CrawlRequest r : early) {
       assertThat(r.value()).isLessThan(r.threshold()); // below its host's threshold when it went
@@ -108,19 +94,13 @@ class HostEngineTest {
 
   @Test
   void aPageNeverWorthItsThresholdIsReleasedAtTheMaximumIntervalAndSaysSo() {
-    List<ReleaseReason> why = new ArrayList<>();
-    EngineListener listener = new EngineListener() {
-      @Override
-      public void released(CrawlRequest request, ReleaseReason reason) {
-        why.add(reason);
-      }
-    };
-    LocalFrontier f = new LocalFrontier(config(Map.of("revisit.max-interval", "2 d", "lease", "1 d")), listener);
+    Reasons why = new Reasons();
+    LocalFrontier f = new LocalFrontier(config(Map.of("revisit.max-interval", "2 d", "lease", "1 d")), why);
     f.setGlobalLambda(1e5); // far above any page's value ceiling
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, false), sink);
     f.advanceTo(T0 + 2 * DAY + HOUR, sink);
-    assertThat(why).containsExactly(ReleaseReason.MAX_INTERVAL);
+    assertThat(why.reasons).containsExactly(ReleaseReason.MAX_INTERVAL);
   }
 
   @Test
