@@ -117,14 +117,7 @@ public final class HostThreshold {
     if (!(changeRate > 0)) {
       return 0;
     }
-    double rate;
-    if (shape > 0 && cfg.objective.averagesOverPosterior()) {
-      double tau = cfg.objective.expectedTimeToThreshold(weight, shape, shape / changeRate, theta);
-      rate = tau == Double.POSITIVE_INFINITY ? 0 : 1 / tau;
-    } else {
-      rate = cfg.objective.optimalRate(weight, changeRate, theta);
-    }
-    return Math.max(minRate, Math.min(maxRate, rate));
+    return Math.max(minRate, Math.min(maxRate, rates.exactRate(weight, changeRate, shape, theta)));
   }
 
   /**

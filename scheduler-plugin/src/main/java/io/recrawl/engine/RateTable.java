@@ -60,11 +60,10 @@ final class RateTable {
    * planning with E[V] under the posterior of this shape and mean {@code changeRate} gives it.
    */
   void add(double[] curve, double weight, double changeRate, double shape, double minRate, double maxRate, int sign) {
-    if (shape > 0 && shape < SHAPE_MAX && objective.averagesOverPosterior()) {
+    if (countsFromPosterior(shape)) {
       addPosterior(curve, weight, changeRate, shape, minRate, maxRate, sign);
       return;
     }
-    // A shape past the tables is evidence enough to count the page at its mean, like a known rate.
     double wEff = objective.effectiveWeight(weight, changeRate);
     double pos = (Math.log(grid.min() * changeRate / wEff) - LOG_Y_MIN) / logStep;
     int base = (int) Math.floor(pos);
@@ -80,6 +79,21 @@ final class RateTable {
       }
       accumulate(curve, g, rate, minRate, maxRate, sign);
     }
+  }
+
+  /**
+   * The page's rate at one threshold, solved exactly, by the rule {@link #add} follows: what its
+   * tables approximate at the grid points.
+   */
+  double exactRate(double weight, double changeRate, double shape, double threshold) {
+    return countsFromPosterior(shape)
+        ? expectedRate(weight, shape, shape / changeRate, threshold)
+        : objective.optimalRate(weight, changeRate, threshold);
+  }
+
+  /** A shape past the tables is evidence enough to count the page at its mean, like a known rate. */
+  private boolean countsFromPosterior(double shape) {
+    return shape > 0 && shape < SHAPE_MAX && objective.averagesOverPosterior();
   }
 
   private void addPosterior(double[] curve, double weight, double mean, double shape, double minRate, double maxRate,
