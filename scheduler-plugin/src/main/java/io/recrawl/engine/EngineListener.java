@@ -9,9 +9,10 @@ public interface EngineListener {
 
   /**
    * A URL was released, and why; {@code request.time() - request.due()} after it became due (0 for
-   * a release ahead of its due time).
+   * a release ahead of its due time). {@code hostMaxRate} is the host's rate limit k_i then, crawls
+   * per day: what its host lambda prices.
    */
-  default void released(CrawlRequest request, ReleaseReason reason) {}
+  default void released(CrawlRequest request, ReleaseReason reason, double hostMaxRate) {}
 
   /** A released URL's lease ran out without a status: it will be released again. */
   default void leaseExpired() {}

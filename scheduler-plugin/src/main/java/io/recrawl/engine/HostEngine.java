@@ -452,7 +452,7 @@ public final class HostEngine {
     CrawlRequest request =
         new CrawlRequest(url, ctx.host(), p.metadata == null ? Map.of() : p.metadata, now, due, v, theta, p.leaseUntil);
     ctx.release(request);
-    ctx.listener().released(request, reason);
+    ctx.listener().released(request, reason, thresholds.maxRate(h, now));
   }
 
   private ReleaseReason releaseReason(PageState p, double v, double theta, long now) {

@@ -34,11 +34,13 @@ final class EngineTestSupport {
   static final class Reasons implements EngineListener {
     final List<CrawlRequest> requests = new ArrayList<>();
     final List<ReleaseReason> reasons = new ArrayList<>();
+    final List<Double> hostMaxRates = new ArrayList<>();
 
     @Override
-    public void released(CrawlRequest request, ReleaseReason reason) {
+    public void released(CrawlRequest request, ReleaseReason reason, double hostMaxRate) {
       requests.add(request);
       reasons.add(reason);
+      hostMaxRates.add(hostMaxRate);
     }
 
     /** "url REASON", one per release, in order. */

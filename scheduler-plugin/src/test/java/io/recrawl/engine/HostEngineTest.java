@@ -62,8 +62,9 @@ class HostEngineTest {
     f.advanceTo(T0 + 30 * DAY, sink);
     assertThat(why.lines()).contains("http://a.example/lost LEASE_EXPIRED", "http://a.example/failing RETRY",
         "http://a.example/new DUE");
-    // Every request the sink got was explained once, in the same order.
+    // Every request the sink got was explained once, in the same order, with the host's limit then.
     assertThat(why.requests).isEqualTo(sink.out);
+    assertThat(why.hostMaxRates).containsOnly(86_400.0);
   }
 
   @Test
@@ -87,6 +88,7 @@ class HostEngineTest {
     }
     List<CrawlRequest> early = why.releasedFor(ReleaseReason.EARLY);
     assertThat(early).isNotEmpty();
+    assertThat(why.hostMaxRates).containsOnly(4.0);
     for (CrawlRequest r : early) {
       assertThat(r.value()).isLessThan(r.threshold()); // below its host's threshold when it went
     }

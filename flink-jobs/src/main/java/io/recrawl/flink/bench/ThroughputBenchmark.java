@@ -199,7 +199,7 @@ public final class ThroughputBenchmark {
       // The synthetic crawler answers each URL once per pass over the frontier (urls x spacing of
       // event time: 1.4 h at a million URLs); a lease shorter than that would re-release every page
       // before its status came back and measure lease expiries instead of the steady state.
-      HostScheduler.schedule(counted, control, Map.of("lease", "1 d"), 0.0).sinkTo(new DiscardingSink<CrawlRequest>());
+      HostScheduler.schedule(counted, control, Map.of("lease", "1 d"), 0.0, false).sinkTo(new DiscardingSink<CrawlRequest>());
     } else {
       KeyedProcessFunction<String, StatusEvent, StatusEvent> keyed =
           job == Job.STATE_FLOOR ? new StateFloor() : new PassThrough();

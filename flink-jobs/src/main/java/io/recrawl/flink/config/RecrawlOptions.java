@@ -72,7 +72,7 @@ public final class RecrawlOptions {
 
   // ---- decision log
   public static final ConfigKey<String> DECISIONS_TYPE = add(choice("recrawl.decisions.type", "none",
-      "where the decision log goes: one record per release, with its reason, crawl value, host lambda and global lambda", "none", "files", "kafka"));
+      "where the decision log goes: one record per release, with its reason, crawl value, host lambda, global lambda and host rate limit", "none", "files", "kafka"));
   public static final ConfigKey<String> DECISIONS_PATH = add(string("recrawl.decisions.path", "work/output/decisions",
       "files decision log: directory of JSON-lines part files"));
 

@@ -95,6 +95,7 @@ public final class RecrawlJob {
   public static SingleOutputStreamOperator<CrawlRequest> schedule(
       KeyedStream<StatusEvent, String> eventsByHost, DataStream<ControlMessage> control, RecrawlConfig config) {
     return HostScheduler.schedule(
-        eventsByHost, control, config.engineSettings(), config.get(RecrawlOptions.GLOBAL_LAMBDA));
+        eventsByHost, control, config.engineSettings(), config.get(RecrawlOptions.GLOBAL_LAMBDA),
+        !"none".equals(config.get(RecrawlOptions.DECISIONS_TYPE)));
   }
 }

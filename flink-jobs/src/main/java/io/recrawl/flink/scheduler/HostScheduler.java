@@ -19,21 +19,25 @@ public final class HostScheduler {
   /**
    * The crawl requests for a stream of validated status events. The control stream must carry
    * watermarks (ticks): the operator's event time is the minimum of both inputs. Side outputs:
-   * {@link HostSchedulerFunction#DEAD_LETTERS} and {@link HostSchedulerFunction#DEMAND}.
+   * {@link HostSchedulerFunction#DEAD_LETTERS}, {@link HostSchedulerFunction#DEMAND} and, with
+   * {@code decisionLog}, {@link HostSchedulerFunction#DECISIONS}.
    *
    * @param engineSettings the {@code recrawl.engine} section (keys of {@link io.recrawl.engine.EngineConfig#KEYS})
    * @param initialGlobalLambda λ_0 until the control stream sends one
+   * @param decisionLog whether to write the decision log's side output
    */
   public static SingleOutputStreamOperator<CrawlRequest> schedule(
       DataStream<StatusEvent> statuses,
       DataStream<ControlMessage> control,
       Map<String, ?> engineSettings,
-      double initialGlobalLambda) {
+      double initialGlobalLambda,
+      boolean decisionLog) {
     return schedule(
         statuses.keyBy((KeySelector<StatusEvent, String>) StatusEvent::host, Types.STRING),
         control,
         engineSettings,
-        initialGlobalLambda);
+        initialGlobalLambda,
+        decisionLog);
   }
 
   /** The same, for status events already keyed by {@link StatusEvent#host()}. */
@@ -41,14 +45,15 @@ public final class HostScheduler {
       KeyedStream<StatusEvent, String> statusesByHost,
       DataStream<ControlMessage> control,
       Map<String, ?> engineSettings,
-      double initialGlobalLambda) {
+      double initialGlobalLambda,
+      boolean decisionLog) {
     // The operator registers the broadcast state itself: the control stream is only broadcast here.
     return statusesByHost
         .connect(control.broadcast())
         .transform(
             "host-scheduler",
             WireTypes.CRAWL_REQUEST,
-            new HostSchedulerOperator(new HostSchedulerFunction(engineSettings, initialGlobalLambda)))
+            new HostSchedulerOperator(new HostSchedulerFunction(engineSettings, initialGlobalLambda, decisionLog)))
         .uid(SchedulerState.OPERATOR_UID)
         .name("host-scheduler");
   }

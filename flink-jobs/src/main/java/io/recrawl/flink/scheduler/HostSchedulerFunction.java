@@ -72,7 +72,8 @@ public class HostSchedulerFunction
 
   /**
    * The decision log: one {@link ReleaseDecision} per crawl request, with its reason and the host
-   * and global lambdas it was released at (attached to a sink with {@code recrawl.decisions.type}).
+   * and global lambdas it was released at, when the function is built with it on (the job does so
+   * when {@code recrawl.decisions.type} names a sink).
    */
   public static final OutputTag<ReleaseDecision> DECISIONS =
       new OutputTag<>("decisions", TypeInformation.of(ReleaseDecision.class));
@@ -93,6 +94,7 @@ public class HostSchedulerFunction
 
   private final HashMap<String, Object> engineSettings;
   private final double initialGlobalLambda;
+  private final boolean decisionLog;
 
   private transient HostEngine engine;
   private transient FlinkHostStore store;
@@ -107,14 +109,17 @@ public class HostSchedulerFunction
    * @param engineSettings the engine keys of {@link EngineConfig#KEYS} (the {@code recrawl.engine}
    *     section of the configuration); validated here, so a bad value fails at job build time
    * @param initialGlobalLambda λ_0 until the first LAMBDA message arrives
+   * @param decisionLog whether to put a {@link ReleaseDecision} on {@link #DECISIONS} for every
+   *     request; off, none is built
    */
-  public HostSchedulerFunction(Map<String, ?> engineSettings, double initialGlobalLambda) {
+  public HostSchedulerFunction(Map<String, ?> engineSettings, double initialGlobalLambda, boolean decisionLog) {
     EngineConfig.fromMap(engineSettings, "recrawl.engine.");
     if (!(initialGlobalLambda >= 0) || Double.isInfinite(initialGlobalLambda)) {
       throw new IllegalArgumentException("initial global lambda must be finite and >= 0, got " + initialGlobalLambda);
     }
     this.engineSettings = new HashMap<>(engineSettings);
     this.initialGlobalLambda = initialGlobalLambda;
+    this.decisionLog = decisionLog;
   }
 
   @Override
@@ -431,12 +436,14 @@ public class HostSchedulerFunction
       return this;
     }
 
-    // As a listener: the metrics count, and each release also goes to the decision log.
+    // As a listener: the metrics count, and each release also goes to the decision log if it is on.
 
     @Override
-    public void released(CrawlRequest request, ReleaseReason reason) {
-      metrics.released(request, reason);
-      side.output(DECISIONS, ReleaseDecision.of(request, reason, globalLambda()));
+    public void released(CrawlRequest request, ReleaseReason reason, double hostMaxRate) {
+      metrics.released(request, reason, hostMaxRate);
+      if (decisionLog) {
+        side.output(DECISIONS, ReleaseDecision.of(request, reason, globalLambda(), hostMaxRate));
+      }
     }
 
     @Override

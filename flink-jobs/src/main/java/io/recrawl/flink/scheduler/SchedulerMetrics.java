@@ -71,7 +71,7 @@ final class SchedulerMetrics implements EngineListener {
   }
 
   @Override
-  public void released(CrawlRequest request, ReleaseReason reason) {
+  public void released(CrawlRequest request, ReleaseReason reason, double hostMaxRate) {
     requestsOut.inc();
     releasedSinceReport++;
     releaseLagMs.update(Math.max(0, request.time() - request.due()));

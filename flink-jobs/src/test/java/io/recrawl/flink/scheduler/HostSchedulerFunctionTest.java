@@ -189,6 +189,7 @@ class HostSchedulerFunctionTest {
         assertThat(d.value).isEqualTo(r.value());
         assertThat(d.globalLambda).isEqualTo(0.05);
         assertThat(d.hostLambda + d.globalLambda).isCloseTo(r.threshold(), within(1e-12));
+        assertThat(d.hostMaxRate).isEqualTo(6.0);
       }
       assertThat(decisions.subList(0, first.size())).extracting(d -> d.reason).containsOnly("first_crawl");
       // The pages that never came back are sent again when their leases run out.
@@ -196,7 +197,29 @@ class HostSchedulerFunctionTest {
       // Five pages, each worth about three crawls a day at this price, on a host limited to six a
       // day: its demand exceeds its limit, so it has a price of its own.
       assertThat(decisions).anySatisfy(d -> assertThat(d.hostLambda).isGreaterThan(0));
-      assertThat(decisions.get(0).toJson()).contains("\"reason\":\"first_crawl\"").contains("\"host_lambda\":");
+      assertThat(decisions.get(0).toJson()).contains("\"reason\":\"first_crawl\"").contains("\"host_lambda\":")
+          .contains("\"host_max_rate\":6.0");
+    }
+  }
+
+  @Test
+  void withTheDecisionLogOffTheSameRequestsGoOutAndNoDecision() throws Exception {
+    List<CrawlRequest> withLog;
+    try (SchedulerHarness s = new SchedulerHarness(settings("host.max-rate", 6))) {
+      s.control(ControlMessage.lambda(T0, 1, 0.05));
+      s.status(A, DISCOVERED, T0);
+      s.status(A + "2", DISCOVERED, T0);
+      s.advance(T0 + DAY);
+      withLog = s.newRequests();
+      assertThat(s.decisions()).hasSameSizeAs(withLog).isNotEmpty();
+    }
+    try (SchedulerHarness s = new SchedulerHarness(settings("host.max-rate", 6), null, false)) {
+      s.control(ControlMessage.lambda(T0, 1, 0.05));
+      s.status(A, DISCOVERED, T0);
+      s.status(A + "2", DISCOVERED, T0);
+      s.advance(T0 + DAY);
+      assertThat(s.newRequests()).isEqualTo(withLog);
+      assertThat(s.decisions()).isEmpty();
     }
   }
 

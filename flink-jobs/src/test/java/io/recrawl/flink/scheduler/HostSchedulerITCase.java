@@ -247,7 +247,7 @@ class HostSchedulerITCase {
               .setParallelism(1)
               .assignTimestampsAndWatermarks(tickWatermarks())
               .setParallelism(1);
-      SingleOutputStreamOperator<CrawlRequest> scheduled = HostScheduler.schedule(statuses, control, ENGINE, 0.0);
+      SingleOutputStreamOperator<CrawlRequest> scheduled = HostScheduler.schedule(statuses, control, ENGINE, 0.0, true);
       scheduled.sinkTo(requests);
       scheduled.getSideOutput(HostSchedulerFunction.DEMAND).sinkTo(demand);
       scheduled.getSideOutput(HostSchedulerFunction.DECISIONS).sinkTo(decisions);

@@ -39,7 +39,12 @@ final class SchedulerHarness implements AutoCloseable {
   }
 
   SchedulerHarness(Map<String, ?> settings, OperatorSubtaskState restoreFrom) throws Exception {
-    fn = new HostSchedulerFunction(settings, 0.0);
+    this(settings, restoreFrom, true);
+  }
+
+  /** @param decisionLog whether the function writes the decision log (the job's default is off) */
+  SchedulerHarness(Map<String, ?> settings, OperatorSubtaskState restoreFrom, boolean decisionLog) throws Exception {
+    fn = new HostSchedulerFunction(settings, 0.0, decisionLog);
     h =
         new KeyedBroadcastOperatorTestHarness<>(
             new HostSchedulerOperator(fn),

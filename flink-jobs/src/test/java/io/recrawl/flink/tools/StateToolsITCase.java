@@ -85,7 +85,7 @@ class StateToolsITCase {
                 "control")
             .setParallelism(1);
     AttemptCollectingSink<CrawlRequest> requests = new AttemptCollectingSink<>("state-tools");
-    HostScheduler.schedule(statuses, control, Map.of(), 0.0).sinkTo(requests);
+    HostScheduler.schedule(statuses, control, Map.of(), 0.0, false).sinkTo(requests);
     JobClient job = env.executeAsync("state-tools-savepoint");
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (requests.values().stream().noneMatch(r -> r.url().equals(IN_FLIGHT))) {

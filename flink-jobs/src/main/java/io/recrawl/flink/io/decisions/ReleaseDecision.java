@@ -30,6 +30,8 @@ public final class ReleaseDecision {
   public double hostLambda;
   /** λ_0: the global budget's price. */
   public double globalLambda;
+  /** k_i: the host's rate limit at release, crawls per day, which its host lambda prices. */
+  public double hostMaxRate;
   /** When the page fell due, epoch ms; {@link #time} itself for a page sent before its due time. */
   public long due;
   /** When the URL is released again if no status comes back, epoch ms. */
@@ -37,8 +39,8 @@ public final class ReleaseDecision {
 
   public ReleaseDecision() {}
 
-  /** The decision behind {@code request}, under global lambda {@code globalLambda}. */
-  public static ReleaseDecision of(CrawlRequest request, ReleaseReason reason, double globalLambda) {
+  /** The decision behind {@code request}, under global lambda {@code globalLambda} and host limit {@code hostMaxRate}. */
+  public static ReleaseDecision of(CrawlRequest request, ReleaseReason reason, double globalLambda, double hostMaxRate) {
     ReleaseDecision d = new ReleaseDecision();
     d.url = request.url();
     d.host = request.host();
@@ -48,6 +50,7 @@ public final class ReleaseDecision {
     d.threshold = request.threshold();
     d.hostLambda = Math.max(0, request.threshold() - globalLambda);
     d.globalLambda = globalLambda;
+    d.hostMaxRate = hostMaxRate;
     d.due = request.due();
     d.lease = request.lease();
     return d;
@@ -64,6 +67,7 @@ public final class ReleaseDecision {
     m.put("threshold", threshold);
     m.put("host_lambda", hostLambda);
     m.put("global_lambda", globalLambda);
+    m.put("host_max_rate", hostMaxRate);
     m.put("due", due);
     m.put("lease", lease);
     try {
