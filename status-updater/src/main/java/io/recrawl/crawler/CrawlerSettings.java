@@ -73,6 +73,14 @@ public record CrawlerSettings(
   /** Producer settings that keep "ack only when Kafka has it" true; overrides may not weaken them. */
   static final Map<String, String> PRODUCER_DEFAULTS = Map.of("acks", "all", "enable.idempotence", "true");
 
+  /**
+   * Consumer defaults, which overrides may change: the job writes requests in Kafka transactions by
+   * default (exactly-once), and a request must reach the fetcher only once its transaction commits;
+   * an aborted one (a job restored from its checkpoint writes it again) must never. Records written
+   * without a transaction (the job's at-least-once delivery) are visible at once either way.
+   */
+  static final Map<String, String> CONSUMER_DEFAULTS = Map.of("isolation.level", "read_committed");
+
   /** Reads and checks the settings; absent optional keys take the documented defaults. */
   public static CrawlerSettings fromConf(Map<String, ?> conf) {
     ConfReader r = new ConfReader(conf);
@@ -96,7 +104,8 @@ public record CrawlerSettings(
     Map<String, String> producer = new TreeMap<>(PRODUCER_DEFAULTS);
     producer.putAll(common);
     producer.putAll(producerOnly);
-    Map<String, String> consumer = new TreeMap<>(common);
+    Map<String, String> consumer = new TreeMap<>(CONSUMER_DEFAULTS);
+    consumer.putAll(common);
     consumer.putAll(properties(conf, CONSUMER_PREFIX));
     String weightKey = r.string(WEIGHT_KEY, "recrawl.weight");
     String firstPoll = r.string(SPOUT_FIRST_POLL_OFFSET, "UNCOMMITTED_EARLIEST").toUpperCase(Locale.ROOT);

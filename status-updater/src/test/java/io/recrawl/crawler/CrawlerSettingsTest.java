@@ -33,7 +33,8 @@ class CrawlerSettingsTest {
     assertThat(s.deadLettersTopic()).isEqualTo("crawl.deadletters");
     assertThat(s.partitionMode()).isEqualTo(HostKeys.Mode.BY_HOST);
     assertThat(s.producerProperties()).containsOnly(Map.entry("acks", "all"), Map.entry("enable.idempotence", "true"));
-    assertThat(s.consumerProperties()).isEmpty();
+    assertThat(s.consumerProperties()).containsOnly(Map.entry("isolation.level", "read_committed"));
+    assertThat(RequestSpouts.spoutConfig(s).getKafkaProps()).containsEntry("isolation.level", "read_committed");
     assertThat(s.metadataKeys()).isEmpty();
     assertThat(s.weightKey()).isEqualTo("recrawl.weight");
     assertThat(s.setLastModified()).isTrue();
@@ -56,6 +57,9 @@ class CrawlerSettingsTest {
         .doesNotContainKey("max.poll.records");
     assertThat(s.consumerProperties()).containsEntry("security.protocol", "SSL").containsEntry("max.poll.records", "50")
         .doesNotContainKey("linger.ms");
+    // The consumer's defaults may be changed.
+    assertThat(CrawlerSettings.fromConf(conf("recrawl.kafka.consumer.isolation.level", "read_uncommitted")).consumerProperties())
+        .containsEntry("isolation.level", "read_uncommitted");
   }
 
   @Test
