@@ -65,14 +65,9 @@ class GlobalLambdaLoopITCase {
     // 0. In the test's minute of event time that budget allows under one crawl, so once priced they
     // wait: V grows by days, not seconds.)
     KAFKA.kafka().send("crawl.status", fetched("first", 20, 20, HOUR, 1));
-    RecrawlConfig config = RecrawlConfig.fromMap(Map.ofEntries(
-        Map.entry("recrawl.input.type", "kafka"),
-        Map.entry("recrawl.output.type", "kafka"),
+    Map<String, Object> settings = KAFKA.jobSettings("lambda-loop");
+    settings.putAll(Map.ofEntries(
         Map.entry("recrawl.deadletters.type", "discard"),
-        Map.entry("recrawl.output.kafka.transaction-timeout-ms", 60_000),
-        Map.entry("recrawl.output.kafka.transactional-id-prefix", "loop-" + System.nanoTime()),
-        Map.entry("recrawl.kafka.bootstrap.servers", KAFKA.kafka().bootstrapServers()),
-        Map.entry("recrawl.kafka.starting-offsets", "earliest"),
         Map.entry("recrawl.watermark.idleness-ms", 500),
         Map.entry("recrawl.control.tick-interval-ms", 200),
         Map.entry("recrawl.controller.budget", 500),
@@ -83,6 +78,7 @@ class GlobalLambdaLoopITCase {
         // instead of re-releasing them.
         Map.entry("recrawl.engine.lease", "3 d"),
         Map.entry("recrawl.parallelism", 2)));
+    RecrawlConfig config = RecrawlConfig.fromMap(settings);
     // Checkpoints commit the crawl requests' transactions (exactly-once, the default delivery).
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
         "execution.checkpointing.interval", "500 ms",

@@ -73,15 +73,10 @@ class CrawlLoopITCase {
     site.createContext("/", CrawlLoopITCase::serve);
     site.start();
     Path seeds = Files.writeString(dir.resolve("seeds.txt"), base + "/\n");
-    RecrawlConfig config = RecrawlConfig.fromMap(Map.ofEntries(
-        Map.entry("recrawl.input.type", "kafka"),
+    Map<String, Object> settings = KAFKA.jobSettings("crawl-loop");
+    settings.putAll(Map.ofEntries(
         Map.entry("recrawl.input.seeds", seeds.toString()),
-        Map.entry("recrawl.output.type", "kafka"),
         Map.entry("recrawl.deadletters.type", "kafka"),
-        Map.entry("recrawl.output.kafka.transaction-timeout-ms", 60_000),
-        Map.entry("recrawl.output.kafka.transactional-id-prefix", "loop-" + System.nanoTime()),
-        Map.entry("recrawl.kafka.bootstrap.servers", KAFKA.kafka().bootstrapServers()),
-        Map.entry("recrawl.kafka.starting-offsets", "earliest"),
         Map.entry("recrawl.watermark.idleness-ms", 500),
         Map.entry("recrawl.control.tick-interval-ms", 200),
         Map.entry("recrawl.metadata.transfer", List.of("last-modified")),
@@ -92,6 +87,7 @@ class CrawlLoopITCase {
         Map.entry("recrawl.engine.revisit.max-interval", "10 s"),
         Map.entry("recrawl.engine.lease", "1 min"),
         Map.entry("recrawl.parallelism", 2)));
+    RecrawlConfig config = RecrawlConfig.fromMap(settings);
     // Checkpoints commit the requests' Kafka transactions; the crawler reads them read_committed.
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
         "execution.checkpointing.interval", "500 ms",

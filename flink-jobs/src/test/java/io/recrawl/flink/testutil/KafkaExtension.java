@@ -38,4 +38,19 @@ public final class KafkaExtension implements BeforeAllCallback, AfterAllCallback
   public EmbeddedKafka kafka() {
     return kafka;
   }
+
+  /**
+   * The job's settings for this broker: status events in and requests out through Kafka, read from
+   * the earliest offsets, in transactions of at most a minute under an id prefix of their own.
+   */
+  public Map<String, Object> jobSettings(String transactionalIdPrefix) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("recrawl.input.type", "kafka");
+    m.put("recrawl.output.type", "kafka");
+    m.put("recrawl.output.kafka.transaction-timeout-ms", 60_000);
+    m.put("recrawl.output.kafka.transactional-id-prefix", transactionalIdPrefix + "-" + System.nanoTime());
+    m.put("recrawl.kafka.bootstrap.servers", kafka.bootstrapServers());
+    m.put("recrawl.kafka.starting-offsets", "earliest");
+    return m;
+  }
 }

@@ -62,18 +62,14 @@ class KafkaRoundTripITCase {
         "{\"type\":\"lambda\",\"time\":1000000,\"epoch\":3,\"lambda0\":0.5}",
         "{\"type\":\"reboot\",\"time\":1000000}"));                                             // unknown_type
 
-    RecrawlConfig config = RecrawlConfig.fromMap(Map.ofEntries(
-        Map.entry("recrawl.input.type", "kafka"),
-        Map.entry("recrawl.output.type", "kafka"),
-        Map.entry("recrawl.deadletters.type", "kafka"),
-        Map.entry("recrawl.output.delivery", "exactly-once"),
-        Map.entry("recrawl.output.kafka.transaction-timeout-ms", 60_000),
-        Map.entry("recrawl.output.kafka.transactional-id-prefix", "roundtrip-" + System.nanoTime()),
-        Map.entry("recrawl.kafka.bootstrap.servers", KAFKA.kafka().bootstrapServers()),
-        Map.entry("recrawl.kafka.starting-offsets", "earliest"),
-        Map.entry("recrawl.kafka.properties.client.dns.lookup", "use_all_dns_ips"), // passed to every client
-        Map.entry("recrawl.control.tick-interval-ms", 0),
-        Map.entry("recrawl.parallelism", 2)));
+    Map<String, Object> settings = KAFKA.jobSettings("roundtrip");
+    settings.putAll(Map.of(
+        "recrawl.deadletters.type", "kafka",
+        "recrawl.output.delivery", "exactly-once",
+        "recrawl.kafka.properties.client.dns.lookup", "use_all_dns_ips", // passed to every client
+        "recrawl.control.tick-interval-ms", 0,
+        "recrawl.parallelism", 2));
+    RecrawlConfig config = RecrawlConfig.fromMap(settings);
 
     // Bounded versions of the production sources, so that the job ends; the sinks are production's.
     JobSources bounded = new JobSources() {
