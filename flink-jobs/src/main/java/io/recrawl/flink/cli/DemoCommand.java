@@ -1,5 +1,7 @@
 package io.recrawl.flink.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.config.RecrawlOptions;
 import io.recrawl.flink.io.FileSinkParts;
@@ -19,6 +21,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +43,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class DemoCommand {
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private DemoCommand() {}
 
   /** The job settings of the demo (a replay of these keys in a YAML file gives the same job). */
@@ -50,6 +55,9 @@ public final class DemoCommand {
     m.put("recrawl.input.seeds", dir.resolve("seeds.txt").toString());
     m.put("recrawl.output.path", dir.resolve("out/requests").toString());
     m.put("recrawl.deadletters.path", dir.resolve("out/deadletters").toString());
+    // The decision log, so that each request can be shown with why it went.
+    m.put("recrawl.decisions.type", "files");
+    m.put("recrawl.decisions.path", dir.resolve("out/decisions").toString());
     m.put("recrawl.control.tick-interval-ms", 500);
     // A quiet input must not hold event time back for long: the toy crawler writes in bursts.
     m.put("recrawl.watermark.idleness-ms", 1000);
@@ -108,6 +116,9 @@ public final class DemoCommand {
 
     Map<String, Integer> requested = new TreeMap<>();
     Set<String> seenLines = new HashSet<>();
+    Decisions decisions = new Decisions(dir.resolve("out/decisions"));
+    List<String> waiting = new ArrayList<>(); // request lines whose decision is not visible yet
+    List<CrawlRequest> waitingRequests = new ArrayList<>();
     long start = System.currentTimeMillis();
     long end = start + length.toMillis();
     int batch = 0;
@@ -123,17 +134,29 @@ public final class DemoCommand {
             }
           }
         }
+        decisions.read();
+        for (CrawlRequest r : fresh) {
+          int n = requested.merge(r.url(), 1, Integer::sum);
+          // A page never fetched, whose rate is unknown, has no ceiling on its value (stated as the largest double).
+          String value = r.value() == Double.MAX_VALUE ? "unbounded" : String.format("%.3g", r.value());
+          waiting.add(String.format("%6.1f s  request %-32s host %-14s due %+6.1f s  V=%s  threshold=%.3g  (crawl #%d)",
+              (System.currentTimeMillis() - start) / 1000.0, r.url(), r.host(), (r.time() - r.due()) / 1000.0,
+              value, r.threshold(), n));
+          waitingRequests.add(r);
+        }
+        // Each request is shown once its decision is: the two files are committed at the same checkpoint.
+        for (int i = 0; i < waiting.size(); i++) {
+          String why = decisions.reason(waitingRequests.get(i));
+          if (why != null) {
+            out.println(waiting.remove(i) + "  why: " + why);
+            waitingRequests.remove(i--);
+          }
+        }
         if (fresh.isEmpty()) {
           continue;
         }
         List<String> statuses = new ArrayList<>();
         for (CrawlRequest r : fresh) {
-          int n = requested.merge(r.url(), 1, Integer::sum);
-          // A page never fetched, whose rate is unknown, has no ceiling on its value (stated as the largest double).
-          String value = r.value() == Double.MAX_VALUE ? "unbounded" : String.format("%.3g", r.value());
-          out.printf("%6.1f s  request %-32s host %-14s due %+6.1f s  V=%s  threshold=%.3g  (crawl #%d)%n",
-              (System.currentTimeMillis() - start) / 1000.0, r.url(), r.host(), (r.time() - r.due()) / 1000.0,
-              value, r.threshold(), n);
           // The toy crawler: every odd page changed since its last fetch, every even page did not.
           boolean changed = changes(r.url());
           statuses.add(StatusEventCodec.toJson(new StatusEvent(r.url(), r.host(), CrawlStatus.FETCHED,
@@ -147,14 +170,50 @@ public final class DemoCommand {
     } finally {
       job.cancel().get();
     }
+    waiting.forEach(out::println);
     int total = requested.values().stream().mapToInt(Integer::intValue).sum();
     long recrawled = requested.values().stream().filter(n -> n > 1).count();
     int changing = requested.entrySet().stream().filter(e -> changes(e.getKey())).mapToInt(Map.Entry::getValue).sum();
     out.println("recrawl demo: " + total + " requests for " + requested.size() + " URLs; " + recrawled
         + " URLs recrawled; " + changing + " requests for the 12 pages that change at every fetch, " + (total - changing)
         + " for the 8 that never change; requests in " + dir.resolve("out/requests"));
+    decisions.read();
+    out.println("recrawl demo: why they went: " + decisions.counts() + "; the decision log is in " + dir.resolve("out/decisions"));
     return requested;
   }
+
+  /** The decision log's lines read so far: each release's reason by URL and time, and how many of each. */
+  private static final class Decisions {
+    private final Path dir;
+    private final Set<String> seen = new HashSet<>();
+    private final Map<String, String> reasons = new HashMap<>();
+    private final Map<String, Integer> counts = new TreeMap<>();
+
+    Decisions(Path dir) {
+      this.dir = dir;
+    }
+
+    void read() throws IOException {
+      for (String line : FileSinkParts.lines(dir)) {
+        if (!line.isBlank() && seen.add(line)) {
+          JsonNode d = JSON.readTree(line);
+          String reason = d.get("reason").asText();
+          reasons.put(d.get("url").asText() + "@" + d.get("time").asLong(), reason);
+          counts.merge(reason, 1, Integer::sum);
+        }
+      }
+    }
+
+    /** Why {@code r} went, or null if its decision is not visible yet. */
+    String reason(CrawlRequest r) {
+      return reasons.get(r.url() + "@" + r.time());
+    }
+
+    Map<String, Integer> counts() {
+      return counts;
+    }
+  }
+
 
   /** The toy web: odd pages change between any two fetches, even pages never do. */
   static boolean changes(String url) {

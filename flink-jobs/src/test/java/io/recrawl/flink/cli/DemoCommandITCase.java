@@ -25,6 +25,8 @@ class DemoCommandITCase {
     }
     assertThat(requested).hasSize(20);
     assertThat(requested.values()).anySatisfy(n -> assertThat(n).isGreaterThan(1));
-    assertThat(text.toString(StandardCharsets.UTF_8)).contains("request http://host1.example/page1").contains("URLs recrawled");
+    assertThat(text.toString(StandardCharsets.UTF_8)).contains("request http://host1.example/page1").contains("URLs recrawled")
+        // Each request is shown with the reason the decision log gives: first crawls, then recrawls that fell due.
+        .contains("why: first_crawl").contains("why: due").contains("why they went: {");
   }
 }
