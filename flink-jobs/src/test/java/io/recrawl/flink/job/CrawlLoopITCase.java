@@ -79,7 +79,6 @@ class CrawlLoopITCase {
         Map.entry("recrawl.deadletters.type", "kafka"),
         Map.entry("recrawl.watermark.idleness-ms", 500),
         Map.entry("recrawl.control.tick-interval-ms", 200),
-        Map.entry("recrawl.metadata.transfer", List.of("last-modified")),
         // A site crawled in seconds: revisits 5-10 s apart, one-second due buckets.
         Map.entry("recrawl.engine.due.bucket", "1 s"),
         Map.entry("recrawl.engine.timer.recheck", "1 min"),
@@ -125,9 +124,11 @@ class CrawlLoopITCase {
       });
       assertThat(count(statuses, base + "/a.html", CrawlStatus.FETCHED)).isGreaterThanOrEqualTo(1);
       assertThat(count(statuses, base + "/b.html", CrawlStatus.FETCHED)).isGreaterThanOrEqualTo(1);
-      // Every fetch answered a request of the job's, and the job asked for each page it knows.
-      assertThat(requests).extracting(CrawlRequest::url).contains(home, base + "/a.html", base + "/b.html");
-      assertThat(requests.stream().filter(r -> r.url().equals(home)).count()).isGreaterThanOrEqualTo(2);
+      // The crawler fetched only what the job asked for: as many requests of each URL as fetches.
+      Map<String, Long> requested = requests.stream().collect(Collectors.groupingBy(CrawlRequest::url, Collectors.counting()));
+      for (String url : statuses.stream().filter(e -> e.status() == CrawlStatus.FETCHED).map(StatusEvent::url).distinct().toList()) {
+        assertThat(requested.getOrDefault(url, 0L)).as("requests of %s", url).isGreaterThanOrEqualTo(count(statuses, url, CrawlStatus.FETCHED));
+      }
       // Politeness, on the output: one request a second at most per host (host.max-rate 86400).
       Map<String, List<CrawlRequest>> byHost = requests.stream().collect(Collectors.groupingBy(CrawlRequest::host));
       byHost.forEach((host, rs) -> {
