@@ -117,8 +117,7 @@ public final class DemoCommand {
     Map<String, Integer> requested = new TreeMap<>();
     Set<String> seenLines = new HashSet<>();
     Decisions decisions = new Decisions(dir.resolve("out/decisions"));
-    List<String> waiting = new ArrayList<>(); // request lines whose decision is not visible yet
-    List<CrawlRequest> waitingRequests = new ArrayList<>();
+    List<Shown> waiting = new ArrayList<>(); // requests whose decision is not visible yet
     long start = System.currentTimeMillis();
     long end = start + length.toMillis();
     int batch = 0;
@@ -139,19 +138,18 @@ public final class DemoCommand {
           int n = requested.merge(r.url(), 1, Integer::sum);
           // A page never fetched, whose rate is unknown, has no ceiling on its value (stated as the largest double).
           String value = r.value() == Double.MAX_VALUE ? "unbounded" : String.format("%.3g", r.value());
-          waiting.add(String.format("%6.1f s  request %-32s host %-14s due %+6.1f s  V=%s  threshold=%.3g  (crawl #%d)",
+          waiting.add(new Shown(r, String.format("%6.1f s  request %-32s host %-14s due %+6.1f s  V=%s  threshold=%.3g  (crawl #%d)",
               (System.currentTimeMillis() - start) / 1000.0, r.url(), r.host(), (r.time() - r.due()) / 1000.0,
-              value, r.threshold(), n));
-          waitingRequests.add(r);
+              value, r.threshold(), n)));
         }
         // Each request is shown once its decision is: the two files are committed at the same checkpoint.
-        for (int i = 0; i < waiting.size(); i++) {
-          String why = decisions.reason(waitingRequests.get(i));
+        waiting.removeIf(w -> {
+          String why = decisions.reason(w.request());
           if (why != null) {
-            out.println(waiting.remove(i) + "  why: " + why);
-            waitingRequests.remove(i--);
+            out.println(w.line() + "  why: " + why);
           }
-        }
+          return why != null;
+        });
         if (fresh.isEmpty()) {
           continue;
         }
@@ -170,7 +168,7 @@ public final class DemoCommand {
     } finally {
       job.cancel().get();
     }
-    waiting.forEach(out::println);
+    waiting.forEach(w -> out.println(w.line()));
     int total = requested.values().stream().mapToInt(Integer::intValue).sum();
     long recrawled = requested.values().stream().filter(n -> n > 1).count();
     int changing = requested.entrySet().stream().filter(e -> changes(e.getKey())).mapToInt(Map.Entry::getValue).sum();
@@ -181,6 +179,9 @@ public final class DemoCommand {
     out.println("recrawl demo: why they went: " + decisions.counts() + "; the decision log is in " + dir.resolve("out/decisions"));
     return requested;
   }
+
+  /** A request and its line on the terminal. */
+  private record Shown(CrawlRequest request, String line) {}
 
   /** The decision log's lines read so far: each release's reason by URL and time, and how many of each. */
   private static final class Decisions {
@@ -213,7 +214,6 @@ public final class DemoCommand {
       return counts;
     }
   }
-
 
   /** The toy web: odd pages change between any two fetches, even pages never do. */
   static boolean changes(String url) {
