@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -99,6 +100,31 @@ public final class EmbeddedKafka implements AutoCloseable {
         consumer.poll(Duration.ofMillis(200)).forEach(r -> out.add(text(r)));
       }
       consumer.poll(Duration.ofMillis(500)).forEach(r -> out.add(text(r)));
+    }
+    return out;
+  }
+
+  /**
+   * The values of every committed record of a topic, up to its end as of now: every partition
+   * assigned and read from its start (no consumer group to join, so nothing is missed for want of a
+   * partition assignment).
+   */
+  public List<String> committed(String topic) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", bootstrapServers());
+    p.put("isolation.level", "read_committed");
+    p.put("enable.auto.commit", "false");
+    List<String> out = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+          .map(i -> new TopicPartition(topic, i.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
+        consumer.poll(Duration.ofMillis(100)).forEach(r -> out.add(text(r).value()));
+      }
     }
     return out;
   }
