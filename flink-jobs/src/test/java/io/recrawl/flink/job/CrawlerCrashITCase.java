@@ -50,11 +50,13 @@ class CrawlerCrashITCase {
       String home = site.base() + "/";
       JobClient job = startJob(KAFKA, dir, home);
       try {
-        LocalCrawler first = LocalCrawler.start(KAFKA.kafka().bootstrapServers(), dir, "first-crawler");
-        List<StatusEvent> before = await(KAFKA, first, s -> count(s, home, CrawlStatus.FETCHED) >= 1);
-        assertThat(count(before, home, CrawlStatus.FETCHED)).as("the seed fetched; crawler log: %s", first.log()).isEqualTo(1);
-        first.kill();
-        assertThat(first.isAlive()).isFalse();
+        // Closed as well as killed: a failed assertion before the kill must not leave the JVM running.
+        try (LocalCrawler first = LocalCrawler.start(KAFKA.kafka().bootstrapServers(), dir, "first-crawler")) {
+          List<StatusEvent> before = await(KAFKA, first, s -> count(s, home, CrawlStatus.FETCHED) >= 1);
+          assertThat(count(before, home, CrawlStatus.FETCHED)).as("the seed fetched; crawler log: %s", first.log()).isEqualTo(1);
+          first.kill();
+          assertThat(first.isAlive()).isFalse();
+        }
         try (LocalCrawler second = LocalCrawler.start(KAFKA.kafka().bootstrapServers(), dir, "second-crawler")) {
           List<StatusEvent> statuses = await(KAFKA, second, s -> siteCrawledAndSeedRecrawled(s, site));
           checkCrawl(KAFKA, site, statuses, requests(KAFKA), second);
