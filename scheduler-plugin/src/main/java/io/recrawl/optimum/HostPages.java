@@ -20,13 +20,11 @@ final class HostPages {
   final double[] minRate;
   final double[] maxRate;
   final Objective objective;
-  private final PageRate pageRate;
   private final boolean parallel;
 
   HostPages(OptimumProblem p, boolean parallel) {
     this.hosts = p.hosts();
     this.objective = p.objective;
-    this.pageRate = PageRate.of(p.objective);
     this.parallel = parallel;
     int n = p.pages();
     start = new int[hosts + 1];
@@ -58,7 +56,7 @@ final class HostPages {
 
   /** The rate of the page at {@code pos} at threshold {@code theta}, within its revisit bounds. */
   double rate(int pos, double theta) {
-    double r = pageRate.at(weight[pos], changeRate[pos], theta);
+    double r = objective.optimalRate(weight[pos], changeRate[pos], theta);
     return Math.min(maxRate[pos], Math.max(minRate[pos], r));
   }
 

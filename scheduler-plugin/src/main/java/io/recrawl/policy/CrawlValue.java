@@ -14,7 +14,7 @@ public final class CrawlValue {
   private CrawlValue() {}
 
   /** Below this x, g is summed as a series: the closed form cancels catastrophically near 0. */
-  private static final double SERIES_LIMIT = 0.75;
+  static final double SERIES_LIMIT = 0.75;
 
   /**
    * Newton stops once a step is this small relative to x: the next step would be far below an ulp.
@@ -28,21 +28,30 @@ public final class CrawlValue {
     if (!(x > 0)) {
       return 0.0;
     }
-    if (x < SERIES_LIMIT) {
-      // g(x) = sum_{n>=2} (-1)^n (n-1) x^n / n!
-      double term = x * x / 2.0; // x^n / n! for n = 2
-      double sum = term;
-      for (int n = 3; n < 40; n++) {
-        term *= x / n;
-        double add = (n - 1) * term;
-        sum += (n % 2 == 0) ? add : -add;
-        if (add < 1e-18 * sum) {
-          break;
-        }
-      }
-      return sum;
+    return x < SERIES_LIMIT ? gSeries(x) : -Math.expm1(-x) - x * Math.exp(-x);
+  }
+
+  /**
+   * g(x) = x^2 sum_{n>=0} G_SERIES[n] x^n with G_SERIES[n] = (-1)^n (n + 1) / (n + 2)!; 19 terms
+   * reach 1e-19 relative at x = 0.75.
+   */
+  private static final double[] G_SERIES = new double[19];
+
+  static {
+    double factorial = 2; // (n + 2)! at n = 0
+    for (int n = 0; n < G_SERIES.length; n++) {
+      G_SERIES[n] = (n % 2 == 0 ? 1 : -1) * (n + 1) / factorial;
+      factorial *= n + 3;
     }
-    return -Math.expm1(-x) - x * Math.exp(-x);
+  }
+
+  /** g by its Taylor series (Horner), for x below SERIES_LIMIT where the closed form cancels. */
+  static double gSeries(double x) {
+    double p = 0;
+    for (int n = G_SERIES.length - 1; n >= 0; n--) {
+      p = p * x + G_SERIES[n];
+    }
+    return x * x * p;
   }
 
   /** g'(x) = x e^(-x). */
@@ -53,8 +62,15 @@ public final class CrawlValue {
   /**
    * The inverse of g on [0, 1): the x with g(x) = y. Returns 0 for y <= 0 and +infinity for
    * y >= 1 (the threshold is at or above the value ceiling: the page is never worth a crawl).
+   * Every due time is one of these, so it is read from a table and polished by one Newton step
+   * ({@link FastGInverse}); it agrees with {@link #gInverseByNewton} to a few ulps.
    */
   public static double gInverse(double y) {
+    return FastGInverse.inverse(y);
+  }
+
+  /** The inverse of g by Newton's method from a rough start: the reference the table is built from. */
+  static double gInverseByNewton(double y) {
     if (!(y > 0)) {
       return 0.0;
     }
