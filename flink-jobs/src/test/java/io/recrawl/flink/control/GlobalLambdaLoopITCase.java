@@ -3,9 +3,6 @@ package io.recrawl.flink.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.flink.config.RecrawlConfig;
-import io.recrawl.flink.job.JobSinks;
-import io.recrawl.flink.job.JobSources;
-import io.recrawl.flink.job.RecrawlJob;
 import io.recrawl.flink.testutil.KafkaExtension;
 import io.recrawl.flink.testutil.TestClusters;
 import io.recrawl.wire.ControlMessage;
@@ -18,9 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -78,13 +73,8 @@ class GlobalLambdaLoopITCase {
         // instead of re-releasing them.
         Map.entry("recrawl.engine.lease", "3 d"),
         Map.entry("recrawl.parallelism", 2)));
-    RecrawlConfig config = RecrawlConfig.fromMap(settings);
     // Checkpoints commit the crawl requests' transactions (exactly-once, the default delivery).
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
-        "execution.checkpointing.interval", "500 ms",
-        "execution.checkpointing.dir", TestClusters.checkpointDir("GlobalLambdaLoopITCase").toUri().toString())));
-    RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
-    JobClient job = env.executeAsync("global-lambda-loop");
+    JobClient job = TestClusters.startJob(RecrawlConfig.fromMap(settings), "global-lambda-loop");
     try {
       // The controller's prices (epoch > 0; the configured static λ_0 has epoch 0).
       List<ControlMessage> prices = controllerPrices(1, Duration.ofSeconds(90));

@@ -22,9 +22,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -90,13 +88,8 @@ class CrawlLoopITCase {
         Map.entry("recrawl.engine.revisit.max-interval", "10 s"),
         Map.entry("recrawl.engine.lease", "1 min"),
         Map.entry("recrawl.parallelism", 2)));
-    RecrawlConfig config = RecrawlConfig.fromMap(settings);
     // Checkpoints commit the requests' Kafka transactions; the crawler reads them read_committed.
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
-        "execution.checkpointing.interval", "500 ms",
-        "execution.checkpointing.dir", TestClusters.checkpointDir("crawl-loop").toUri().toString())));
-    RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
-    return env.executeAsync("crawl-loop");
+    return TestClusters.startJob(RecrawlConfig.fromMap(settings), "crawl-loop");
   }
 
   /** The statuses on the topic once {@code done} holds of them, or when the deadline passes. */

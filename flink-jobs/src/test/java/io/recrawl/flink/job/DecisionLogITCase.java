@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,10 +66,7 @@ class DecisionLogITCase {
         "recrawl.decisions.type", "files",
         "recrawl.decisions.path", dir.resolve("decisions").toString()));
 
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.enableCheckpointing(300); // the file sinks finalise their parts at checkpoints
-    RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
-    JobClient job = env.executeAsync("decision-log");
+    JobClient job = TestClusters.startJob(config, "decision-log"); // file parts are finalised at checkpoints
     int expected = HOSTS * PAGES_PER_HOST;
     try {
       // Part files are finalised at checkpoints: wait until both outputs hold every page.

@@ -1,13 +1,19 @@
 package io.recrawl.flink.testutil;
 
+import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.job.JobSinks;
+import io.recrawl.flink.job.JobSources;
+import io.recrawl.flink.job.RecrawlJob;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 /** The MiniCluster the ITCases share: one task manager with two slots, on RocksDB. */
@@ -41,6 +47,19 @@ public final class TestClusters {
       c.setString("execution.checkpointing.interval", checkpointInterval);
     }
     return c;
+  }
+
+  /**
+   * Starts the production job of {@code config} (its own sources and sinks) on the MiniCluster,
+   * checkpointing every 500 ms: checkpoints commit the exactly-once Kafka requests and finalise
+   * file parts, so a test sees output within a second.
+   */
+  public static JobClient startJob(RecrawlConfig config, String name) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
+        "execution.checkpointing.interval", "500 ms",
+        "execution.checkpointing.dir", checkpointDir(name).toUri().toString())));
+    RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
+    return env.executeAsync(name);
   }
 
   /** Cancels a job and waits until it has stopped: a job still cancelling may start another's race. */
