@@ -1,10 +1,10 @@
 package io.recrawl.engine;
 
 /**
- * The sum, over a set of hosts, of each host's demand curve capped at its rate limit:
- * Σ_i min(k_i, D_i(θ)) on the threshold grid. This is the total crawl rate the hosts would ask for
- * at global lambda θ; one ledger per Flink subtask (or one for the simulator), summed by the
- * global lambda controller.
+ * The sum, over a set of hosts, of each host's demand curve capped at its rate limit: Σ_i min(k_i,
+ * D_i(θ)) on the threshold grid. This is the total crawl rate the hosts would ask for at global
+ * lambda θ; one ledger per Flink subtask (or one for the simulator), summed by the global lambda
+ * controller.
  */
 public final class DemandLedger {
 

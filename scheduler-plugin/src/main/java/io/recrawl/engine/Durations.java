@@ -4,7 +4,9 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses durations the way Flink's config.yaml writes them ("90 s", "5 min", "1 h", "2 d") into ms. */
+/**
+ * Parses durations the way Flink's config.yaml writes them ("90 s", "5 min", "1 h", "2 d") into ms.
+ */
 public final class Durations {
 
   private static final Pattern FORMAT =

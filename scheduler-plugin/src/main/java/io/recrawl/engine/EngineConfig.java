@@ -25,25 +25,55 @@ public final class EngineConfig {
     doc("revisit.min-interval", "1 h", "never recrawl a page more often than this");
     doc("revisit.max-interval", "0", "recrawl every page at least this often; 0 = no floor");
     doc("lease", "1 h", "a released URL is released again if no status comes back within this");
-    doc("lease.max", "0", "each lease that runs out without a status doubles the next one of the URL, up to this (a crawler that is down is not sent the same URL every lease period); a status resets it; 0 = 24 x lease");
-    doc("due.bucket", "1 min", "width of the due-time buckets; a page is released at most this late");
-    doc("timer.recheck", "6 h", "a page that waits longer is re-checked against the threshold three quarters of the way through its wait, but no more often than this");
-    doc("timer.horizon", "7 d", "the longest a page waits between two re-checks (a page never worth a crawl is re-checked this often)");
-    doc("fetch-error.backoff", "2 h", "retry delay after the first fetch error; doubles per consecutive error");
+    doc(
+        "lease.max",
+        "0",
+        "each lease that runs out without a status doubles the next one of the URL, up to this (a crawler that is down is not sent the same URL every lease period); a status resets it; 0 = 24 x lease");
+    doc(
+        "due.bucket",
+        "1 min",
+        "width of the due-time buckets; a page is released at most this late");
+    doc(
+        "timer.recheck",
+        "6 h",
+        "a page that waits longer is re-checked against the threshold three quarters of the way through its wait, but no more often than this");
+    doc(
+        "timer.horizon",
+        "7 d",
+        "the longest a page waits between two re-checks (a page never worth a crawl is re-checked this often)");
+    doc(
+        "fetch-error.backoff",
+        "2 h",
+        "retry delay after the first fetch error; doubles per consecutive error");
     doc("fetch-error.max", "3", "consecutive fetch errors after which a page becomes ERROR");
     doc("error.retry-interval", "0", "retry ERROR pages after this; 0 = never");
     doc("error.remove", "false", "remove ERROR pages from state instead of keeping them");
     doc("weight.default", "1.0", "weight of a page whose events carry none");
     doc("estimator.prior-rate", "1.0", "prior mean change rate, changes per day");
     doc("estimator.prior-shape", "1.0", "weight of the prior, in observations");
-    doc("estimator.max-shape", "200", "cap on the evidence kept; lower forgets faster and follows drift");
-    doc("estimator.host-prior", "true", "plan a page with little evidence from its host's other pages (the mean of their estimated change rates, estimator.prior-rate counting as one page) instead of from estimator.prior-rate alone");
-    doc("estimator.expected-value", "true", "the crawl value is averaged over the change-rate posterior (freshness objective): a page whose rate is uncertain is worth more and is never written off on thin evidence; false = the value at the planned rate (see estimator.optimism)");
-    doc("estimator.optimism", "0.5", "with estimator.expected-value false: plan with this many standard deviations below the median change rate (about the 30 % quantile), so that pages with little evidence get crawled and learned; 0 = plan with the mean");
+    doc(
+        "estimator.max-shape",
+        "200",
+        "cap on the evidence kept; lower forgets faster and follows drift");
+    doc(
+        "estimator.host-prior",
+        "true",
+        "plan a page with little evidence from its host's other pages (the mean of their estimated change rates, estimator.prior-rate counting as one page) instead of from estimator.prior-rate alone");
+    doc(
+        "estimator.expected-value",
+        "true",
+        "the crawl value is averaged over the change-rate posterior (freshness objective): a page whose rate is uncertain is worth more and is never written off on thin evidence; false = the value at the planned rate (see estimator.optimism)");
+    doc(
+        "estimator.optimism",
+        "0.5",
+        "with estimator.expected-value false: plan with this many standard deviations below the median change rate (about the 30 % quantile), so that pages with little evidence get crawled and learned; 0 = plan with the mean");
     doc("curve.min-threshold", "1e-6", "lowest threshold on the demand-curve grid");
     doc("curve.max-threshold", "1e6", "highest threshold on the demand-curve grid");
     doc("curve.points-per-decade", "3", "resolution of the demand-curve grid");
-    doc("wake.max-slots", "10000", "most due slots one wake-up examines; the rest wait for the next");
+    doc(
+        "wake.max-slots",
+        "10000",
+        "most due slots one wake-up examines; the rest wait for the next");
     doc("metadata.transfer", "[]", "metadata keys carried from status events into crawl requests");
   }
 
@@ -102,7 +132,11 @@ public final class EngineConfig {
     hostPrior = r.bool("estimator.host-prior");
     expectedValue = r.bool("estimator.expected-value");
     if (!(optimism >= 0) || optimism > 5) {
-      throw new IllegalArgumentException(prefix + "estimator.optimism: must be within [0, 5] (got '" + m.get("estimator.optimism") + "')");
+      throw new IllegalArgumentException(
+          prefix
+              + "estimator.optimism: must be within [0, 5] (got '"
+              + m.get("estimator.optimism")
+              + "')");
     }
     grid =
         r.build(
@@ -127,7 +161,8 @@ public final class EngineConfig {
       throw new IllegalArgumentException(prefix + "timer.horizon: must be at least timer.recheck");
     }
     if (maxRevisitMs > 0 && maxRevisitMs < minRevisitMs) {
-      throw new IllegalArgumentException(prefix + "revisit.max-interval: must be >= revisit.min-interval");
+      throw new IllegalArgumentException(
+          prefix + "revisit.max-interval: must be >= revisit.min-interval");
     }
     r.rejectUnknown();
   }
@@ -139,7 +174,8 @@ public final class EngineConfig {
 
   /**
    * Builds a configuration from a map of the keys in {@link #KEYS} (missing keys take their
-   * default). Unknown keys and bad values are refused with the full key ({@code prefix + key}) named.
+   * default). Unknown keys and bad values are refused with the full key ({@code prefix + key})
+   * named.
    */
   public static EngineConfig fromMap(Map<String, ?> values, String prefix) {
     @SuppressWarnings("unchecked")
@@ -170,7 +206,8 @@ public final class EngineConfig {
     }
 
     private IllegalArgumentException bad(String key, String why) {
-      return new IllegalArgumentException(prefix + key + ": " + why + " (got '" + m.get(key) + "')");
+      return new IllegalArgumentException(
+          prefix + key + ": " + why + " (got '" + m.get(key) + "')");
     }
 
     double number(String key) {

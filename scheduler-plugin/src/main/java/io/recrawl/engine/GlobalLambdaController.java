@@ -1,7 +1,8 @@
 package io.recrawl.engine;
 
 /**
- * Computes the global lambda λ_0, the price of the global crawl budget k_0, once per control period.
+ * Computes the global lambda λ_0, the price of the global crawl budget k_0, once per control
+ * period.
  *
  * <p>Feed-forward: the engines report their demand curves capped at each host's rate limit; their
  * sum D(θ) is the crawl rate the whole frontier would take at global lambda θ, so the price that
@@ -23,35 +24,41 @@ package io.recrawl.engine;
  * <p>Backlog: URLs in flight beyond {@link #QUEUE_ALLOWANCE_DAYS} of budget wait in the crawler's
  * queue, so the target is lowered by that excess spread over {@link #QUEUE_DRAIN_DAYS}: the crawler
  * stays busy while the frontier holds back its least valuable releases. This replaces most of the
- * headroom: releases fall due in clumps, and at 100 % use the queue would otherwise only grow.
- * The caller counts in flight only what waits for the budget: each host up to what its own limit
+ * headroom: releases fall due in clumps, and at 100 % use the queue would otherwise only grow. The
+ * caller counts in flight only what waits for the budget: each host up to what its own limit
  * fetches in the allowance ({@link LocalFrontier#inFlightForBudget}); a limited host's queue beyond
  * that waits for the host, whatever the price.
  *
  * <p>Start-up: at first the whole frontier is in flight (every page discovered at once, days of
  * budget), and the URLs waiting say nothing about the price: a backlog term would hold lambda at
- * the top of its grid for the whole first crawl, and a feedback would learn that pages in flight are
- * not sent again. So both wait, and lambda follows the curve alone, until the backlog has once
+ * the top of its grid for the whole first crawl, and a feedback would learn that pages in flight
+ * are not sent again. So both wait, and lambda follows the curve alone, until the backlog has once
  * fallen to {@link #START_UP_OVER_DAYS} of budget ({@link #armed()}): the first crawl's backlog is
  * days of budget, a steady crawl's an hour or two. Waiting for the allowance itself could last for
  * ever: with learned rates the curve runs ahead of the releases, the backlog stays above the
  * allowance, and only the feedback and the backlog term, which wait, would bring it down (learned
  * rates, seed 1: not armed until day 56, the crawler at its budget with up to 1,856 URLs queued).
- * The feedback waits {@link #BIAS_AVERAGING_DAYS} more:
- * right after the first crawl few pages fall due (they were all just fetched), and learned as model
- * error that trough lowered lambda for weeks (1,000,000 pages: a crawler at its budget for the
- * whole run, 0.9922 of the optimum against 0.9992).
+ * The feedback waits {@link #BIAS_AVERAGING_DAYS} more: right after the first crawl few pages fall
+ * due (they were all just fetched), and learned as model error that trough lowered lambda for weeks
+ * (1,000,000 pages: a crawler at its budget for the whole run, 0.9922 of the optimum against
+ * 0.9992).
  */
 public final class GlobalLambdaController {
 
   private static final double MAX_BIAS = Math.log(2);
+
   /**
    * Backlog the crawler may hold without a correction, days of budget: the clumps in which pages
    * fall due (a few hundred URLs at 20,000 a day).
    */
   public static final double QUEUE_ALLOWANCE_DAYS = 0.5 / 24;
-  /** The start-up is over once the backlog has fallen to this, days of budget (see the class comment). */
+
+  /**
+   * The start-up is over once the backlog has fallen to this, days of budget (see the class
+   * comment).
+   */
   static final double START_UP_OVER_DAYS = 2.0 / 24;
+
   /**
    * The backlog term's time constant, days: the target is lowered by the backlog beyond the
    * allowance divided by this. Long on purpose: raising lambda by x defers the pages near their
@@ -62,8 +69,13 @@ public final class GlobalLambdaController {
    * percent per clump.
    */
   static final double QUEUE_DRAIN_DAYS = 2;
-  /** Most the backlog term lowers the target by, share of the budget (a burst is drained by the crawler, not by a price spike). */
+
+  /**
+   * Most the backlog term lowers the target by, share of the budget (a burst is drained by the
+   * crawler, not by a price spike).
+   */
   static final double MAX_QUEUE_CUT = 0.1;
+
   /** Default share of the budget left unused on average; the backlog term does the rest. */
   static final double DEFAULT_HEADROOM = 0.0025;
 
@@ -80,8 +92,10 @@ public final class GlobalLambdaController {
   private double previousLambda = Double.NaN;
   private double previousInFlight = -1;
   private boolean armed;
+
   /** Control periods since {@link #armed()}. */
   private long periodsArmed;
+
   private long epoch;
 
   /**
@@ -91,8 +105,13 @@ public final class GlobalLambdaController {
    * @param steadyBand |log| of the change in lambda below which a period counts as steady
    * @param headroom share of the budget left unused on average
    */
-  public GlobalLambdaController(ThresholdGrid grid, double budget, double periodDays, double learningRate,
-      double steadyBand, double headroom) {
+  public GlobalLambdaController(
+      ThresholdGrid grid,
+      double budget,
+      double periodDays,
+      double learningRate,
+      double steadyBand,
+      double headroom) {
     if (!(budget > 0)) {
       throw new IllegalArgumentException("budget must be > 0, got " + budget);
     }
@@ -113,13 +132,19 @@ public final class GlobalLambdaController {
   static final double BIAS_AVERAGING_DAYS = 3;
 
   /**
-   * Defaults for a control period of {@code periodDays}: the feedback averages over about three days
-   * of steady periods, whatever the period (with an hourly period, averaging over ten periods made
-   * lambda follow the noise in hourly crawl counts, and jitter in lambda costs freshness); a period
-   * is steady when lambda moved under 5 %; 0.25 % headroom.
+   * Defaults for a control period of {@code periodDays}: the feedback averages over about three
+   * days of steady periods, whatever the period (with an hourly period, averaging over ten periods
+   * made lambda follow the noise in hourly crawl counts, and jitter in lambda costs freshness); a
+   * period is steady when lambda moved under 5 %; 0.25 % headroom.
    */
   public GlobalLambdaController(ThresholdGrid grid, double budget, double periodDays) {
-    this(grid, budget, periodDays, Math.min(1.0, periodDays / BIAS_AVERAGING_DAYS), 0.05, DEFAULT_HEADROOM);
+    this(
+        grid,
+        budget,
+        periodDays,
+        Math.min(1.0, periodDays / BIAS_AVERAGING_DAYS),
+        0.05,
+        DEFAULT_HEADROOM);
   }
 
   /** {@link #update(double[], double, double)} without a count of URLs in flight. */
@@ -132,8 +157,8 @@ public final class GlobalLambdaController {
    * period that just ended (crawls per day; NaN when not known) and the URLs in flight now
    * (released, no status yet, lease not expired; negative when not known). Returns the new lambda.
    *
-   * <p>Without a count in flight, the feedback compares the status rate itself, there is no
-   * backlog term, and it learns from the first period (the behaviour before the count existed).
+   * <p>Without a count in flight, the feedback compares the status rate itself, there is no backlog
+   * term, and it learns from the first period (the behaviour before the count existed).
    */
   public double update(double[] demandCurve, double measuredRate, double inFlight) {
     boolean counted = inFlight >= 0;
@@ -152,7 +177,10 @@ public final class GlobalLambdaController {
     }
     // The first crawl's aftermath is not model error (see the class comment).
     boolean settled = !counted || periodsArmed * periodDays >= BIAS_AVERAGING_DAYS;
-    boolean steady = lambda > 0 && previousLambda > 0 && Math.abs(Math.log(lambda / previousLambda)) < steadyBand;
+    boolean steady =
+        lambda > 0
+            && previousLambda > 0
+            && Math.abs(Math.log(lambda / previousLambda)) < steadyBand;
     if (settled && steady && predicted > 0 && sent >= 0 && Double.isFinite(sent)) {
       if (!(predictedAverage > 0)) {
         // A prior of no model error with full weight: each period then moves the bias by its share
@@ -166,17 +194,22 @@ public final class GlobalLambdaController {
     }
     double target = budget * (1 - headroom) * Math.exp(-bias());
     if (armed) {
-      // One-sided: a backlog under the allowance is no evidence of demand falling short (the crawler
+      // One-sided: a backlog under the allowance is no evidence of demand falling short (the
+      // crawler
       // may be idle or not), and a term that also raised the target made lambda ring hour to hour.
       double excess = Math.max(0, inFlight - allowance);
       target -= Math.min(budget * MAX_QUEUE_CUT, excess / QUEUE_DRAIN_DAYS);
     }
     if (Double.isFinite(measuredRate) || previousInFlight < 0) {
-      previousInFlight = inFlight; // a call within a period (NaN) leaves the period's start as it was
+      previousInFlight =
+          inFlight; // a call within a period (NaN) leaves the period's start as it was
     }
     previousLambda = lambda;
     lambda = grid.thresholdFor(demandCurve, target);
-    predicted = lambda > 0 ? grid.demandAt(demandCurve, lambda) : Double.NaN; // 0: demand fits, nothing to learn
+    predicted =
+        lambda > 0
+            ? grid.demandAt(demandCurve, lambda)
+            : Double.NaN; // 0: demand fits, nothing to learn
     epoch++;
     return lambda;
   }
@@ -198,7 +231,10 @@ public final class GlobalLambdaController {
     return armed;
   }
 
-  /** The learned log ratio of the sent to the predicted crawl rate (0 until steady periods were seen). */
+  /**
+   * The learned log ratio of the sent to the predicted crawl rate (0 until steady periods were
+   * seen).
+   */
   public double bias() {
     if (!(measuredAverage > 0) || !(predictedAverage > 0)) {
       return 0;
@@ -216,15 +252,23 @@ public final class GlobalLambdaController {
    */
   public double[] snapshot() {
     return new double[] {
-      measuredAverage, predictedAverage, predicted, lambda, previousLambda, previousInFlight,
-      armed ? 1 : 0, periodsArmed, epoch
+      measuredAverage,
+      predictedAverage,
+      predicted,
+      lambda,
+      previousLambda,
+      previousInFlight,
+      armed ? 1 : 0,
+      periodsArmed,
+      epoch
     };
   }
 
   /** Continues from a {@link #snapshot()}. */
   public void restore(double[] s) {
     if (s.length != SNAPSHOT_SIZE) {
-      throw new IllegalArgumentException("a controller snapshot has " + SNAPSHOT_SIZE + " numbers, got " + s.length);
+      throw new IllegalArgumentException(
+          "a controller snapshot has " + SNAPSHOT_SIZE + " numbers, got " + s.length);
     }
     measuredAverage = s[0];
     predictedAverage = s[1];

@@ -2,8 +2,8 @@ package io.recrawl.engine;
 
 /**
  * The part of a {@link HostEngine.Context} that every caller fills alike: the host, its clock and
- * λ_0, fixed for the length of one engine call. What the call sends out (releases, wake-ups, demand)
- * is the subclass's.
+ * λ_0, fixed for the length of one engine call. What the call sends out (releases, wake-ups,
+ * demand) is the subclass's.
  */
 public abstract class HostCall implements HostEngine.Context {
 

@@ -19,25 +19,31 @@ import java.util.Map;
  * maps ({@link HostStore}). One engine instance serves every host; it keeps no state of its own.
  *
  * <p>Each page is indexed in one of two queues of slots (see {@link SlotQueues}): the <em>due</em>
- * queue by the time its crawl value will reach the threshold (or, when that is far, by a re-check on
- * the way, so that a fall in the threshold is noticed in time), and the <em>ready</em> queue by its
- * crawl value once it is due. A wake-up drains the due buckets that have passed, re-checking every
- * page against the current threshold, then releases the best ready page if the host's pacing and
- * its room in flight allow; a limited host with a free slot and nothing ready sends the best of its
- * first few due pages early rather than waste the slot.
+ * queue by the time its crawl value will reach the threshold (or, when that is far, by a re-check
+ * on the way, so that a fall in the threshold is noticed in time), and the <em>ready</em> queue by
+ * its crawl value once it is due. A wake-up drains the due buckets that have passed, re-checking
+ * every page against the current threshold, then releases the best ready page if the host's pacing
+ * and its room in flight allow; a limited host with a free slot and nothing ready sends the best of
+ * its first few due pages early rather than waste the slot.
  */
 public final class HostEngine {
 
   static final int DUE = 0;
   static final int READY = 1;
-  /** Ready buckets: 8 per e-fold of crawl value, i.e. pages within ~13 % of value share a bucket. */
+
+  /**
+   * Ready buckets: 8 per e-fold of crawl value, i.e. pages within ~13 % of value share a bucket.
+   */
   private static final double READY_BUCKETS_PER_LOG = 8.0;
 
   private final EngineConfig cfg;
   private final HostThreshold thresholds;
 
-  /** The prior's statistics as a page stores them, to tell a page with evidence from one without. */
+  /**
+   * The prior's statistics as a page stores them, to tell a page with evidence from one without.
+   */
   private final float priorShape;
+
   private final float priorRate;
 
   public HostEngine(EngineConfig cfg) {
@@ -70,7 +76,10 @@ public final class HostEngine {
     /** Emits a crawl request. */
     void release(CrawlRequest request);
 
-    /** The host's single wake-up moves from {@code previous} to {@code next} (Long.MAX_VALUE = none). */
+    /**
+     * The host's single wake-up moves from {@code previous} to {@code next} (Long.MAX_VALUE =
+     * none).
+     */
     void reschedule(long previous, long next);
 
     /**
@@ -133,7 +142,7 @@ public final class HostEngine {
       switch (e.status()) {
         case FETCHED:
           learnChange(h, p, e);
-          // fall through: both count as a visit
+        // fall through: both count as a visit
         case REDIRECTION:
           p.lastFetch = e.time();
           p.ageFrom = 0;
@@ -152,7 +161,7 @@ public final class HostEngine {
             index(store, h, p, e.url(), now + backoff, now);
             break;
           }
-          // fall through: too many errors
+        // fall through: too many errors
         default: // ERROR
           markError(store, h, p, e.url(), now, ctx);
       }
@@ -161,16 +170,19 @@ public final class HostEngine {
   }
 
   /**
-   * A known page discovered again (a sitemap read anew) with a new weight or known change rate takes
-   * them, and a page waiting for its due time is indexed again under them; returns false, changing
-   * nothing, when the event brings nothing new.
+   * A known page discovered again (a sitemap read anew) with a new weight or known change rate
+   * takes them, and a page waiting for its due time is indexed again under them; returns false,
+   * changing nothing, when the event brings nothing new.
    */
-  private boolean rediscover(HostStore store, HostState h, PageState p, StatusEvent e, long now, double lambda0) {
+  private boolean rediscover(
+      HostStore store, HostState h, PageState p, StatusEvent e, long now, double lambda0) {
     Double known = knownChangeRate(p, e);
     ChangeStats knownStats = known == null ? null : cfg.estimator.known(known);
     boolean newWeight = e.weight() != null && e.weight().floatValue() != p.weight;
-    boolean newRate = knownStats != null
-        && ((float) knownStats.shape() != p.changeShape || (float) knownStats.rate() != p.changeRate);
+    boolean newRate =
+        knownStats != null
+            && ((float) knownStats.shape() != p.changeShape
+                || (float) knownStats.rate() != p.changeRate);
     if (!newWeight && !newRate) {
       return false;
     }
@@ -183,8 +195,12 @@ public final class HostEngine {
       setChangeStats(h, p, knownStats);
     }
     setCurveContribution(h, p, true);
-    boolean waiting = p.slot >= 0 && SlotQueues.queueOf(p.slot) == DUE && !p.inFlight() && !p.forced
-        && p.status != CrawlStatus.ERROR.ordinal();
+    boolean waiting =
+        p.slot >= 0
+            && SlotQueues.queueOf(p.slot) == DUE
+            && !p.inFlight()
+            && !p.forced
+            && p.status != CrawlStatus.ERROR.ordinal();
     if (waiting) {
       double theta = thresholds.threshold(h, lambda0, now);
       index(store, h, p, e.url(), catchUp(h, p, dueTime(h, p, theta, now), theta, now), now);
@@ -197,8 +213,8 @@ public final class HostEngine {
   /**
    * A known rate replacing a known rate: the changes expected since the last fetch are the old
    * rate's, so the page's age restarts where the new rate gives as many. A page whose rate rose is
-   * then not overdue for changes it has not had time to make, and one whose rate fell is as stale as
-   * it was.
+   * then not overdue for changes it has not had time to make, and one whose rate fell is as stale
+   * as it was.
    */
   private void keepExpectedChanges(PageState p, ChangeStats next, long now) {
     ChangeStats before = new ChangeStats(p.changeShape, p.changeRate);
@@ -212,8 +228,8 @@ public final class HostEngine {
   /**
    * The due time of a page re-planned by a new weight or rate. One the re-plan leaves overdue goes
    * within one re-check period ({@code timer.recheck}), sooner the further its value is above the
-   * threshold: a sitemap that re-rates a whole site at once then goes out in value order over hours,
-   * not in one burst that delays every other crawl behind it in the crawler's queue.
+   * threshold: a sitemap that re-rates a whole site at once then goes out in value order over
+   * hours, not in one burst that delays every other crawl behind it in the crawler's queue.
    */
   private long catchUp(HostState h, PageState p, long due, double theta, long now) {
     if (due >= now) {
@@ -235,7 +251,9 @@ public final class HostEngine {
 
   // ---------------------------------------------------------------- wake-ups
 
-  /** The host's wake-up: re-check due pages against the current threshold and release the best one. */
+  /**
+   * The host's wake-up: re-check due pages against the current threshold and release the best one.
+   */
   public void onWake(HostStore store, Context ctx) {
     HostState h = store.host();
     if (h == null) {
@@ -277,8 +295,7 @@ public final class HostEngine {
     boolean slotOpen = slotOpen(h, now);
     boolean sent = false;
     if (slotOpen) {
-      sent = !h.ready.isEmpty()
-          && dispatchOne(store, h, now, theta, lambda0, ctx);
+      sent = !h.ready.isEmpty() && dispatchOne(store, h, now, theta, lambda0, ctx);
       if (!sent && theta > lambda0) { // the host's own limit binds (see HostThreshold#constrained)
         sent = pullForward(store, h, now, theta, lambda0, ctx);
       }
@@ -286,7 +303,8 @@ public final class HostEngine {
 
     // budget < 0: overdue slots remain. Nothing sent at an open slot: the next try is one spacing
     // away (the slot counts from now), so a limited host with nothing worth sending does not spin.
-    long next = budget < 0 ? now + 1 : nextWake(h, now, lambda0, slotOpen && !sent ? now : h.lastRelease);
+    long next =
+        budget < 0 ? now + 1 : nextWake(h, now, lambda0, slotOpen && !sent ? now : h.lastRelease);
     setWake(h, next, ctx);
     settleLedger(h, now, ctx, false);
     store.putHost(h);
@@ -315,7 +333,8 @@ public final class HostEngine {
   }
 
   /** Releases the highest-value ready page that still clears the threshold; false if none did. */
-  private boolean dispatchOne(HostStore store, HostState h, long now, double theta, double lambda0, Context ctx) {
+  private boolean dispatchOne(
+      HostStore store, HostState h, long now, double theta, double lambda0, Context ctx) {
     int budget = cfg.maxSlotsPerWake;
     while (!h.ready.isEmpty() && budget-- > 0) {
       Taken t = take(store, h.ready, READY, h.ready.lastBucket());
@@ -338,23 +357,30 @@ public final class HostEngine {
   /** A page the free-slot search took off its bucket and puts back there. */
   private record SetAside(Taken taken, long bucket) {}
 
-  /** Candidates a free slot compares, and head entries it may pop to find them (stale ones included). */
+  /**
+   * Candidates a free slot compares, and head entries it may pop to find them (stale ones
+   * included).
+   */
   private static final int PULL_CANDIDATES = 8;
+
   private static final int PULL_POPS = 64;
 
   /**
-   * A limited host with a free slot and nothing ready sends early the most valuable of the first few
-   * pages of its due queue, if that page is worth a crawl at the global price; returns whether it
-   * sent one. The host's limit is the scarce resource: a slot left unused is a crawl lost, and pages
-   * fall due in clumps, not evenly. The pages examined but not sent are re-indexed at the current
-   * threshold, which moves re-check entries (pages far from due) off the head of the queue.
+   * A limited host with a free slot and nothing ready sends early the most valuable of the first
+   * few pages of its due queue, if that page is worth a crawl at the global price; returns whether
+   * it sent one. The host's limit is the scarce resource: a slot left unused is a crawl lost, and
+   * pages fall due in clumps, not evenly. The pages examined but not sent are re-indexed at the
+   * current threshold, which moves re-check entries (pages far from due) off the head of the queue.
    */
-  private boolean pullForward(HostStore store, HostState h, long now, double theta, double lambda0, Context ctx) {
+  private boolean pullForward(
+      HostStore store, HostState h, long now, double theta, double lambda0, Context ctx) {
     Taken best = null;
     double bestValue = Double.NEGATIVE_INFINITY;
     int candidates = 0;
     List<SetAside> passed = null;
-    for (int pops = 0; candidates < PULL_CANDIDATES && pops < PULL_POPS && !h.due.isEmpty(); pops++) {
+    for (int pops = 0;
+        candidates < PULL_CANDIDATES && pops < PULL_POPS && !h.due.isEmpty();
+        pops++) {
       long bucket = h.due.firstBucket();
       Taken t = take(store, h.due, DUE, bucket);
       if (t == null) {
@@ -407,7 +433,8 @@ public final class HostEngine {
    * A page below the threshold of a host whose own limit binds is left to the wake-up, whose
    * free-slot search compares it with the host's due pages.
    */
-  private boolean sendAtOnce(HostStore store, HostState h, PageState p, String url, long now, Context ctx) {
+  private boolean sendAtOnce(
+      HostStore store, HostState h, PageState p, String url, long now, Context ctx) {
     if (!h.ready.isEmpty() || (!h.due.isEmpty() && h.due.firstBucket() * cfg.bucketMs <= now)) {
       return false; // other pages may be due: the wake-up compares them
     }
@@ -438,10 +465,19 @@ public final class HostEngine {
 
   /** Whether the host's pacing and its room in flight allow a release now. */
   private boolean slotOpen(HostState h, long now) {
-    return now >= h.lastRelease + thresholds.spacingMs(h, now) && h.inFlight < thresholds.maxInFlight(h, now);
+    return now >= h.lastRelease + thresholds.spacingMs(h, now)
+        && h.inFlight < thresholds.maxInFlight(h, now);
   }
 
-  private void release(HostStore store, HostState h, PageState p, String url, long now, double v, double theta, Context ctx) {
+  private void release(
+      HostStore store,
+      HostState h,
+      PageState p,
+      String url,
+      long now,
+      double v,
+      double theta,
+      Context ctx) {
     long due = Math.min(now, dueTime(h, p, theta, now));
     ReleaseReason reason = releaseReason(p, v, theta, now);
     p.forced = false;
@@ -450,7 +486,15 @@ public final class HostEngine {
     h.lastRelease = now;
     index(store, h, p, url, p.leaseUntil, now);
     CrawlRequest request =
-        new CrawlRequest(url, ctx.host(), p.metadata == null ? Map.of() : p.metadata, now, due, v, theta, p.leaseUntil);
+        new CrawlRequest(
+            url,
+            ctx.host(),
+            p.metadata == null ? Map.of() : p.metadata,
+            now,
+            due,
+            v,
+            theta,
+            p.leaseUntil);
     ctx.release(request);
     ctx.listener().released(request, reason, thresholds.maxRate(h, now));
   }
@@ -474,8 +518,8 @@ public final class HostEngine {
   // ---------------------------------------------------------------- the policy
 
   /**
-   * The page's crawl value now, averaged over its change-rate posterior with
-   * {@code estimator.expected-value}; a page never fetched is worth its value ceiling.
+   * The page's crawl value now, averaged over its change-rate posterior with {@code
+   * estimator.expected-value}; a page never fetched is worth its value ceiling.
    */
   public double crawlValue(HostState h, PageState p, long now) {
     if (p.neverFetched()) {
@@ -488,7 +532,10 @@ public final class HostEngine {
         : cfg.objective.crawlValue(p.weight, plannedRate(s), tauDays);
   }
 
-  /** The most the page's crawl value can reach: w/δ at the planned rate, or E[w/δ] over the posterior. */
+  /**
+   * The most the page's crawl value can reach: w/δ at the planned rate, or E[w/δ] over the
+   * posterior.
+   */
   public double valueCeiling(HostState h, PageState p) {
     ChangeStats s = changeStats(h, p);
     return plansWithPosterior(s)
@@ -497,25 +544,32 @@ public final class HostEngine {
   }
 
   /**
-   * The change rate the page's demand is counted with, per day: the posterior mean with
-   * {@code estimator.expected-value}, else a low quantile of the posterior (see
-   * {@code estimator.optimism}), which meets the mean once the evidence is in. With
-   * {@code estimator.host-prior} the posterior takes its host's prior ({@link #hostPriorRate}).
+   * The change rate the page's demand is counted with, per day: the posterior mean with {@code
+   * estimator.expected-value}, else a low quantile of the posterior (see {@code
+   * estimator.optimism}), which meets the mean once the evidence is in. With {@code
+   * estimator.host-prior} the posterior takes its host's prior ({@link #hostPriorRate}).
    */
   public double changeRate(HostState h, PageState p) {
     return plannedRate(changeStats(h, p));
   }
 
   private double plannedRate(ChangeStats s) {
-    return plansWithPosterior(s) ? cfg.estimator.rate(s) : cfg.estimator.optimisticRate(s, cfg.optimism);
+    return plansWithPosterior(s)
+        ? cfg.estimator.rate(s)
+        : cfg.estimator.optimisticRate(s, cfg.optimism);
   }
 
-  /** Whether the value is averaged over the posterior: asked for, and the rate is not simply known. */
+  /**
+   * Whether the value is averaged over the posterior: asked for, and the rate is not simply known.
+   */
   private boolean plansWithPosterior(ChangeStats s) {
     return cfg.expectedValue && !cfg.estimator.isKnown(s);
   }
 
-  /** The page's posterior over its change rate, under its host's prior with {@code estimator.host-prior}. */
+  /**
+   * The page's posterior over its change rate, under its host's prior with {@code
+   * estimator.host-prior}.
+   */
   public ChangeStats changeStats(HostState h, PageState p) {
     ChangeStats s = new ChangeStats(p.changeShape, p.changeRate);
     return cfg.hostPrior ? cfg.estimator.withPriorMean(s, hostPriorRate(h, p)) : s;
@@ -523,27 +577,32 @@ public final class HostEngine {
 
   /**
    * The prior mean change rate for a page of this host: the mean estimated rate of the host's other
-   * pages with evidence, {@code estimator.prior-rate} counting as one more page (see
-   * {@link io.recrawl.estimate.ChangeRateEstimator#pooledPriorMean}). Pages of one site
-   * tend to change alike, and a page crawled once or twice is otherwise planned from a crawl-wide
-   * guess; the page's own evidence is left out so that it is not counted twice.
+   * pages with evidence, {@code estimator.prior-rate} counting as one more page (see {@link
+   * io.recrawl.estimate.ChangeRateEstimator#pooledPriorMean}). Pages of one site tend to change
+   * alike, and a page crawled once or twice is otherwise planned from a crawl-wide guess; the
+   * page's own evidence is left out so that it is not counted twice.
    */
   public double hostPriorRate(HostState h, PageState p) {
     if (h.learnedPages == HostState.LEARNED_UNKNOWN) {
       return cfg.estimator.priorRate();
     }
-    return cfg.estimator.pooledPriorMean(h.learnedRateSum, h.learnedPages, hasEvidence(p) ? learnedRate(p) : Double.NaN);
+    return cfg.estimator.pooledPriorMean(
+        h.learnedRateSum, h.learnedPages, hasEvidence(p) ? learnedRate(p) : Double.NaN);
   }
 
-  /** When the page's crawl value reaches {@code theta}, within the revisit bounds; Long.MAX_VALUE = never. */
+  /**
+   * When the page's crawl value reaches {@code theta}, within the revisit bounds; Long.MAX_VALUE =
+   * never.
+   */
   public long dueTime(HostState h, PageState p, double theta, long now) {
     if (p.neverFetched()) {
       return valueCeiling(h, p) >= theta ? now : Long.MAX_VALUE;
     }
     ChangeStats s = changeStats(h, p);
-    double tauDays = plansWithPosterior(s)
-        ? cfg.objective.expectedTimeToThreshold(p.weight, s.shape(), s.rate(), theta)
-        : cfg.objective.timeToThreshold(p.weight, plannedRate(s), theta);
+    double tauDays =
+        plansWithPosterior(s)
+            ? cfg.objective.expectedTimeToThreshold(p.weight, s.shape(), s.rate(), theta)
+            : cfg.objective.timeToThreshold(p.weight, plannedRate(s), theta);
     double tauMs = Math.max(tauDays * EngineConfig.DAY_MS, cfg.minRevisitMs);
     if (cfg.maxRevisitMs > 0) {
       tauMs = Math.min(tauMs, cfg.maxRevisitMs);
@@ -558,17 +617,23 @@ public final class HostEngine {
     return cfg.maxRevisitMs > 0 && !p.neverFetched() && now - p.lastFetch >= cfg.maxRevisitMs;
   }
 
-  private void schedule(HostStore store, HostState h, PageState p, String url, long now, double lambda0) {
+  private void schedule(
+      HostStore store, HostState h, PageState p, String url, long now, double lambda0) {
     scheduleAt(store, h, p, url, thresholds.threshold(h, lambda0, now), now);
   }
 
-  /** {@link #schedule} at a threshold the caller has at hand (a wake-up's: one look-up on the curve). */
-  private void scheduleAt(HostStore store, HostState h, PageState p, String url, double theta, long now) {
+  /**
+   * {@link #schedule} at a threshold the caller has at hand (a wake-up's: one look-up on the
+   * curve).
+   */
+  private void scheduleAt(
+      HostStore store, HostState h, PageState p, String url, double theta, long now) {
     index(store, h, p, url, dueTime(h, p, theta, now), now);
   }
 
   /** Due times further ahead than this many buckets are indexed coarsely (see {@link #index}). */
   private static final int FINE_BUCKETS = 60;
+
   private static final int COARSE_FACTOR = 16;
 
   /**
@@ -588,7 +653,8 @@ public final class HostEngine {
     if (!p.forced && ahead > FINE_BUCKETS) {
       // A re-check may come a little early: its bucket widens with the distance (an eighth of it,
       // rounded to a power of two), so checks spread over days share few buckets.
-      long width = at < due ? Math.max(COARSE_FACTOR, Long.highestOneBit(ahead / 8)) : COARSE_FACTOR;
+      long width =
+          at < due ? Math.max(COARSE_FACTOR, Long.highestOneBit(ahead / 8)) : COARSE_FACTOR;
       bucket -= bucket % width;
     }
     long key = h.due.push(DUE, bucket);
@@ -626,8 +692,8 @@ public final class HostEngine {
 
   /**
    * Ready bucket of a crawl value: monotone in the value, so the last bucket holds the best pages.
-   * An unbounded value (a page never fetched, under a prior that allows it never to change) is above
-   * every finite one; such pages share their host's prior, so their weight ranks them.
+   * An unbounded value (a page never fetched, under a prior that allows it never to change) is
+   * above every finite one; such pages share their host's prior, so their weight ranks them.
    */
   static long readyBucket(double value, double weight) {
     if (!(value > 0)) {
@@ -682,14 +748,22 @@ public final class HostEngine {
             lastModified,
             p.lastFetch);
     if (known == null && !p.neverFetched() && e.time() > p.lastFetch) {
-      long since = verdict == ChangeEvidence.Verdict.CHANGED
-          ? ChangeEvidence.sinceLastChange(lastModified, ChangeEvidence.parseDate(e.first("protocol.date")), p.lastFetch, e.time())
-          : -1;
-      setChangeStats(h, p, cfg.estimator.learn(
-          new ChangeStats(p.changeShape, p.changeRate),
-          (e.time() - p.lastFetch) / (double) EngineConfig.DAY_MS,
-          verdict,
-          since / (double) EngineConfig.DAY_MS));
+      long since =
+          verdict == ChangeEvidence.Verdict.CHANGED
+              ? ChangeEvidence.sinceLastChange(
+                  lastModified,
+                  ChangeEvidence.parseDate(e.first("protocol.date")),
+                  p.lastFetch,
+                  e.time())
+              : -1;
+      setChangeStats(
+          h,
+          p,
+          cfg.estimator.learn(
+              new ChangeStats(p.changeShape, p.changeRate),
+              (e.time() - p.lastFetch) / (double) EngineConfig.DAY_MS,
+              verdict,
+              since / (double) EngineConfig.DAY_MS));
     }
     if (sigHash != 0) {
       p.signatureHash = sigHash;
@@ -701,8 +775,9 @@ public final class HostEngine {
 
   /**
    * The event's known change rate ({@link StatusEvent#knownChangeRate}), parsed only when its text
-   * differs from the one this page record last carried: a sitemap (or the simulator's oracle) states
-   * the same rate event after event, and parsing it cost more than the engine's work on the event.
+   * differs from the one this page record last carried: a sitemap (or the simulator's oracle)
+   * states the same rate event after event, and parsing it cost more than the engine's work on the
+   * event.
    */
   private static Double knownChangeRate(PageState p, StatusEvent e) {
     String text = e.first(StatusEvent.CHANGE_RATE_KEY);
@@ -731,7 +806,9 @@ public final class HostEngine {
     }
   }
 
-  /** Whether the page's statistics are more than the prior: it was observed, or its rate is known. */
+  /**
+   * Whether the page's statistics are more than the prior: it was observed, or its rate is known.
+   */
   private boolean hasEvidence(PageState p) {
     return p.changeShape != priorShape || p.changeRate != priorRate;
   }
@@ -742,7 +819,8 @@ public final class HostEngine {
   }
 
   /** Marks ERROR, and removes the page if so configured. */
-  private void markError(HostStore store, HostState h, PageState p, String url, long now, Context ctx) {
+  private void markError(
+      HostStore store, HostState h, PageState p, String url, long now, Context ctx) {
     p.status = (byte) CrawlStatus.ERROR.ordinal();
     setCurveContribution(h, p, false);
     if (cfg.errorRemove) {
@@ -778,7 +856,10 @@ public final class HostEngine {
       // Counted as planned: over the posterior when the value is averaged over it.
       shape = plansWithPosterior(s) ? s.shape() : 0;
     }
-    if (rate > 0 && p.curveRate > 0 && within1Percent(rate, p.curveRate) && within1Percent(shape, p.curveShape)) {
+    if (rate > 0
+        && p.curveRate > 0
+        && within1Percent(rate, p.curveRate)
+        && within1Percent(shape, p.curveShape)) {
       return; // not worth two curve updates per event
     }
     if (h.curve == null) {
@@ -843,12 +924,15 @@ public final class HostEngine {
   }
 
   /**
-   * The host's next wake-up: the end of its first due bucket, or its next dispatch slot (one spacing
-   * after {@code slotFrom}) if a page is ready or the host is limited, and it has room in flight.
+   * The host's next wake-up: the end of its first due bucket, or its next dispatch slot (one
+   * spacing after {@code slotFrom}) if a page is ready or the host is limited, and it has room in
+   * flight.
    */
   private long nextWake(HostState h, long now, double lambda0, long slotFrom) {
-    long next = h.due.isEmpty() ? Long.MAX_VALUE : Math.max(now + 1, bucketEnd(h.due.firstBucket()));
-    boolean wantsSlot = !h.ready.isEmpty() || (!h.due.isEmpty() && thresholds.constrained(h, lambda0, now));
+    long next =
+        h.due.isEmpty() ? Long.MAX_VALUE : Math.max(now + 1, bucketEnd(h.due.firstBucket()));
+    boolean wantsSlot =
+        !h.ready.isEmpty() || (!h.due.isEmpty() && thresholds.constrained(h, lambda0, now));
     // With its crawler full, the host waits for a status or a lease expiry instead.
     if (wantsSlot && h.inFlight < thresholds.maxInFlight(h, now)) {
       next = Math.min(next, Math.max(now + 1, slotFrom + thresholds.spacingMs(h, now)));

@@ -10,6 +10,7 @@ final class HostLimits {
 
   /** Metadata key a status updater may set from robots.txt, seconds. */
   static final String CRAWL_DELAY_KEY = "robots.crawl.delay";
+
   static final String RETRY_AFTER_KEY = "protocol.retry-after";
   private static final long DAY = EngineConfig.DAY_MS;
   private static final long DEFAULT_BACKOFF_MS = 3_600_000L;
@@ -29,10 +30,14 @@ final class HostLimits {
     }
     if (code != null && (code == 429 || code == 503)) {
       // The host asks us to slow down: halve the rate we use, for Retry-After or an hour.
-      double current = h.evidenceRate > 0 && now < h.evidenceUntil ? Math.min(defaultRate, h.evidenceRate) : defaultRate;
+      double current =
+          h.evidenceRate > 0 && now < h.evidenceUntil
+              ? Math.min(defaultRate, h.evidenceRate)
+              : defaultRate;
       h.evidenceRate = current / 2;
       Double retry = seconds(e.first(RETRY_AFTER_KEY));
-      h.evidenceUntil = now + (retry != null && retry > 0 ? (long) (retry * 1000) : DEFAULT_BACKOFF_MS);
+      h.evidenceUntil =
+          now + (retry != null && retry > 0 ? (long) (retry * 1000) : DEFAULT_BACKOFF_MS);
     }
   }
 

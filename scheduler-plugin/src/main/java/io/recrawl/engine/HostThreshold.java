@@ -6,10 +6,10 @@ package io.recrawl.engine;
  *
  * <p>The host keeps its demand curve D_i(θ) — the crawl rate its pages would take at threshold θ,
  * Σ_j ρ_j(θ) — on a fixed grid. The host lambda is the price at which that demand meets the rate
- * limit: θ_i^c with D_i(θ_i^c) = k_i, so λ_i = max(0, θ_i^c − λ_0) is 0 exactly when the host is not
- * constrained. What the curve cannot see — pages fall due in clumps, not evenly — the engine absorbs
- * without moving the price: clumps wait in the ready queue, highest value first, and a slot a clump
- * leaves idle is filled early with the best page near its due time.
+ * limit: θ_i^c with D_i(θ_i^c) = k_i, so λ_i = max(0, θ_i^c − λ_0) is 0 exactly when the host is
+ * not constrained. What the curve cannot see — pages fall due in clumps, not evenly — the engine
+ * absorbs without moving the price: clumps wait in the ready queue, highest value first, and a slot
+ * a clump leaves idle is filled early with the best page near its due time.
  */
 public final class HostThreshold {
 
@@ -24,11 +24,17 @@ public final class HostThreshold {
     this.grid = cfg.grid;
     this.rates = new RateTable(cfg.objective, cfg.grid);
     // Per-page rate bounds from the revisit intervals, in crawls per day.
-    this.maxRate = cfg.minRevisitMs > 0 ? EngineConfig.DAY_MS / (double) cfg.minRevisitMs : Double.POSITIVE_INFINITY;
+    this.maxRate =
+        cfg.minRevisitMs > 0
+            ? EngineConfig.DAY_MS / (double) cfg.minRevisitMs
+            : Double.POSITIVE_INFINITY;
     this.minRate = cfg.maxRevisitMs > 0 ? EngineConfig.DAY_MS / (double) cfg.maxRevisitMs : 0.0;
   }
 
-  /** The host's rate limit k_i now, crawls per day: an override wins; evidence can only lower the default. */
+  /**
+   * The host's rate limit k_i now, crawls per day: an override wins; evidence can only lower the
+   * default.
+   */
   public double maxRate(HostState h, long now) {
     if (h.overrideRate > 0) {
       return h.overrideRate;

@@ -8,6 +8,7 @@ public final class InMemoryHostStore implements HostStore {
 
   private HostState host;
   private final Map<String, PageState> pages = new HashMap<>();
+
   /** Slots by bucket (queue and bucket id), then by sequence number. */
   private final LongObjectMap<BucketSlots> slots = new LongObjectMap<>();
 
@@ -77,7 +78,9 @@ public final class InMemoryHostStore implements HostStore {
     putSlot(key, url, null);
   }
 
-  /** Keeps the record with the slot: draining a bucket then reads each page without a URL look-up. */
+  /**
+   * Keeps the record with the slot: draining a bucket then reads each page without a URL look-up.
+   */
   @Override
   public void putSlot(long key, String url, PageState page) {
     long bucket = SlotQueues.bucketOf(key);
@@ -173,7 +176,9 @@ public final class InMemoryHostStore implements HostStore {
       return live == 0;
     }
 
-    /** Re-bases the array at its first live slot (or {@code seq}) and makes room up to {@code seq}. */
+    /**
+     * Re-bases the array at its first live slot (or {@code seq}) and makes room up to {@code seq}.
+     */
     private void resize(int seq) {
       int first = seq;
       for (int i = 0; i < urls.length; i++) {

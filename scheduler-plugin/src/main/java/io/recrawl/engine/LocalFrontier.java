@@ -16,6 +16,7 @@ public final class LocalFrontier {
 
   private final HostEngine engine;
   private final Map<String, Host> hosts = new HashMap<>();
+
   /**
    * Hosts with a wake-up, as a binary min-heap on their wake time: one entry per host. The heap is
    * primitive arrays (host numbers, wake times, and each host's place by number): sifting reads no
@@ -23,26 +24,40 @@ public final class LocalFrontier {
    * collector would have to track.
    */
   private int[] timers = new int[64];
+
   private long[] timerKeys = new long[64];
   private int timerCount;
+
   /** Hosts by number, and each one's index in the heap (-1 = no wake-up). */
   private Host[] byId = new Host[64];
+
   private int[] heapIndex = new int[64];
   private int nextId;
+
   /** Numbers of removed hosts, for reuse. */
   private int[] freeIds = new int[8];
+
   private int freeCount;
   private final DemandLedger ledger;
   private final EngineListener listener;
   private final Map<String, Double> rateOverrides = new HashMap<>();
   private double globalLambda;
   private long now = Long.MIN_VALUE;
-  /** Computes wake-ups due together on a second thread; null = one thread (see {@link #useWakeWorker}). */
+
+  /**
+   * Computes wake-ups due together on a second thread; null = one thread (see {@link
+   * #useWakeWorker}).
+   */
   private WakeWorker worker;
-  /** The hosts in the map's order, for {@link #inFlightForBudget}; null after a host came or went. */
+
+  /**
+   * The hosts in the map's order, for {@link #inFlightForBudget}; null after a host came or went.
+   */
   private Host[] hostOrder;
+
   /** Scratch for {@link #prepareWakes}: the hosts due, and the heap places still to visit. */
   private Host[] dueHosts = new Host[64];
+
   private int[] heapStack = new int[64];
 
   /** A host's state and its number in the timer heap. */
@@ -51,8 +66,10 @@ public final class LocalFrontier {
     final int id;
     final InMemoryHostStore store = new InMemoryHostStore();
     long wakeAt = Long.MAX_VALUE;
+
     /** Its wake-up computed ahead of its turn (see {@link #prepareWakes}); created on first use. */
     PreparedWake prepared;
+
     // Its record's in-flight count and ledger rate as of its last call, for inFlightForBudget: a
     // pass over every host once per control period then reads only these objects (reading each
     // host's record through its store was 6.6 % of the simulator's main thread).
@@ -123,8 +140,8 @@ public final class LocalFrontier {
   }
 
   /**
-   * Computes wake-ups on a second thread when many hosts are due at once, with results identical
-   * to one thread's; only without a listener, which would hear of them out of order.
+   * Computes wake-ups on a second thread when many hosts are due at once, with results identical to
+   * one thread's; only without a listener, which would hear of them out of order.
    */
   public void useWakeWorker(boolean on) {
     if (on && worker == null) {
@@ -171,10 +188,10 @@ public final class LocalFrontier {
   /**
    * Hands the wake-ups of every host due by {@code time} to the worker thread, when there are
    * enough of them; the loop in {@link #advanceTo} applies each in turn, computing it there if the
-   * worker has not taken it yet. Each host's clock is what {@link #advanceTo} will give it (wake-ups
-   * fire in time order), and a wake-up touches only its host's state, so computing it early or on
-   * another thread gives the same result. A host due again within the same advance wakes again in
-   * turn, on this thread.
+   * worker has not taken it yet. Each host's clock is what {@link #advanceTo} will give it
+   * (wake-ups fire in time order), and a wake-up touches only its host's state, so computing it
+   * early or on another thread gives the same result. A host due again within the same advance
+   * wakes again in turn, on this thread.
    */
   private void prepareWakes(long time) {
     int n = 0;
@@ -212,7 +229,10 @@ public final class LocalFrontier {
     Arrays.fill(dueHosts, 0, n, null);
   }
 
-  /** Applies a wake-up computed ahead as if it ran now: its timer moves, demand and releases in order. */
+  /**
+   * Applies a wake-up computed ahead as if it ran now: its timer moves, demand and releases in
+   * order.
+   */
   private void apply(Host h, PreparedWake w, Consumer<CrawlRequest> out) {
     for (int i = 0; i < w.wakeCount(); i++) {
       setTimer(h, w.wake(i));
@@ -267,10 +287,10 @@ public final class LocalFrontier {
 
   /**
    * URLs released and not yet answered (no status, lease not run out) that wait for the global
-   * budget: each host counts at most what its own rate limit lets the crawler fetch in
-   * {@code windowDays}. A limited host's URLs beyond that wait for the host, not the budget (a host
-   * at its limit gathers up to its in-flight cap, whatever the price), so they are no backlog the
-   * price can drain. A pass over the hosts, once per control period.
+   * budget: each host counts at most what its own rate limit lets the crawler fetch in {@code
+   * windowDays}. A limited host's URLs beyond that wait for the host, not the budget (a host at its
+   * limit gathers up to its in-flight cap, whatever the price), so they are no backlog the price
+   * can drain. A pass over the hosts, once per control period.
    */
   public double inFlightForBudget(double windowDays) {
     if (hostOrder == null) {
@@ -318,7 +338,10 @@ public final class LocalFrontier {
     }
   }
 
-  /** Sifts host {@code id} with wake time {@code key} up from the free place {@code i}; returns where it lands. */
+  /**
+   * Sifts host {@code id} with wake time {@code key} up from the free place {@code i}; returns
+   * where it lands.
+   */
   private int up(int i, int id, long key) {
     while (i > 0) {
       int parent = (i - 1) >>> 1;
@@ -358,27 +381,28 @@ public final class LocalFrontier {
   }
 
   private HostEngine.Context context(Host host, Consumer<CrawlRequest> out) {
-    HostCall call = new HostCall() {
-      @Override
-      public void release(CrawlRequest request) {
-        out.accept(request);
-      }
+    HostCall call =
+        new HostCall() {
+          @Override
+          public void release(CrawlRequest request) {
+            out.accept(request);
+          }
 
-      @Override
-      public void reschedule(long previous, long next) {
-        setTimer(host, next);
-      }
+          @Override
+          public void reschedule(long previous, long next) {
+            setTimer(host, next);
+          }
 
-      @Override
-      public void replaceDemand(double[] before, double[] after) {
-        ledger.replace(before, after);
-      }
+          @Override
+          public void replaceDemand(double[] before, double[] after) {
+            ledger.replace(before, after);
+          }
 
-      @Override
-      public EngineListener listener() {
-        return listener;
-      }
-    };
+          @Override
+          public EngineListener listener() {
+            return listener;
+          }
+        };
     call.begin(host.name, now, globalLambda);
     return call;
   }

@@ -13,37 +13,60 @@ public final class PageState {
 
   /** Importance weight w. */
   public float weight;
+
   /** Last fetch (or redirect), epoch ms; 0 = never fetched. */
   public long lastFetch;
+
   /**
    * When the page's age is counted from, epoch ms; 0 = from {@link #lastFetch}. A known change rate
    * that replaces another moves it so that the changes expected since the fetch stay as many as the
    * old rate made them: the new rate holds from now on, not since the fetch.
    */
   public long ageFrom;
-  /** Change-rate posterior Gamma(shape, rate), see {@link io.recrawl.estimate.ChangeRateEstimator}. */
+
+  /**
+   * Change-rate posterior Gamma(shape, rate), see {@link io.recrawl.estimate.ChangeRateEstimator}.
+   */
   public float changeShape;
+
   public float changeRate;
+
   /** The change rate this page contributes to its host's demand curve (per day); 0 = none. */
   public float curveRate;
-  /** The posterior shape it was counted with there; 0 = counted at {@link #curveRate} as a known rate. */
+
+  /**
+   * The posterior shape it was counted with there; 0 = counted at {@link #curveRate} as a known
+   * rate.
+   */
   public float curveShape;
+
   /** Hash of the last content signature; 0 = none. */
   public long signatureHash;
+
   /** Hash of the last ETag; 0 = none. */
   public int etagHash;
+
   /** {@link io.recrawl.wire.CrawlStatus} ordinal of the last status. */
   public byte status;
+
   /** Consecutive fetch errors. */
   public byte errors;
-  /** Set when the page must be released at its next due time whatever its crawl value (a retry, an expired lease). */
+
+  /**
+   * Set when the page must be released at its next due time whatever its crawl value (a retry, an
+   * expired lease).
+   */
   public boolean forced;
+
   /** Leases of this URL run out in a row without a status; each doubles the next lease. */
   public byte expiries;
+
   /** In flight until this time (epoch ms); 0 = not in flight. */
   public long leaseUntil;
+
   /** The one queue slot that currently indexes this page; -1 = none. Older slots are stale. */
   public long slot = -1;
+
   /** Metadata carried into crawl requests (only the configured transfer keys); may be null. */
   public Map<String, List<String>> metadata;
 

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One host's wake-up computed ahead of its turn, possibly on another thread: the requests it
- * released, the wake-ups it asked for and the demand it replaced, kept in order so that
- * {@link LocalFrontier} can apply them at the host's turn exactly as if the wake-up ran then.
+ * released, the wake-ups it asked for and the demand it replaced, kept in order so that {@link
+ * LocalFrontier} can apply them at the host's turn exactly as if the wake-up ran then.
  *
  * <p>A wake-up reads and writes only its own host's state, the clock and λ_0; both are fixed for
  * the call ({@link #begin}), so computing it early gives the same result as computing it in turn.
@@ -28,8 +28,13 @@ final class PreparedWake extends HostCall {
   private long[] wakes = new long[2];
   private int wakeCount;
   private final List<double[]> demand = new ArrayList<>(2);
-  /** The host record's in-flight count and ledger rate after the wake-up (see {@link LocalFrontier}). */
+
+  /**
+   * The host record's in-flight count and ledger rate after the wake-up (see {@link
+   * LocalFrontier}).
+   */
   int inFlight;
+
   double ledgerRate;
 
   PreparedWake(String host, InMemoryHostStore store) {

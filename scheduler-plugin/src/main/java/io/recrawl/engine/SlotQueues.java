@@ -3,10 +3,10 @@ package io.recrawl.engine;
 import java.util.Arrays;
 
 /**
- * The heads of a set of FIFO buckets kept in a key-value store: bucket b holds slots
- * {@code key(b, head) .. key(b, tail - 1)}. Only these few numbers live in the host record; the
- * slots themselves are single keys in the store, so adding a page is one put and reading a bucket
- * is point look-ups: nothing depends on the store's iteration order, and nothing scans a host.
+ * The heads of a set of FIFO buckets kept in a key-value store: bucket b holds slots {@code key(b,
+ * head) .. key(b, tail - 1)}. Only these few numbers live in the host record; the slots themselves
+ * are single keys in the store, so adding a page is one put and reading a bucket is point look-ups:
+ * nothing depends on the store's iteration order, and nothing scans a host.
  *
  * <p>Removal is lazy: a page records the one slot that is current for it ({@link PageState#slot});
  * any other slot that names it is stale and is skipped when its bucket is drained.
@@ -18,7 +18,8 @@ public final class SlotQueues {
 
   // Bucket i (start <= i < end, ascending) is entries[2i] = its id and entries[2i+1] = its head
   // (high 32 bits) and tail (low 32 bits). One array rather than three parallel ones: a bucket read
-  // is one cache line, and the Flink job's working copy of a host record, made on every call, copies
+  // is one cache line, and the Flink job's working copy of a host record, made on every call,
+  // copies
   // one array. Queues are drained from an end (the first due bucket, the last ready one) and mostly
   // filled near one, so the array keeps room at both ends: dropping or adding an end bucket moves
   // nothing (copying whole arrays for it was a tenth of the simulator's time).
@@ -87,7 +88,9 @@ public final class SlotQueues {
     return tailAt(start + i);
   }
 
-  /** Appends bucket b with slots head .. tail-1 after the last one (for serializers: ids ascend). */
+  /**
+   * Appends bucket b with slots head .. tail-1 after the last one (for serializers: ids ascend).
+   */
   public void append(long b, int head, int tail) {
     if (!isEmpty() && b <= idAt(end - 1)) {
       throw new IllegalArgumentException("bucket " + b + " after " + idAt(end - 1));
@@ -287,7 +290,9 @@ public final class SlotQueues {
     return Math.max(8, 2 * n + 2);
   }
 
-  /** Puts this queue's live buckets, centred, into new arrays of {@code capacity} in {@code into}. */
+  /**
+   * Puts this queue's live buckets, centred, into new arrays of {@code capacity} in {@code into}.
+   */
   private void centreInto(SlotQueues into, int capacity) {
     int n = end - start;
     int at = (capacity - n) / 2;

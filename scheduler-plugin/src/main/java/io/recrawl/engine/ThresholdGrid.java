@@ -56,8 +56,8 @@ public final class ThresholdGrid {
   }
 
   /**
-   * The threshold at which a decreasing demand curve falls to {@code capacity}: 0 when demand
-   * never exceeds it on the grid, the grid's maximum when it always does.
+   * The threshold at which a decreasing demand curve falls to {@code capacity}: 0 when demand never
+   * exceeds it on the grid, the grid's maximum when it always does.
    */
   public double thresholdFor(double[] curve, double capacity) {
     int n = thresholds.length;

@@ -17,10 +17,13 @@ final class WakeWorker implements AutoCloseable {
   private final Thread thread;
   private volatile PreparedWake[] posted;
   private volatile boolean closed;
+
   /** The poster's place in the batch: it takes unclaimed wake-ups from the front while it waits. */
   private int front;
 
-  /** @param config the worker's own engine is built from it: an engine keeps per-call scratch */
+  /**
+   * @param config the worker's own engine is built from it: an engine keeps per-call scratch
+   */
   WakeWorker(EngineConfig config) {
     this.engine = new HostEngine(config);
     this.thread = new Thread(this::loop, "recrawl-wake-worker");
@@ -38,7 +41,8 @@ final class WakeWorker implements AutoCloseable {
   /**
    * Returns once {@code w} (of the last batch posted) is computed: here, if the worker has not
    * claimed it; else after the worker finishes it, computing the batch's unclaimed wake-ups from
-   * the front meanwhile, so that a worker descheduled in the middle of one does not idle this thread.
+   * the front meanwhile, so that a worker descheduled in the middle of one does not idle this
+   * thread.
    */
   void finish(PreparedWake w, HostEngine callerEngine) {
     if (w.claim()) {

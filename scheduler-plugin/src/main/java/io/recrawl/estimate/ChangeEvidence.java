@@ -13,7 +13,9 @@ import java.time.temporal.ChronoField;
 import java.util.List;
 import java.util.Locale;
 
-/** Decides whether a page changed since its previous fetch, from whatever evidence the crawler gave. */
+/**
+ * Decides whether a page changed since its previous fetch, from whatever evidence the crawler gave.
+ */
 public final class ChangeEvidence {
 
   /** The outcome of weighing the evidence. */
@@ -52,7 +54,9 @@ public final class ChangeEvidence {
       return signature.equals(previousSignature) ? Verdict.UNCHANGED : Verdict.CHANGED;
     }
     if (present(etag) && present(previousEtag)) {
-      return normaliseEtag(etag).equals(normaliseEtag(previousEtag)) ? Verdict.UNCHANGED : Verdict.CHANGED;
+      return normaliseEtag(etag).equals(normaliseEtag(previousEtag))
+          ? Verdict.UNCHANGED
+          : Verdict.CHANGED;
     }
     if (lastModifiedMillis != null && previousFetchMillis > 0) {
       return lastModifiedMillis > previousFetchMillis ? Verdict.CHANGED : Verdict.UNCHANGED;
@@ -83,7 +87,8 @@ public final class ChangeEvidence {
               .appendPattern(" HH:mm:ss zzz")
               .toFormatter(Locale.ENGLISH),
           // ANSI C asctime(): "Sun Nov  6 08:49:37 1994"
-          DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ENGLISH).withZone(ZoneOffset.UTC));
+          DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ENGLISH)
+              .withZone(ZoneOffset.UTC));
 
   /**
    * Parses a Last-Modified value leniently: HTTP-date (RFC 1123, RFC 850, asctime), ISO-8601
@@ -138,12 +143,13 @@ public final class ChangeEvidence {
   private static final long MIN_LAST_MODIFIED_AGE_MILLIS = 60_000L;
 
   /**
-   * Milliseconds from the page's last change to a fetch at {@code fetchTime}, from Last-Modified, or
-   * -1 when it cannot be trusted. The age is measured against the server's own Date header when
-   * there is one, so clock skew does not matter; a Last-Modified within a minute of the response, or
-   * not after the previous fetch, says nothing about when the page changed.
+   * Milliseconds from the page's last change to a fetch at {@code fetchTime}, from Last-Modified,
+   * or -1 when it cannot be trusted. The age is measured against the server's own Date header when
+   * there is one, so clock skew does not matter; a Last-Modified within a minute of the response,
+   * or not after the previous fetch, says nothing about when the page changed.
    */
-  public static long sinceLastChange(Long lastModified, Long serverDate, long previousFetch, long fetchTime) {
+  public static long sinceLastChange(
+      Long lastModified, Long serverDate, long previousFetch, long fetchTime) {
     if (lastModified == null || previousFetch <= 0 || lastModified <= previousFetch) {
       return -1;
     }

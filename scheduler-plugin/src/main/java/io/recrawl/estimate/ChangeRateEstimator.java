@@ -28,14 +28,20 @@ public final class ChangeRateEstimator {
     if (!(priorRate > 0) || !(priorShape > 0) || !(maxShape >= priorShape)) {
       throw new IllegalArgumentException(
           "need priorRate > 0, priorShape > 0 and maxShape >= priorShape; got "
-              + priorRate + ", " + priorShape + ", " + maxShape);
+              + priorRate
+              + ", "
+              + priorShape
+              + ", "
+              + maxShape);
     }
     this.priorShape = priorShape;
     this.priorRate = priorRate;
     this.maxShape = maxShape;
   }
 
-  /** A weakly informative default: one change a day, worth one observation, forgetting after ~200. */
+  /**
+   * A weakly informative default: one change a day, worth one observation, forgetting after ~200.
+   */
   public static ChangeRateEstimator defaults() {
     return new ChangeRateEstimator(1.0, 1.0, 200.0);
   }
@@ -60,7 +66,8 @@ public final class ChangeRateEstimator {
    */
   public ChangeStats known(double rate) {
     if (!(rate > 0) || Double.isInfinite(rate)) {
-      throw new IllegalArgumentException("a known change rate must be positive and finite, got " + rate);
+      throw new IllegalArgumentException(
+          "a known change rate must be positive and finite, got " + rate);
     }
     return new ChangeStats(KNOWN_SHAPE, KNOWN_SHAPE / rate);
   }
@@ -70,7 +77,10 @@ public final class ChangeRateEstimator {
     return s.shape() > maxShape;
   }
 
-  /** The posterior after observing whether the page changed during an interval of length {@code interval}. */
+  /**
+   * The posterior after observing whether the page changed during an interval of length {@code
+   * interval}.
+   */
   public ChangeStats observe(ChangeStats s, double interval, boolean changed) {
     if (!(interval > 0) || Double.isInfinite(interval)) {
       return s;
@@ -85,7 +95,8 @@ public final class ChangeRateEstimator {
     } else {
       // Posterior ∝ Gamma(a, b) - r^a Gamma(a, b + d), with r = b / (b + d). It is projected back
       // onto the Gamma with the same E[delta] and E[1/delta]: the two moments the crawl value rests
-      // on (its growth w E[delta] tau^2/2 after a fetch, and its ceiling w E[1/delta]). Matching the
+      // on (its growth w E[delta] tau^2/2 after a fetch, and its ceiling w E[1/delta]). Matching
+      // the
       // variance instead left a shape just above 1 after a change seen across a long gap, and
       // E[1/delta] = b/(a-1) then came out twice the exact posterior's or more: every page seen
       // only "changed" looked worth a crawl. With q(k) = 1 - r^k (expm1: no cancellation when d is
@@ -116,12 +127,12 @@ public final class ChangeRateEstimator {
   }
 
   /**
-   * The posterior after a fetch that shows the page changed during an interval of length
-   * {@code interval} and, from a trustworthy Last-Modified, that its last change was
-   * {@code sinceChange} before the fetch. The likelihood of "a change at that instant, none since" is
-   * delta e^(-delta sinceChange), which is conjugate: one more event, sinceChange more exposure.
-   * Cho and Garcia-Molina's last-modified estimator uses the same information. Falls back to
-   * {@link #observe} when sinceChange is not within [0, interval].
+   * The posterior after a fetch that shows the page changed during an interval of length {@code
+   * interval} and, from a trustworthy Last-Modified, that its last change was {@code sinceChange}
+   * before the fetch. The likelihood of "a change at that instant, none since" is delta e^(-delta
+   * sinceChange), which is conjugate: one more event, sinceChange more exposure. Cho and
+   * Garcia-Molina's last-modified estimator uses the same information. Falls back to {@link
+   * #observe} when sinceChange is not within [0, interval].
    */
   public ChangeStats observeChangeAt(ChangeStats s, double interval, double sinceChange) {
     if (!(interval > 0) || Double.isInfinite(interval)) {
@@ -147,10 +158,13 @@ public final class ChangeRateEstimator {
    * the page changed and the time since its last change is known ({@code sinceChange >= 0}), that
    * time is used too. An UNKNOWN verdict teaches nothing.
    */
-  public ChangeStats learn(ChangeStats s, double interval, ChangeEvidence.Verdict verdict, double sinceChange) {
+  public ChangeStats learn(
+      ChangeStats s, double interval, ChangeEvidence.Verdict verdict, double sinceChange) {
     switch (verdict) {
       case CHANGED:
-        return sinceChange >= 0 ? observeChangeAt(s, interval, sinceChange) : observe(s, interval, true);
+        return sinceChange >= 0
+            ? observeChangeAt(s, interval, sinceChange)
+            : observe(s, interval, true);
       case UNCHANGED:
         return observe(s, interval, false);
       default:
@@ -197,9 +211,9 @@ public final class ChangeRateEstimator {
 
   /**
    * A low quantile of the posterior rate, {@code z} standard normal deviates below the median
-   * (Wilson–Hilferty), for planning under uncertainty. A slower-changing page keeps more value, so a
-   * page with little evidence is planned as the more valuable page it may be: it gets crawled, and
-   * its crawls teach the estimator. With much evidence the quantile meets the mean.
+   * (Wilson–Hilferty), for planning under uncertainty. A slower-changing page keeps more value, so
+   * a page with little evidence is planned as the more valuable page it may be: it gets crawled,
+   * and its crawls teach the estimator. With much evidence the quantile meets the mean.
    */
   public double optimisticRate(ChangeStats s, double z) {
     double mean = rate(s);

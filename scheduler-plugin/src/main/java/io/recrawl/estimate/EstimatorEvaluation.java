@@ -7,8 +7,8 @@ import java.util.SplittableRandom;
 
 /**
  * Compares the change-rate estimator with the naive one (changes seen / time observed) and with Cho
- * and Garcia-Molina's improved estimator on synthetic Poisson histories: true rates log-uniform, crawl
- * gaps regular or exponential.
+ * and Garcia-Molina's improved estimator on synthetic Poisson histories: true rates log-uniform,
+ * crawl gaps regular or exponential.
  */
 public final class EstimatorEvaluation {
 
@@ -21,24 +21,29 @@ public final class EstimatorEvaluation {
   /**
    * One family of histories.
    *
-   * @param gapTimesRate the mean crawl gap as a multiple of the page's mean time between changes 1/delta
+   * @param gapTimesRate the mean crawl gap as a multiple of the page's mean time between changes
+   *     1/delta
    * @param crawls the number of observed intervals in each history
    */
   public record Scenario(Gaps gaps, double gapTimesRate, int crawls) {}
 
   /**
-   * Errors of one estimator over one scenario. Relative errors are of est/true - 1; log errors are of
-   * ln(est/true) over the positive estimates only; {@code zeroFraction} counts the estimates of 0.
+   * Errors of one estimator over one scenario. Relative errors are of est/true - 1; log errors are
+   * of ln(est/true) over the positive estimates only; {@code zeroFraction} counts the estimates of
+   * 0.
    */
-  public record Errors(double relBias, double relRmse, double logBias, double logRmse, double zeroFraction) {}
+  public record Errors(
+      double relBias, double relRmse, double logBias, double logRmse, double zeroFraction) {}
 
   /**
    * The result for one scenario. {@code cho} is Cho and Garcia-Molina's improved estimator for
-   * regular gaps, -ln((n - X + 0.5) / (n + 0.5)) / mean gap, applied to the mean gap when gaps vary.
-   * {@code oursLastModified} is ours when every changed fetch also reports the exact time of the last
-   * change (a trustworthy Last-Modified), used through {@link ChangeRateEstimator#observeChangeAt}.
+   * regular gaps, -ln((n - X + 0.5) / (n + 0.5)) / mean gap, applied to the mean gap when gaps
+   * vary. {@code oursLastModified} is ours when every changed fetch also reports the exact time of
+   * the last change (a trustworthy Last-Modified), used through {@link
+   * ChangeRateEstimator#observeChangeAt}.
    */
-  public record Row(Scenario scenario, Errors ours, Errors naive, Errors cho, Errors oursLastModified) {}
+  public record Row(
+      Scenario scenario, Errors ours, Errors naive, Errors cho, Errors oursLastModified) {}
 
   private final ChangeRateEstimator estimator;
   private final double minRate;
@@ -51,7 +56,8 @@ public final class EstimatorEvaluation {
    * @param maxRate the largest true change rate (per day)
    * @param pages histories simulated per scenario
    */
-  public EstimatorEvaluation(ChangeRateEstimator estimator, double minRate, double maxRate, int pages, long seed) {
+  public EstimatorEvaluation(
+      ChangeRateEstimator estimator, double minRate, double maxRate, int pages, long seed) {
     if (!(minRate > 0) || !(maxRate >= minRate) || pages <= 0) {
       throw new IllegalArgumentException("need 0 < minRate <= maxRate and pages > 0");
     }
@@ -62,7 +68,10 @@ public final class EstimatorEvaluation {
     this.seed = seed;
   }
 
-  /** Regular and exponential gaps, at 0.2, 1 and 5 times 1/delta, with histories of 10 and 50 crawls. */
+  /**
+   * Regular and exponential gaps, at 0.2, 1 and 5 times 1/delta, with histories of 10 and 50
+   * crawls.
+   */
   public static List<Scenario> standardScenarios() {
     List<Scenario> out = new ArrayList<>();
     for (int crawls : new int[] {10, 50}) {
@@ -79,8 +88,11 @@ public final class EstimatorEvaluation {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < scenarios.size(); i++) {
       // The Last-Modified draws use their own stream, so the other columns do not depend on them.
-      rows.add(evaluate(scenarios.get(i), new SplittableRandom(seed * 1_000_003L + i),
-          new SplittableRandom(~(seed * 1_000_003L + i))));
+      rows.add(
+          evaluate(
+              scenarios.get(i),
+              new SplittableRandom(seed * 1_000_003L + i),
+              new SplittableRandom(~(seed * 1_000_003L + i))));
     }
     return rows;
   }
@@ -100,7 +112,8 @@ public final class EstimatorEvaluation {
       int changes = 0;
       double time = 0;
       for (int c = 0; c < sc.crawls(); c++) {
-        double gap = sc.gaps() == Gaps.REGULAR ? meanGap : -meanGap * Math.log(1 - rnd.nextDouble());
+        double gap =
+            sc.gaps() == Gaps.REGULAR ? meanGap : -meanGap * Math.log(1 - rnd.nextDouble());
         // P(at least one change of a Poisson(truth) process in the gap)
         boolean changed = rnd.nextDouble() < -Math.expm1(-truth * gap);
         stats = estimator.observe(stats, gap, changed);
@@ -127,7 +140,8 @@ public final class EstimatorEvaluation {
   /** A markdown table of the rows, one line per scenario and estimator. */
   public static String table(List<Row> rows) {
     StringBuilder sb = new StringBuilder();
-    sb.append("| gaps | mean gap × δ | crawls | estimator | rel. bias | rel. RMSE | log bias | log RMSE | share of 0 |\n");
+    sb.append(
+        "| gaps | mean gap × δ | crawls | estimator | rel. bias | rel. RMSE | log bias | log RMSE | share of 0 |\n");
     sb.append("|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
     for (Row r : rows) {
       line(sb, r.scenario(), "ours", r.ours());
@@ -139,9 +153,19 @@ public final class EstimatorEvaluation {
   }
 
   private static void line(StringBuilder sb, Scenario s, String name, Errors e) {
-    sb.append(String.format(Locale.ROOT, "| %s | %.1f | %d | %s | %+.3f | %.3f | %s | %s | %.1f%% |%n",
-        s.gaps().name().toLowerCase(Locale.ROOT), s.gapTimesRate(), s.crawls(), name,
-        e.relBias(), e.relRmse(), fmt(e.logBias(), true), fmt(e.logRmse(), false), 100 * e.zeroFraction()));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %.1f | %d | %s | %+.3f | %.3f | %s | %s | %.1f%% |%n",
+            s.gaps().name().toLowerCase(Locale.ROOT),
+            s.gapTimesRate(),
+            s.crawls(),
+            name,
+            e.relBias(),
+            e.relRmse(),
+            fmt(e.logBias(), true),
+            fmt(e.logRmse(), false),
+            100 * e.zeroFraction()));
   }
 
   private static String fmt(double v, boolean signed) {
@@ -176,7 +200,8 @@ public final class EstimatorEvaluation {
     Errors errors() {
       double logBias = positive == 0 ? Double.NaN : log / positive;
       double logRmse = positive == 0 ? Double.NaN : Math.sqrt(log2 / positive);
-      return new Errors(rel / n, Math.sqrt(rel2 / n), logBias, logRmse, (n - positive) / (double) n);
+      return new Errors(
+          rel / n, Math.sqrt(rel2 / n), logBias, logRmse, (n - positive) / (double) n);
     }
   }
 }

@@ -11,10 +11,13 @@ import java.util.stream.IntStream;
 final class HostPages {
 
   final int hosts;
+
   /** Host i's pages are positions {@code start[i] .. start[i+1]-1}. */
   final int[] start;
+
   /** The problem's page index at each position. */
   final int[] page;
+
   final double[] weight;
   final double[] changeRate;
   final double[] minRate;
@@ -60,7 +63,10 @@ final class HostPages {
     return Math.min(maxRate[pos], Math.max(minRate[pos], r));
   }
 
-  /** The rate of the page at {@code pos} at a root, mixing both sides of a jump (see {@link ThresholdRoot}). */
+  /**
+   * The rate of the page at {@code pos} at a root, mixing both sides of a jump (see {@link
+   * ThresholdRoot}).
+   */
   double rate(int pos, ThresholdRoot root) {
     double high = rate(pos, root.theta);
     if (root.fraction == 0) {

@@ -50,10 +50,16 @@ public final class KktResidual {
    * threshold {@code hostTheta} = lambda_0 + lambda_i.
    */
   static KktResidual measure(
-      HostPages hp, double[] rate, double[] hostLimit, double budget,
-      double globalLambda, double[] hostLambda, double[] hostDemand) {
+      HostPages hp,
+      double[] rate,
+      double[] hostLimit,
+      double budget,
+      double globalLambda,
+      double[] hostLambda,
+      double[] hostDemand) {
     double[] hostStationarity = new double[hp.hosts];
-    hp.forEachHost(i -> hostStationarity[i] = stationarity(hp, rate, i, globalLambda + hostLambda[i]));
+    hp.forEachHost(
+        i -> hostStationarity[i] = stationarity(hp, rate, i, globalLambda + hostLambda[i]));
     double stat = 0;
     double limits = 0;
     double slack = 0;

@@ -20,8 +20,10 @@ public final class OptimumProblem {
   final double[] hostLimit;
   final double budget;
   final Objective objective;
+
   /** Per-page minimum rate (the floor, 1 / max revisit interval); null means 0 for every page. */
   final double[] minRate;
+
   /** Per-page maximum rate (1 / min revisit interval); null means unbounded for every page. */
   final double[] maxRate;
 
@@ -37,11 +39,12 @@ public final class OptimumProblem {
   }
 
   /**
-   * Starts a problem. {@code hostLimit[i]} is host i's max rate in crawls per day
-   * ({@code Double.POSITIVE_INFINITY} when the host is unconstrained); {@code hostIndex[j]} is
-   * page j's host, in {@code [0, hostLimit.length)}.
+   * Starts a problem. {@code hostLimit[i]} is host i's max rate in crawls per day ({@code
+   * Double.POSITIVE_INFINITY} when the host is unconstrained); {@code hostIndex[j]} is page j's
+   * host, in {@code [0, hostLimit.length)}.
    */
-  public static Builder builder(double[] weight, double[] changeRate, int[] hostIndex, double[] hostLimit) {
+  public static Builder builder(
+      double[] weight, double[] changeRate, int[] hostIndex, double[] hostLimit) {
     return new Builder(weight, changeRate, hostIndex, hostLimit);
   }
 
@@ -127,13 +130,16 @@ public final class OptimumProblem {
     }
 
     /**
-     * The same revisit bounds for every page, in days: each page is crawled at least every
-     * {@code maxInterval} and at most every {@code minInterval}. Use +infinity and 0 for "none".
+     * The same revisit bounds for every page, in days: each page is crawled at least every {@code
+     * maxInterval} and at most every {@code minInterval}. Use +infinity and 0 for "none".
      */
     public Builder revisitIntervals(double maxInterval, double minInterval) {
       if (!(maxInterval > 0) || !(minInterval >= 0) || minInterval > maxInterval) {
         throw new IllegalArgumentException(
-            "need 0 <= minInterval <= maxInterval and maxInterval > 0, got min " + minInterval + ", max " + maxInterval);
+            "need 0 <= minInterval <= maxInterval and maxInterval > 0, got min "
+                + minInterval
+                + ", max "
+                + maxInterval);
       }
       if (Double.isInfinite(maxInterval)) {
         this.minRate = null;
@@ -161,27 +167,44 @@ public final class OptimumProblem {
         requireLength("maxRates", maxRate.length, n);
       }
       if (!(budget > 0)) {
-        throw new IllegalArgumentException("the global budget must be > 0 crawls/day, got " + budget);
+        throw new IllegalArgumentException(
+            "the global budget must be > 0 crawls/day, got " + budget);
       }
       for (int i = 0; i < hostLimit.length; i++) {
         if (!(hostLimit[i] > 0)) {
-          throw new IllegalArgumentException("host " + i + ": max rate must be > 0 crawls/day, got " + hostLimit[i]);
+          throw new IllegalArgumentException(
+              "host " + i + ": max rate must be > 0 crawls/day, got " + hostLimit[i]);
         }
       }
       for (int j = 0; j < n; j++) {
         if (!(weight[j] >= 0) || Double.isInfinite(weight[j])) {
-          throw new IllegalArgumentException("page " + j + ": weight must be finite and >= 0, got " + weight[j]);
+          throw new IllegalArgumentException(
+              "page " + j + ": weight must be finite and >= 0, got " + weight[j]);
         }
         if (!(changeRate[j] >= 0) || Double.isInfinite(changeRate[j])) {
-          throw new IllegalArgumentException("page " + j + ": change rate must be finite and >= 0, got " + changeRate[j]);
+          throw new IllegalArgumentException(
+              "page " + j + ": change rate must be finite and >= 0, got " + changeRate[j]);
         }
         if (hostIndex[j] < 0 || hostIndex[j] >= hostLimit.length) {
-          throw new IllegalArgumentException("page " + j + ": host index " + hostIndex[j] + " outside [0, " + hostLimit.length + ")");
+          throw new IllegalArgumentException(
+              "page "
+                  + j
+                  + ": host index "
+                  + hostIndex[j]
+                  + " outside [0, "
+                  + hostLimit.length
+                  + ")");
         }
         double lo = minRate == null ? 0.0 : minRate[j];
         double hi = maxRate == null ? Double.POSITIVE_INFINITY : maxRate[j];
         if (!(lo >= 0) || Double.isInfinite(lo) || !(hi > 0) || lo > hi) {
-          throw new IllegalArgumentException("page " + j + ": need 0 <= min rate <= max rate, max rate > 0; got " + lo + ", " + hi);
+          throw new IllegalArgumentException(
+              "page "
+                  + j
+                  + ": need 0 <= min rate <= max rate, max rate > 0; got "
+                  + lo
+                  + ", "
+                  + hi);
         }
       }
       return new OptimumProblem(this);
@@ -189,7 +212,8 @@ public final class OptimumProblem {
 
     private static void requireLength(String name, int actual, int expected) {
       if (actual != expected) {
-        throw new IllegalArgumentException(name + " has " + actual + " entries, weight has " + expected);
+        throw new IllegalArgumentException(
+            name + " has " + actual + " entries, weight has " + expected);
       }
     }
   }

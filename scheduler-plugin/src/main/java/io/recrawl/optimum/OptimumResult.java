@@ -1,6 +1,9 @@
 package io.recrawl.optimum;
 
-/** The exact static optimum: every page's rate, the global lambda, every host lambda, and how good it is. */
+/**
+ * The exact static optimum: every page's rate, the global lambda, every host lambda, and how good
+ * it is.
+ */
 public final class OptimumResult {
 
   /** Whether the problem had a solution. */
@@ -20,8 +23,16 @@ public final class OptimumResult {
   private final double weightedFreshness;
   private final KktResidual kkt;
 
-  OptimumResult(Status status, String infeasibility, double[] rates, double globalLambda, double[] hostLambda,
-      double[] hostDemand, double objectiveValue, double weightedFreshness, KktResidual kkt) {
+  OptimumResult(
+      Status status,
+      String infeasibility,
+      double[] rates,
+      double globalLambda,
+      double[] hostLambda,
+      double[] hostDemand,
+      double objectiveValue,
+      double weightedFreshness,
+      KktResidual kkt) {
     this.status = status;
     this.infeasibility = infeasibility;
     this.rates = rates;
@@ -42,7 +53,9 @@ public final class OptimumResult {
     return infeasibility;
   }
 
-  /** Every page's optimal crawl rate, per day, in the problem's page order (shared, do not modify). */
+  /**
+   * Every page's optimal crawl rate, per day, in the problem's page order (shared, do not modify).
+   */
   public double[] rates() {
     return rates;
   }

@@ -13,15 +13,16 @@ import java.util.stream.IntStream;
  * revisit bounds, and host i's demand D_i(theta) is the sum over its pages, non-increasing in
  * theta. Let theta_i^c be where D_i meets k_i (0 if it never exceeds k_i). Host i's threshold is
  * max(lambda_0, theta_i^c), its host lambda is max(0, theta_i^c - lambda_0), and it then uses
- * min(k_i, D_i(lambda_0)). The global lambda is therefore the root of
- * T(lambda_0) = sum_i min(k_i, D_i(lambda_0)) = k_0, or 0 if T(0) fits the budget; only then are
- * the constrained hosts' own thresholds solved. Both searches run on log demand against log
- * threshold (see {@link ThresholdSearch}) and land on the feasible side.
+ * min(k_i, D_i(lambda_0)). The global lambda is therefore the root of T(lambda_0) = sum_i min(k_i,
+ * D_i(lambda_0)) = k_0, or 0 if T(0) fits the budget; only then are the constrained hosts' own
+ * thresholds solved. Both searches run on log demand against log threshold (see {@link
+ * ThresholdSearch}) and land on the feasible side.
  */
 public final class StaticOptimum {
 
   /** Solves on every core (hosts in parallel); the result does not depend on the thread count. */
   public static final StaticOptimum PARALLEL = new StaticOptimum(true);
+
   /** Solves on the calling thread only. */
   public static final StaticOptimum SEQUENTIAL = new StaticOptimum(false);
 
@@ -61,15 +62,20 @@ public final class StaticOptimum {
     if (totalAtZero == Double.POSITIVE_INFINITY && budget == Double.POSITIVE_INFINITY) {
       for (int i = 0; i < hosts; i++) {
         if (perHost[i] == Double.POSITIVE_INFINITY) {
-          throw new IllegalArgumentException("unbounded: host " + i + " has no max rate, pages without a max rate,"
-              + " and the global budget is infinite; give the host a limit or set a budget");
+          throw new IllegalArgumentException(
+              "unbounded: host "
+                  + i
+                  + " has no max rate, pages without a max rate,"
+                  + " and the global budget is infinite; give the host a limit or set a budget");
         }
       }
     }
     ThresholdRoot global = ThresholdRoot.exact(0.0);
     if (totalAtZero > budget) {
       double guess = sampledGlobalGuess(hp, limit, budget);
-      global = ThresholdSearch.solve(t -> totalDemand(hp, limit, t, perHost), budget, 0.0, totalAtZero, guess);
+      global =
+          ThresholdSearch.solve(
+              t -> totalDemand(hp, limit, t, perHost), budget, 0.0, totalAtZero, guess);
     }
     double lambda0 = global.theta;
 
@@ -77,45 +83,68 @@ public final class StaticOptimum {
     double[] ratePos = new double[hp.page.length];
     double[] demandAtGlobal = new double[hosts];
     hp.forEachHost(i -> demandAtGlobal[i] = hp.demandInto(i, lambda0, ratePos));
-    int[] constrained = IntStream.range(0, hosts).filter(i -> demandAtGlobal[i] > limit[i]).toArray();
+    int[] constrained =
+        IntStream.range(0, hosts).filter(i -> demandAtGlobal[i] > limit[i]).toArray();
     ThresholdRoot[] hostRoot = new ThresholdRoot[hosts];
     Arrays.fill(hostRoot, global);
     if (global.fraction > 0) {
-      // lambda_0 ends on a narrow bracket: each host takes its share of the mix, never past its limit.
+      // lambda_0 ends on a narrow bracket: each host takes its share of the mix, never past its
+      // limit.
       ThresholdRoot g = global;
-      hp.forEachHost(i -> {
-        double below = hp.demand(i, g.lowTheta);
-        double capped = Math.min(limit[i], below);
-        double f = below > demandAtGlobal[i] ? g.fraction * (capped - demandAtGlobal[i]) / (below - demandAtGlobal[i]) : 0;
-        hostRoot[i] = g.withFraction(Math.max(0, f));
-      });
+      hp.forEachHost(
+          i -> {
+            double below = hp.demand(i, g.lowTheta);
+            double capped = Math.min(limit[i], below);
+            double f =
+                below > demandAtGlobal[i]
+                    ? g.fraction * (capped - demandAtGlobal[i]) / (below - demandAtGlobal[i])
+                    : 0;
+            hostRoot[i] = g.withFraction(Math.max(0, f));
+          });
     }
-    hp.forEachHost(constrained, i -> {
-      double guess = lambda0 > 0 && Double.isFinite(demandAtGlobal[i])
-          ? lambda0 * square(demandAtGlobal[i] / limit[i]) // D ~ theta^(-1/2) for small theta
-          : hostUniformRateGuess(hp, i, limit[i]);
-      hostRoot[i] = ThresholdSearch.solve(t -> hp.demand(i, t), limit[i], lambda0, demandAtGlobal[i], guess);
-    });
+    hp.forEachHost(
+        constrained,
+        i -> {
+          double guess =
+              lambda0 > 0 && Double.isFinite(demandAtGlobal[i])
+                  ? lambda0
+                      * square(demandAtGlobal[i] / limit[i]) // D ~ theta^(-1/2) for small theta
+                  : hostUniformRateGuess(hp, i, limit[i]);
+          hostRoot[i] =
+              ThresholdSearch.solve(
+                  t -> hp.demand(i, t), limit[i], lambda0, demandAtGlobal[i], guess);
+        });
 
     double[] hostDemand = new double[hosts];
-    hp.forEachHost(i -> {
-      if (hostRoot[i].theta == lambda0 && hostRoot[i].fraction == 0) {
-        hostDemand[i] = demandAtGlobal[i]; // the rates stored at lambda_0 stand
-        return;
-      }
-      double sum = 0;
-      for (int pos = hp.start[i]; pos < hp.start[i + 1]; pos++) {
-        ratePos[pos] = hp.rate(pos, hostRoot[i]);
-        sum += ratePos[pos];
-      }
-      hostDemand[i] = sum;
-    });
+    hp.forEachHost(
+        i -> {
+          if (hostRoot[i].theta == lambda0 && hostRoot[i].fraction == 0) {
+            hostDemand[i] = demandAtGlobal[i]; // the rates stored at lambda_0 stand
+            return;
+          }
+          double sum = 0;
+          for (int pos = hp.start[i]; pos < hp.start[i + 1]; pos++) {
+            ratePos[pos] = hp.rate(pos, hostRoot[i]);
+            sum += ratePos[pos];
+          }
+          hostDemand[i] = sum;
+        });
     double[] hostLambda = new double[hosts];
     for (int i = 0; i < hosts; i++) {
       hostLambda[i] = hostRoot[i].theta - lambda0;
     }
-    KktResidual kkt = KktResidual.measure(hp, ratePos, limit, budget, lambda0, hostLambda, hostDemand);
-    return finish(problem, hp, ratePos, OptimumResult.Status.OPTIMAL, null, lambda0, hostLambda, hostDemand, kkt);
+    KktResidual kkt =
+        KktResidual.measure(hp, ratePos, limit, budget, lambda0, hostLambda, hostDemand);
+    return finish(
+        problem,
+        hp,
+        ratePos,
+        OptimumResult.Status.OPTIMAL,
+        null,
+        lambda0,
+        hostLambda,
+        hostDemand,
+        kkt);
   }
 
   /** T(theta) = sum_i min(k_i, D_i(theta)); fills {@code perHost} with each term. */
@@ -128,7 +157,9 @@ public final class StaticOptimum {
     return sum;
   }
 
-  /** Reports hosts whose floors exceed their limit, or floors that exceed the budget; null if none. */
+  /**
+   * Reports hosts whose floors exceed their limit, or floors that exceed the budget; null if none.
+   */
   private static String checkFloors(HostPages hp, double[] limit, double budget) {
     double[] floors = new double[hp.hosts];
     hp.forEachHost(i -> floors[i] = hp.floorDemand(i));
@@ -148,7 +179,10 @@ public final class StaticOptimum {
       return "the minimum revisit rates exceed host limits: " + String.join(", ", over);
     }
     if (total > budget) {
-      return "the minimum revisit rates total " + total + " crawls/day, over the global budget " + budget;
+      return "the minimum revisit rates total "
+          + total
+          + " crawls/day, over the global budget "
+          + budget;
     }
     return null;
   }
@@ -164,18 +198,19 @@ public final class StaticOptimum {
     if (stride == 1) {
       return fallback; // small problems: the full passes are as cheap as a sample
     }
-    java.util.function.DoubleUnaryOperator sampled = theta -> {
-      double sum = 0;
-      for (int i = 0; i < hp.hosts; i++) {
-        int first = (hp.start[i] + stride - 1) / stride * stride;
-        double host = 0;
-        for (int pos = first; pos < hp.start[i + 1]; pos += stride) {
-          host += stride * hp.rate(pos, theta);
-        }
-        sum += Math.min(limit[i], host);
-      }
-      return sum;
-    };
+    java.util.function.DoubleUnaryOperator sampled =
+        theta -> {
+          double sum = 0;
+          for (int i = 0; i < hp.hosts; i++) {
+            int first = (hp.start[i] + stride - 1) / stride * stride;
+            double host = 0;
+            for (int pos = first; pos < hp.start[i + 1]; pos += stride) {
+              host += stride * hp.rate(pos, theta);
+            }
+            sum += Math.min(limit[i], host);
+          }
+          return sum;
+        };
     double atZero = sampled.applyAsDouble(0.0);
     if (!(atZero > budget)) {
       return fallback;
@@ -183,7 +218,10 @@ public final class StaticOptimum {
     return ThresholdSearch.solve(sampled, budget, 0.0, atZero, fallback).theta;
   }
 
-  /** The geometric mean crawl value of every {@code stride}-th page when crawled at the uniform rate. */
+  /**
+   * The geometric mean crawl value of every {@code stride}-th page when crawled at the uniform
+   * rate.
+   */
   private static double uniformRateGuess(HostPages hp, int stride, double totalRate) {
     int n = hp.page.length;
     double tau = n / totalRate;
@@ -231,11 +269,27 @@ public final class StaticOptimum {
     double[] hostLambda = new double[hp.hosts];
     Arrays.fill(hostLambda, Double.NaN); // no prices exist
     KktResidual kkt = new KktResidual(Math.max(0, limits), overBudget, 0, 0);
-    return finish(problem, hp, ratePos, OptimumResult.Status.INFEASIBLE, why, Double.NaN, hostLambda, hostDemand, kkt);
+    return finish(
+        problem,
+        hp,
+        ratePos,
+        OptimumResult.Status.INFEASIBLE,
+        why,
+        Double.NaN,
+        hostLambda,
+        hostDemand,
+        kkt);
   }
 
-  private static OptimumResult finish(OptimumProblem problem, HostPages hp, double[] ratePos,
-      OptimumResult.Status status, String why, double globalLambda, double[] hostLambda, double[] hostDemand,
+  private static OptimumResult finish(
+      OptimumProblem problem,
+      HostPages hp,
+      double[] ratePos,
+      OptimumResult.Status status,
+      String why,
+      double globalLambda,
+      double[] hostLambda,
+      double[] hostDemand,
       KktResidual kkt) {
     double[] rates = new double[ratePos.length];
     double objective = 0;
@@ -250,7 +304,7 @@ public final class StaticOptimum {
       fresh += w * CrawlValue.freshness(d, 1.0 / r);
       weights += w;
     }
-    return new OptimumResult(status, why, rates, globalLambda, hostLambda, hostDemand, objective,
-        fresh / weights, kkt);
+    return new OptimumResult(
+        status, why, rates, globalLambda, hostLambda, hostDemand, objective, fresh / weights, kkt);
   }
 }

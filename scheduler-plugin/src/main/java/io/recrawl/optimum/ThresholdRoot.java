@@ -4,8 +4,8 @@ package io.recrawl.optimum;
  * Where a decreasing demand meets its limit: the threshold {@code theta} (demand at or below the
  * limit) and, when the search ends on a narrow bracket rather than on the limit itself, the
  * bracket's other end {@code lowTheta} and the fraction of the way towards its rates that fills the
- * limit exactly. Each mixed rate has a crawl value between the two ends, so stationarity holds
- * to the bracket's width.
+ * limit exactly. Each mixed rate has a crawl value between the two ends, so stationarity holds to
+ * the bracket's width.
  *
  * <p>The bracket is needed because demand is rough at small scales: a freshness page's rate falls
  * to 0 only like delta / ln(1 / (1 - theta delta / w)) as theta nears its ceiling w / delta, so it
@@ -16,6 +16,7 @@ final class ThresholdRoot {
 
   final double theta;
   final double lowTheta;
+
   /** In [0, 1): rate = r(theta) + fraction (r(lowTheta) - r(theta)); 0 means r(theta) alone. */
   final double fraction;
 

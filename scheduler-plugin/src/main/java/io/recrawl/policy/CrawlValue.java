@@ -60,16 +60,18 @@ public final class CrawlValue {
   }
 
   /**
-   * The inverse of g on [0, 1): the x with g(x) = y. Returns 0 for y <= 0 and +infinity for
-   * y >= 1 (the threshold is at or above the value ceiling: the page is never worth a crawl).
-   * Every due time is one of these, so it is read from a table and polished by one Newton step
-   * ({@link FastGInverse}); it agrees with {@link #gInverseByNewton} to 4e-15 relative.
+   * The inverse of g on [0, 1): the x with g(x) = y. Returns 0 for y <= 0 and +infinity for y >= 1
+   * (the threshold is at or above the value ceiling: the page is never worth a crawl). Every due
+   * time is one of these, so it is read from a table and polished by one Newton step ({@link
+   * FastGInverse}); it agrees with {@link #gInverseByNewton} to 4e-15 relative.
    */
   public static double gInverse(double y) {
     return FastGInverse.inverse(y);
   }
 
-  /** The inverse of g by Newton's method from a rough start: the reference the table is built from. */
+  /**
+   * The inverse of g by Newton's method from a rough start: the reference the table is built from.
+   */
   static double gInverseByNewton(double y) {
     if (!(y > 0)) {
       return 0.0;
@@ -126,8 +128,8 @@ public final class CrawlValue {
   }
 
   /**
-   * The time since the last crawl at which V reaches {@code threshold}: tau* = g^-1(theta delta / w)
-   * / delta. Returns +infinity ("never") when the threshold is at or above w / delta.
+   * The time since the last crawl at which V reaches {@code threshold}: tau* = g^-1(theta delta /
+   * w) / delta. Returns +infinity ("never") when the threshold is at or above w / delta.
    */
   public static double timeToThreshold(double weight, double changeRate, double threshold) {
     if (changeRate <= 0 || weight <= 0) {
@@ -139,7 +141,10 @@ public final class CrawlValue {
     return gInverse(threshold * changeRate / weight) / changeRate;
   }
 
-  /** Time-averaged freshness F = (1 - e^(-delta interval)) / (delta interval) of a page crawled every interval. */
+  /**
+   * Time-averaged freshness F = (1 - e^(-delta interval)) / (delta interval) of a page crawled
+   * every interval.
+   */
   public static double freshness(double changeRate, double interval) {
     if (Double.isInfinite(interval)) {
       return changeRate <= 0 ? 1.0 : 0.0;

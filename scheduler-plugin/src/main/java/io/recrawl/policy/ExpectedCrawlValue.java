@@ -9,18 +9,24 @@ package io.recrawl.policy;
  *
  * <pre>E[V] = w (b/(a−1) (1 − r^{a−1}) − tau r^a),   dE[V]/dtau = w tau a/(b + tau) r^a,</pre>
  *
- * and at a = 1 the first term is b ln(1 + tau/b). Over long gaps V falls and is convex in delta,
- * so there E[V] is above the value at the mean rate: a page whose rate is uncertain keeps more value,
- * by exactly what its uncertainty allows. Its ceiling E[w/delta] is w b/(a−1), and infinite for
- * a ≤ 1, so a page with little evidence is never written off for good: in time it is crawled again
- * and learned.
+ * and at a = 1 the first term is b ln(1 + tau/b). Over long gaps V falls and is convex in delta, so
+ * there E[V] is above the value at the mean rate: a page whose rate is uncertain keeps more value,
+ * by exactly what its uncertainty allows. Its ceiling E[w/delta] is w b/(a−1), and infinite for a ≤
+ * 1, so a page with little evidence is never written off for good: in time it is crawled again and
+ * learned.
  */
 public final class ExpectedCrawlValue {
 
-  /** Below this (a + 2) tau/b, a three-term series replaces the closed form, which cancels there. */
+  /**
+   * Below this (a + 2) tau/b, a three-term series replaces the closed form, which cancels there.
+   */
   private static final double SERIES_LIMIT = 1e-3;
-  /** Beyond this tau the value counts as never reaching a threshold (days; about 2.7 million years). */
+
+  /**
+   * Beyond this tau the value counts as never reaching a threshold (days; about 2.7 million years).
+   */
   private static final double NEVER = 1e9;
+
   private static final int MAX_ITERATIONS = 100;
 
   private ExpectedCrawlValue() {}
@@ -35,7 +41,8 @@ public final class ExpectedCrawlValue {
     }
     double u = tau / b;
     if ((a + 2) * u < SERIES_LIMIT) {
-      // E[delta tau^2/2 − delta^2 tau^3/3 + delta^3 tau^4/8] with E[delta^k] = a(a+1)...(a+k−1)/b^k.
+      // E[delta tau^2/2 − delta^2 tau^3/3 + delta^3 tau^4/8] with E[delta^k] =
+      // a(a+1)...(a+k−1)/b^k.
       double m1 = a * u;
       double m2 = m1 * (a + 1) * u;
       double m3 = m2 * (a + 2) * u;
@@ -64,18 +71,18 @@ public final class ExpectedCrawlValue {
    */
   private static double farGuess(double a, double b, double thetaOverW) {
     double y = thetaOverW / b;
-    double u = Math.abs(a - 1) < 1e-9
-        ? Math.exp(y + 1)
-        : Math.pow((1 - (a - 1) * y) / a, 1 / (1 - a));
+    double u =
+        Math.abs(a - 1) < 1e-9 ? Math.exp(y + 1) : Math.pow((1 - (a - 1) * y) / a, 1 / (1 - a));
     return u > 1 && Double.isFinite(u) ? Math.min(u * b, NEVER) : b;
   }
 
   /**
    * The time since the last crawl at which E[V] reaches {@code threshold}; +infinity ("never") when
-   * the threshold is at or above the ceiling. Safeguarded Newton from {@code guess} (the time at the
-   * mean rate is a good one): E[V] increases with tau, so a bracket always holds the root.
+   * the threshold is at or above the ceiling. Safeguarded Newton from {@code guess} (the time at
+   * the mean rate is a good one): E[V] increases with tau, so a bracket always holds the root.
    */
-  public static double timeToThreshold(double weight, double a, double b, double threshold, double guess) {
+  public static double timeToThreshold(
+      double weight, double a, double b, double threshold, double guess) {
     if (!(weight > 0) || !(a > 0) || !(b > 0)) {
       return Double.POSITIVE_INFINITY;
     }

@@ -3,11 +3,11 @@ package io.recrawl.policy;
 /**
  * The inverse of g(x) = 1 - e^(-x)(1 + x), seeded from a cubic Hermite table so that a single
  * Newton step reaches full precision. The engine computes one per due time and the solver millions
- * per solve; Newton from a rough start ({@link CrawlValue#gInverseByNewton}, which builds the table)
- * took four to six steps, each with a logarithm.
+ * per solve; Newton from a rough start ({@link CrawlValue#gInverseByNewton}, which builds the
+ * table) took four to six steps, each with a logarithm.
  *
- * <p>The tables avoid logarithms and exponentials in the seed. Below y = 1/2 they hold
- * x / s against s = sqrt(2y), which is analytic at s = 0 (x = s + s^2/3 + ...). Above, they hold x
+ * <p>The tables avoid logarithms and exponentials in the seed. Below y = 1/2 they hold x / s
+ * against s = sqrt(2y), which is analytic at s = 0 (x = s + s^2/3 + ...). Above, they hold x
  * against t = -ln(1 - y), the variable in which the inverse stays well-conditioned as y nears 1.
  */
 final class FastGInverse {
@@ -54,7 +54,8 @@ final class FastGInverse {
     if (y < SPLIT_Y) {
       double s = Math.sqrt(2 * y);
       double x0 = s * hermite(LOW, s / LOW_H);
-      // One Newton step on g(x) = y: the seed's relative error (under 1e-10) squares to far below an ulp.
+      // One Newton step on g(x) = y: the seed's relative error (under 1e-10) squares to far below
+      // an ulp.
       double e = Math.exp(-x0);
       double g = x0 < CrawlValue.SERIES_LIMIT ? CrawlValue.gSeries(x0) : 1 - e * (1 + x0);
       return x0 - (g - y) / (x0 * e);
@@ -92,7 +93,9 @@ final class FastGInverse {
     double p2 = p * p;
     double p3 = p2 * p;
     int i = 2 * k;
-    return (2 * p3 - 3 * p2 + 1) * table[i] + (p3 - 2 * p2 + p) * table[i + 1]
-        + (-2 * p3 + 3 * p2) * table[i + 2] + (p3 - p2) * table[i + 3];
+    return (2 * p3 - 3 * p2 + 1) * table[i]
+        + (p3 - 2 * p2 + p) * table[i + 1]
+        + (-2 * p3 + 3 * p2) * table[i + 2]
+        + (p3 - p2) * table[i + 3];
   }
 }

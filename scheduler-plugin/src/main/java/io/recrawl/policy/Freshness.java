@@ -1,6 +1,9 @@
 package io.recrawl.policy;
 
-/** The blog's objective and the default: time-averaged freshness, w (1 - e^(-delta/rho)) rho / delta. */
+/**
+ * The blog's objective and the default: time-averaged freshness, w (1 - e^(-delta/rho)) rho /
+ * delta.
+ */
 public final class Freshness implements Objective {
 
   public static final String NAME = "freshness";
@@ -44,7 +47,8 @@ public final class Freshness implements Objective {
   }
 
   @Override
-  public double expectedTimeToThreshold(double weight, double shape, double rate, double threshold) {
+  public double expectedTimeToThreshold(
+      double weight, double shape, double rate, double threshold) {
     double atMean = CrawlValue.timeToThreshold(weight, shape / rate, threshold);
     return ExpectedCrawlValue.timeToThreshold(weight, shape, rate, threshold, atMean);
   }

@@ -12,7 +12,9 @@ public interface Objective {
   /** The crawl value of a page last crawled {@code tau} ago. */
   double crawlValue(double weight, double changeRate, double tau);
 
-  /** The supremum of the crawl value over tau; +infinity for objectives that never starve a page. */
+  /**
+   * The supremum of the crawl value over tau; +infinity for objectives that never starve a page.
+   */
   double valueCeiling(double weight, double changeRate);
 
   /** The tau at which the crawl value reaches {@code threshold}; +infinity means never. */
@@ -54,8 +56,11 @@ public interface Objective {
     return valueCeiling(weight, shape / rate);
   }
 
-  /** The tau at which {@link #expectedCrawlValue} reaches {@code threshold}; +infinity means never. */
-  default double expectedTimeToThreshold(double weight, double shape, double rate, double threshold) {
+  /**
+   * The tau at which {@link #expectedCrawlValue} reaches {@code threshold}; +infinity means never.
+   */
+  default double expectedTimeToThreshold(
+      double weight, double shape, double rate, double threshold) {
     return timeToThreshold(weight, shape / rate, threshold);
   }
 
@@ -73,7 +78,9 @@ public interface Objective {
         return ChangesCaught.INSTANCE;
       default:
         throw new IllegalArgumentException(
-            "unknown objective '" + name + "'; expected one of: freshness, harmonic-staleness, changes-caught");
+            "unknown objective '"
+                + name
+                + "'; expected one of: freshness, harmonic-staleness, changes-caught");
     }
   }
 }

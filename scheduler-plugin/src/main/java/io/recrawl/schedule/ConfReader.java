@@ -5,7 +5,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
-/** Typed look-ups in a StormCrawler-style flat configuration map; every error starts with the key. */
+/**
+ * Typed look-ups in a StormCrawler-style flat configuration map; every error starts with the key.
+ */
 public final class ConfReader {
   private final Map<String, ?> conf;
 
@@ -95,7 +97,13 @@ public final class ConfReader {
       throw new IllegalArgumentException(key + ": must be a whole number, got " + v);
     }
     if (n < min || n > max) {
-      throw new IllegalArgumentException(key + ": must be at least " + min + (max < Long.MAX_VALUE ? " and at most " + max : "") + ", got " + n);
+      throw new IllegalArgumentException(
+          key
+              + ": must be at least "
+              + min
+              + (max < Long.MAX_VALUE ? " and at most " + max : "")
+              + ", got "
+              + n);
     }
     return n;
   }

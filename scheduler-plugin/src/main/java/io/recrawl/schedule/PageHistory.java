@@ -13,16 +13,24 @@ public final class PageHistory {
 
   /** Gamma posterior shape of the change rate. */
   public static final String SHAPE = "recrawl.shape";
+
   /** Gamma posterior rate parameter (days of observation, discounted). */
   public static final String RATE = "recrawl.rate";
+
   /** ISO-8601 instant of the last successful fetch. */
   public static final String LAST_FETCH = "recrawl.lastFetch";
+
   /** Consecutive fetch errors. */
   public static final String ERRORS = "recrawl.errors";
+
   /** The ETag of the last fetch, to compare with the next one. */
   public static final String ETAG = "recrawl.etag";
-  /** The content signature of the last fetch, used when the parser keeps no {@code signatureOld}. */
+
+  /**
+   * The content signature of the last fetch, used when the parser keeps no {@code signatureOld}.
+   */
   public static final String SIGNATURE = "recrawl.signature";
+
   /** Informational: the current change-rate estimate, per day. */
   public static final String CHANGE_RATE = "recrawl.changeRate";
 

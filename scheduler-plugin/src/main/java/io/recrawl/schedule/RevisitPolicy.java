@@ -25,6 +25,7 @@ public final class RevisitPolicy {
 
   /** Metadata keys the fetcher and parser write (StormCrawler's names). */
   static final String STATUS_CODE = "fetch.statusCode";
+
   static final String SIGNATURE = "signature";
   static final String SIGNATURE_OLD = "signatureOld";
 
@@ -88,7 +89,9 @@ public final class RevisitPolicy {
     Verdict verdict = evidence(md);
     if (last > 0 && now > last) {
       double sinceChange = verdict == Verdict.CHANGED ? sinceLastChange(md, last, now) : -1;
-      stats = estimator.learn(stats, (now - last) / MILLIS_PER_DAY, verdict, sinceChange / MILLIS_PER_DAY);
+      stats =
+          estimator.learn(
+              stats, (now - last) / MILLIS_PER_DAY, verdict, sinceChange / MILLIS_PER_DAY);
     }
     PageHistory.setStats(md, stats, estimator.rate(stats));
     PageHistory.setLastFetch(md, now);
@@ -96,7 +99,8 @@ public final class RevisitPolicy {
     if (etag != null && !etag.isBlank()) {
       md.set(PageHistory.ETAG, etag);
     }
-    String ifModifiedSince = PageHistory.ifModifiedSince(md.get(settings.protocolPrefix() + "last-modified"));
+    String ifModifiedSince =
+        PageHistory.ifModifiedSince(md.get(settings.protocolPrefix() + "last-modified"));
     if (settings.setLastModified() && ifModifiedSince != null) {
       md.set(PageHistory.IF_MODIFIED_SINCE, ifModifiedSince);
     }
@@ -110,7 +114,10 @@ public final class RevisitPolicy {
     return atThreshold(md, stats, now);
   }
 
-  /** Milliseconds from the page's last change to this fetch, or -1 (see {@link ChangeEvidence#sinceLastChange}). */
+  /**
+   * Milliseconds from the page's last change to this fetch, or -1 (see {@link
+   * ChangeEvidence#sinceLastChange}).
+   */
   private long sinceLastChange(MetadataView md, long lastFetch, long now) {
     if (!settings.lastModifiedTiming()) {
       return -1;
@@ -125,9 +132,15 @@ public final class RevisitPolicy {
 
   /** now + tau*(theta), clamped to the revisit bounds. */
   private OptionalLong atThreshold(MetadataView md, ChangeStats stats, long now) {
-    double tauDays = settings.expectedValue()
-        ? settings.objective().expectedTimeToThreshold(weight(md), stats.shape(), stats.rate(), settings.thresholdDays())
-        : settings.objective().timeToThreshold(weight(md), estimator.rate(stats), settings.thresholdDays());
+    double tauDays =
+        settings.expectedValue()
+            ? settings
+                .objective()
+                .expectedTimeToThreshold(
+                    weight(md), stats.shape(), stats.rate(), settings.thresholdDays())
+            : settings
+                .objective()
+                .timeToThreshold(weight(md), estimator.rate(stats), settings.thresholdDays());
     double minutes = Math.max(tauDays * MINUTES_PER_DAY, settings.minIntervalMinutes());
     if (settings.maxIntervalMinutes() >= 0) {
       minutes = Math.min(minutes, settings.maxIntervalMinutes());
@@ -164,7 +177,10 @@ public final class RevisitPolicy {
     return s == null ? estimator.prior() : s;
   }
 
-  /** The page's weight from its metadata; the configured default when absent or not a positive number. */
+  /**
+   * The page's weight from its metadata; the configured default when absent or not a positive
+   * number.
+   */
   double weight(MetadataView md) {
     Double w = PageHistory.positive(md.get(settings.weightKey()));
     return w == null ? settings.defaultWeight() : w;

@@ -50,8 +50,13 @@ public record RevisitSettings(
   public static final String EXPECTED_VALUE = "recrawl.scheduler.estimator.expected-value";
   public static final String SET_LAST_MODIFIED = "recrawl.scheduler.set-last-modified";
   public static final String LAST_MODIFIED_TIMING = "recrawl.scheduler.last-modified-timing";
-  /** StormCrawler's own keys, read with the same meaning as DefaultScheduler and the status updater give them. */
+
+  /**
+   * StormCrawler's own keys, read with the same meaning as DefaultScheduler and the status updater
+   * give them.
+   */
   public static final String FETCH_ERROR_INTERVAL = "fetchInterval.fetch.error";
+
   public static final String MAX_FETCH_ERRORS = "max.fetch.errors";
   public static final String ERROR_INTERVAL = "fetchInterval.error";
   public static final String PROTOCOL_PREFIX = "protocol.md.prefix";
@@ -71,7 +76,13 @@ public record RevisitSettings(
     double max = r.number(INTERVAL_MAX, 20160);
     if (max >= 0 && max < min) {
       throw new IllegalArgumentException(
-          INTERVAL_MAX + ": must be >= " + INTERVAL_MIN + " (" + min + ") or negative for no bound, got " + max);
+          INTERVAL_MAX
+              + ": must be >= "
+              + INTERVAL_MIN
+              + " ("
+              + min
+              + ") or negative for no bound, got "
+              + max);
     }
     String weightKey = r.string(WEIGHT_KEY, "recrawl.weight");
     if (weightKey.isBlank()) {
@@ -88,15 +99,28 @@ public record RevisitSettings(
     double fetchError = r.positive(FETCH_ERROR_INTERVAL, 120);
     double maxErrors = r.positive(MAX_FETCH_ERRORS, 3);
     if (maxErrors != Math.rint(maxErrors)) {
-      throw new IllegalArgumentException(MAX_FETCH_ERRORS + ": must be a whole number >= 1, got " + maxErrors);
+      throw new IllegalArgumentException(
+          MAX_FETCH_ERRORS + ": must be a whole number >= 1, got " + maxErrors);
     }
     double errorRetry = r.number(ERROR_INTERVAL, -1);
     String prefix = r.string(PROTOCOL_PREFIX, "protocol.");
     boolean setLastModified = r.bool(SET_LAST_MODIFIED, true);
     boolean lastModifiedTiming = r.bool(LAST_MODIFIED_TIMING, true);
     boolean expectedValue = r.bool(EXPECTED_VALUE, true);
-    return new RevisitSettings(objective, threshold, min, max, weightKey, weight,
-        new ChangeRateEstimator(priorRate, priorShape, maxShape), fetchError, (int) maxErrors, errorRetry, prefix,
-        setLastModified, lastModifiedTiming, expectedValue);
+    return new RevisitSettings(
+        objective,
+        threshold,
+        min,
+        max,
+        weightKey,
+        weight,
+        new ChangeRateEstimator(priorRate, priorShape, maxShape),
+        fetchError,
+        (int) maxErrors,
+        errorRetry,
+        prefix,
+        setLastModified,
+        lastModifiedTiming,
+        expectedValue);
   }
 }

@@ -13,9 +13,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * A StormCrawler {@link Scheduler} that recrawls each page when its crawl value reaches a threshold.
- * Enable it with {@code scheduler.class: "io.recrawl.stormcrawler.CrawlValueScheduler"}. All logic
- * lives in {@link RevisitPolicy}; this class only adapts StormCrawler's types.
+ * A StormCrawler {@link Scheduler} that recrawls each page when its crawl value reaches a
+ * threshold. Enable it with {@code scheduler.class: "io.recrawl.stormcrawler.CrawlValueScheduler"}.
+ * All logic lives in {@link RevisitPolicy}; this class only adapts StormCrawler's types.
  */
 public class CrawlValueScheduler extends Scheduler {
 
@@ -38,7 +38,10 @@ public class CrawlValueScheduler extends Scheduler {
   @Override
   public Optional<Date> schedule(Status status, Metadata metadata) {
     OptionalLong next =
-        policy.schedule(RevisitPolicy.Outcome.valueOf(status.name()), new MetadataAdapter(metadata), clock.millis());
+        policy.schedule(
+            RevisitPolicy.Outcome.valueOf(status.name()),
+            new MetadataAdapter(metadata),
+            clock.millis());
     return next.isPresent() ? Optional.of(new Date(next.getAsLong())) : Optional.empty();
   }
 

@@ -1,18 +1,20 @@
 package io.recrawl.wire;
 
 /**
- * A message on the broadcast control stream (topic {@code crawl.control}): a new global lambda,
- * a clock tick, a per-host rate override, or a new global budget for the controller.
+ * A message on the broadcast control stream (topic {@code crawl.control}): a new global lambda, a
+ * clock tick, a per-host rate override, or a new global budget for the controller.
  *
  * @param kind which of the three this is
- * @param time event time, epoch milliseconds (ticks move event time forward while the crawl is quiet)
+ * @param time event time, epoch milliseconds (ticks move event time forward while the crawl is
+ *     quiet)
  * @param epoch the controller's epoch; stale global lambdas (lower epoch) are ignored
  * @param globalLambda the global lambda, for {@link Kind#LAMBDA}
  * @param host the host, for {@link Kind#HOST_RATE}
  * @param maxRate crawls per day: the host's maximum crawl rate for {@link Kind#HOST_RATE} (0 or
  *     less removes the override), the global budget k_0 for {@link Kind#BUDGET}
  */
-public record ControlMessage(Kind kind, long time, long epoch, double globalLambda, String host, double maxRate) {
+public record ControlMessage(
+    Kind kind, long time, long epoch, double globalLambda, String host, double maxRate) {
 
   /** The kinds of control message. */
   public enum Kind {
@@ -39,7 +41,9 @@ public record ControlMessage(Kind kind, long time, long epoch, double globalLamb
     return new ControlMessage(Kind.BUDGET, time, 0, 0, null, crawlsPerDay);
   }
 
-  /** The budget of a {@link Kind#BUDGET} message, crawls per day (it travels in {@link #maxRate}). */
+  /**
+   * The budget of a {@link Kind#BUDGET} message, crawls per day (it travels in {@link #maxRate}).
+   */
   public double budget() {
     return maxRate;
   }

@@ -16,8 +16,8 @@ public final class ControlMessageCodec implements Serializable {
   private final long maxFutureMs;
 
   /**
-   * @param maxFutureMs how far past the reader's clock a control time may lie; negative disables the
-   *     check. A control time far ahead would drag event time, and every due page, forward.
+   * @param maxFutureMs how far past the reader's clock a control time may lie; negative disables
+   *     the check. A control time far ahead would drag event time, and every due page, forward.
    */
   public ControlMessageCodec(long maxFutureMs) {
     this.maxFutureMs = maxFutureMs;
@@ -25,22 +25,23 @@ public final class ControlMessageCodec implements Serializable {
 
   /** Writes a control message with only the fields of its kind. */
   public static String toJson(ControlMessage m) {
-    return WireJson.object(g -> {
-      g.writeStringField("type", typeName(m.kind()));
-      g.writeNumberField("time", m.time());
-      switch (m.kind()) {
-        case LAMBDA -> {
-          g.writeNumberField("epoch", m.epoch());
-          g.writeNumberField("lambda0", m.globalLambda());
-        }
-        case HOST_RATE -> {
-          g.writeStringField("host", m.host());
-          g.writeNumberField("max_rate", m.maxRate());
-        }
-        case BUDGET -> g.writeNumberField("budget", m.budget());
-        case TICK -> { }
-      }
-    });
+    return WireJson.object(
+        g -> {
+          g.writeStringField("type", typeName(m.kind()));
+          g.writeNumberField("time", m.time());
+          switch (m.kind()) {
+            case LAMBDA -> {
+              g.writeNumberField("epoch", m.epoch());
+              g.writeNumberField("lambda0", m.globalLambda());
+            }
+            case HOST_RATE -> {
+              g.writeStringField("host", m.host());
+              g.writeNumberField("max_rate", m.maxRate());
+            }
+            case BUDGET -> g.writeNumberField("budget", m.budget());
+            case TICK -> {}
+          }
+        });
   }
 
   /** The wire name of a kind: {@code lambda}, {@code tick}, {@code host_rate}. */
@@ -52,20 +53,24 @@ public final class ControlMessageCodec implements Serializable {
   public Parsed<ControlMessage> parse(String raw, long now) {
     try {
       JsonNode o = WireJson.readObject(raw, StatusEventCodec.DEFAULT_MAX_CHARS);
-      String type = WireJson.text(WireJson.required(o, "type"), "type", DeadLetterReason.UNKNOWN_TYPE);
+      String type =
+          WireJson.text(WireJson.required(o, "type"), "type", DeadLetterReason.UNKNOWN_TYPE);
       ControlMessage.Kind kind;
       try {
         kind = ControlMessage.Kind.valueOf(type.strip().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new Rejection(DeadLetterReason.UNKNOWN_TYPE, "unknown control type '" + type + "' (lambda, tick, host_rate or budget)");
+        throw new Rejection(
+            DeadLetterReason.UNKNOWN_TYPE,
+            "unknown control type '" + type + "' (lambda, tick, host_rate or budget)");
       }
       long time = WireJson.time(WireJson.required(o, "time"), "time", now, maxFutureMs);
-      return Parsed.ok(switch (kind) {
-        case TICK -> ControlMessage.tick(time);
-        case LAMBDA -> lambda(o, time);
-        case HOST_RATE -> hostRate(o, time);
-        case BUDGET -> budget(o, time);
-      });
+      return Parsed.ok(
+          switch (kind) {
+            case TICK -> ControlMessage.tick(time);
+            case LAMBDA -> lambda(o, time);
+            case HOST_RATE -> hostRate(o, time);
+            case BUDGET -> budget(o, time);
+          });
     } catch (Rejection r) {
       return r.toParsed(raw, now);
     }
@@ -74,17 +79,21 @@ public final class ControlMessageCodec implements Serializable {
   private static ControlMessage lambda(JsonNode o, long time) throws Rejection {
     JsonNode e = WireJson.optional(o, "epoch");
     long epoch = e == null ? 0 : WireJson.nonNegativeLong(e, "epoch", DeadLetterReason.BAD_NUMBER);
-    double lambda0 = WireJson.finite(WireJson.required(o, "lambda0"), "lambda0", DeadLetterReason.BAD_NUMBER);
+    double lambda0 =
+        WireJson.finite(WireJson.required(o, "lambda0"), "lambda0", DeadLetterReason.BAD_NUMBER);
     if (lambda0 < 0) {
-      throw new Rejection(DeadLetterReason.BAD_NUMBER, "'lambda0' must be zero or more, got " + lambda0);
+      throw new Rejection(
+          DeadLetterReason.BAD_NUMBER, "'lambda0' must be zero or more, got " + lambda0);
     }
     return ControlMessage.lambda(time, epoch, lambda0);
   }
 
   private static ControlMessage budget(JsonNode o, long time) throws Rejection {
-    double budget = WireJson.finite(WireJson.required(o, "budget"), "budget", DeadLetterReason.BAD_NUMBER);
+    double budget =
+        WireJson.finite(WireJson.required(o, "budget"), "budget", DeadLetterReason.BAD_NUMBER);
     if (!(budget > 0)) {
-      throw new Rejection(DeadLetterReason.BAD_NUMBER, "'budget' must be above 0 crawls a day, got " + budget);
+      throw new Rejection(
+          DeadLetterReason.BAD_NUMBER, "'budget' must be above 0 crawls a day, got " + budget);
     }
     return ControlMessage.budget(time, budget);
   }
@@ -98,7 +107,8 @@ public final class ControlMessageCodec implements Serializable {
       throw new Rejection(DeadLetterReason.BAD_HOST, e.getMessage());
     }
     // 0 or less removes the override (ControlMessage's contract).
-    double maxRate = WireJson.finite(WireJson.required(o, "max_rate"), "max_rate", DeadLetterReason.BAD_NUMBER);
+    double maxRate =
+        WireJson.finite(WireJson.required(o, "max_rate"), "max_rate", DeadLetterReason.BAD_NUMBER);
     return ControlMessage.hostRate(time, key, maxRate);
   }
 }

@@ -11,8 +11,8 @@ import java.util.Map;
  * @param metadata the metadata carried over to the crawler
  * @param time event time of the release, epoch milliseconds
  * @param due when the page became due, epoch milliseconds
- * @param value the page's crawl value at release; an unbounded one (a page never fetched whose value
- *     has no ceiling) is stated as the largest finite double, since JSON has no infinity
+ * @param value the page's crawl value at release; an unbounded one (a page never fetched whose
+ *     value has no ceiling) is stated as the largest finite double, since JSON has no infinity
  * @param threshold the host's threshold (host lambda + global lambda) at release
  * @param lease when the release expires and the URL is released again, epoch milliseconds
  */

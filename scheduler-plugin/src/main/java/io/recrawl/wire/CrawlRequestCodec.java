@@ -9,16 +9,17 @@ public final class CrawlRequestCodec {
 
   /** Writes a crawl request; {@link #parse} reads it back to an equal request. */
   public static String toJson(CrawlRequest r) {
-    return WireJson.object(g -> {
-      g.writeStringField("url", r.url());
-      g.writeStringField("host", r.host());
-      WireJson.writeMetadata(g, r.metadata());
-      g.writeNumberField("time", r.time());
-      g.writeNumberField("due", r.due());
-      g.writeNumberField("value", r.value());
-      g.writeNumberField("threshold", r.threshold());
-      g.writeNumberField("lease", r.lease());
-    });
+    return WireJson.object(
+        g -> {
+          g.writeStringField("url", r.url());
+          g.writeStringField("host", r.host());
+          WireJson.writeMetadata(g, r.metadata());
+          g.writeNumberField("time", r.time());
+          g.writeNumberField("due", r.due());
+          g.writeNumberField("value", r.value());
+          g.writeNumberField("threshold", r.threshold());
+          g.writeNumberField("lease", r.lease());
+        });
   }
 
   /**
@@ -41,7 +42,8 @@ public final class CrawlRequestCodec {
               WireJson.time(WireJson.required(o, "time"), "time", now, -1),
               WireJson.time(WireJson.required(o, "due"), "due", now, -1),
               WireJson.finite(WireJson.required(o, "value"), "value", DeadLetterReason.BAD_NUMBER),
-              WireJson.finite(WireJson.required(o, "threshold"), "threshold", DeadLetterReason.BAD_NUMBER),
+              WireJson.finite(
+                  WireJson.required(o, "threshold"), "threshold", DeadLetterReason.BAD_NUMBER),
               WireJson.time(WireJson.required(o, "lease"), "lease", now, -1)));
     } catch (Rejection r) {
       return r.toParsed(raw, now);

@@ -13,7 +13,10 @@ public record DeadLetter(String raw, String reason, String detail, long time) {
   /** Dead letters keep at most this many characters of the raw input. */
   public static final int MAX_RAW_CHARS = 16_384;
 
-  /** Builds a dead letter, cutting an oversized raw input so that one bad record cannot bloat the output. */
+  /**
+   * Builds a dead letter, cutting an oversized raw input so that one bad record cannot bloat the
+   * output.
+   */
   public static DeadLetter of(String raw, String reason, String detail, long time) {
     String kept = raw == null ? "" : raw;
     if (kept.length() > MAX_RAW_CHARS) {

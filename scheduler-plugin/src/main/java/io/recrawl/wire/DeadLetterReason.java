@@ -5,30 +5,43 @@ public final class DeadLetterReason {
 
   /** Not valid JSON, trailing garbage, or a duplicate field. */
   public static final String MALFORMED_JSON = "malformed_json";
+
   /** Valid JSON, but not an object. */
   public static final String NOT_AN_OBJECT = "not_an_object";
+
   /** Longer than the configured maximum. */
   public static final String TOO_LARGE = "too_large";
+
   /** The {@code url} is not an absolute http(s) URL with a host. */
   public static final String BAD_URL = "bad_url";
+
   /** The {@code status} is not one of DISCOVERED, FETCHED, FETCH_ERROR, REDIRECTION, ERROR. */
   public static final String UNKNOWN_STATUS = "unknown_status";
+
   /** A time is neither epoch milliseconds nor an ISO-8601 instant, or is negative. */
   public static final String BAD_TIME = "bad_time";
+
   /** A time lies further in the future than the configured tolerance. */
   public static final String TIME_IN_FUTURE = "time_in_future";
+
   /** The {@code metadata} is not an object of strings or lists of strings. */
   public static final String BAD_METADATA = "bad_metadata";
+
   /** The {@code weight} is not a finite number above zero. */
   public static final String BAD_WEIGHT = "bad_weight";
+
   /** The {@code changed} flag is not a boolean. */
   public static final String BAD_CHANGED = "bad_changed";
+
   /** The {@code http_status} is not an integer from 100 to 599. */
   public static final String BAD_HTTP_STATUS = "bad_http_status";
+
   /** A control message's {@code type} is not lambda, tick or host_rate. */
   public static final String UNKNOWN_TYPE = "unknown_type";
+
   /** A number field (lambda0, max_rate, epoch, value, threshold) is not a valid number. */
   public static final String BAD_NUMBER = "bad_number";
+
   /** A host name that cannot be normalised. */
   public static final String BAD_HOST = "bad_host";
 

@@ -13,9 +13,9 @@ import java.util.Locale;
  * <p>{@link Mode#BY_HOST} (the default) keys by host name; {@link Mode#BY_DOMAIN} by registered
  * domain (crawler-commons' public-suffix list, the same call as StormCrawler's {@code
  * PaidLevelDomain}). Normalisation: lower case, IDN to punycode, trailing dot removed, default port
- * removed. With byHost a non-default port stays part of the key ({@code example.com:8080}), since it
- * may be a different server; with byDomain the port is dropped, because a domain groups all of its
- * hosts anyway.
+ * removed. With byHost a non-default port stays part of the key ({@code example.com:8080}), since
+ * it may be a different server; with byDomain the port is dropped, because a domain groups all of
+ * its hosts anyway.
  */
 public final class HostKeys {
 
@@ -42,15 +42,18 @@ public final class HostKeys {
           return m;
         }
       }
-      throw new IllegalArgumentException("unknown partition mode '" + name + "' (byHost or byDomain)");
+      throw new IllegalArgumentException(
+          "unknown partition mode '" + name + "' (byHost or byDomain)");
     }
   }
 
   /**
-   * What a host name may hold after IDN conversion: letters, digits, '-', '.', and '_' (not valid in
-   * DNS host names, but found on the web). Anything else (spaces, quotes, angle brackets) is refused.
+   * What a host name may hold after IDN conversion: letters, digits, '-', '.', and '_' (not valid
+   * in DNS host names, but found on the web). Anything else (spaces, quotes, angle brackets) is
+   * refused.
    */
-  private static final java.util.regex.Pattern HOST_CHARS = java.util.regex.Pattern.compile("[a-z0-9._-]+(:[0-9]+)?");
+  private static final java.util.regex.Pattern HOST_CHARS =
+      java.util.regex.Pattern.compile("[a-z0-9._-]+(:[0-9]+)?");
 
   private static final HostKeys BY_HOST = new HostKeys(Mode.BY_HOST);
   private static final HostKeys BY_DOMAIN = new HostKeys(Mode.BY_DOMAIN);
@@ -138,7 +141,8 @@ public final class HostKeys {
     if (host.startsWith("[")) {
       return host;
     }
-    // Same arguments as crawler-commons' PaidLevelDomain.getPLD, which StormCrawler's byDomain uses:
+    // Same arguments as crawler-commons' PaidLevelDomain.getPLD, which StormCrawler's byDomain
+    // uses:
     // lenient for unknown suffixes (returns the host), private suffixes (blogspot.com) not split.
     String domain = EffectiveTldFinder.getAssignedDomain(host, false, true);
     return domain == null || domain.isEmpty() ? host : domain;

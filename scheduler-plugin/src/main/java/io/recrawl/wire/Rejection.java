@@ -1,6 +1,8 @@
 package io.recrawl.wire;
 
-/** Thrown inside the codecs when an input is refused; turned into a {@link DeadLetter} at the edge. */
+/**
+ * Thrown inside the codecs when an input is refused; turned into a {@link DeadLetter} at the edge.
+ */
 final class Rejection extends Exception {
 
   private static final long serialVersionUID = 1L;

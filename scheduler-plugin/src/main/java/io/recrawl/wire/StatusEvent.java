@@ -31,7 +31,10 @@ public record StatusEvent(
    */
   public static final String CHANGE_RATE_KEY = "recrawl.change-rate";
 
-  /** The known change rate this event carries, or null; the codec has checked that it is a positive number. */
+  /**
+   * The known change rate this event carries, or null; the codec has checked that it is a positive
+   * number.
+   */
   public Double knownChangeRate() {
     String v = first(CHANGE_RATE_KEY);
     return v == null ? null : Double.valueOf(v.trim());

@@ -16,6 +16,7 @@ public final class StatusEventCodec implements Serializable {
 
   /** Default tolerance for event times ahead of the reader's clock: one hour of clock skew. */
   public static final long DEFAULT_MAX_FUTURE_MS = 3_600_000L;
+
   /** Default maximum size of one input, in characters. */
   public static final int DEFAULT_MAX_CHARS = 1_048_576;
 
@@ -25,7 +26,8 @@ public final class StatusEventCodec implements Serializable {
 
   /**
    * @param mode how the host key is computed from the URL
-   * @param maxFutureMs how far past the supplied "now" an event time may lie; negative disables the check
+   * @param maxFutureMs how far past the supplied "now" an event time may lie; negative disables the
+   *     check
    * @param maxChars the largest accepted input, in characters
    */
   public StatusEventCodec(HostKeys.Mode mode, long maxFutureMs, int maxChars) {
@@ -61,7 +63,8 @@ public final class StatusEventCodec implements Serializable {
       Boolean changed = changed(WireJson.optional(o, "changed"));
       Double weight = weight(WireJson.optional(o, "weight"));
       Integer httpStatus = httpStatus(WireJson.optional(o, "http_status"));
-      return Parsed.ok(new StatusEvent(url, host, status, time, metadata, changed, weight, httpStatus));
+      return Parsed.ok(
+          new StatusEvent(url, host, status, time, metadata, changed, weight, httpStatus));
     } catch (Rejection r) {
       return r.toParsed(raw, now);
     }
@@ -83,12 +86,23 @@ public final class StatusEventCodec implements Serializable {
       for (int i = 1; i < parts.length; i++) {
         int eq = parts[i].indexOf('=');
         if (eq <= 0) {
-          throw new Rejection(DeadLetterReason.BAD_METADATA, "seed metadata '" + parts[i] + "' is not key=value");
+          throw new Rejection(
+              DeadLetterReason.BAD_METADATA, "seed metadata '" + parts[i] + "' is not key=value");
         }
-        md.computeIfAbsent(parts[i].substring(0, eq), k -> new java.util.ArrayList<>()).add(parts[i].substring(eq + 1));
+        md.computeIfAbsent(parts[i].substring(0, eq), k -> new java.util.ArrayList<>())
+            .add(parts[i].substring(eq + 1));
       }
       md.replaceAll((k, v) -> List.copyOf(v));
-      return Parsed.ok(new StatusEvent(url, host, CrawlStatus.DISCOVERED, time, java.util.Collections.unmodifiableMap(md), null, null, null));
+      return Parsed.ok(
+          new StatusEvent(
+              url,
+              host,
+              CrawlStatus.DISCOVERED,
+              time,
+              java.util.Collections.unmodifiableMap(md),
+              null,
+              null,
+              null));
     } catch (Rejection r) {
       return r.toParsed(line, time);
     }
@@ -96,21 +110,22 @@ public final class StatusEventCodec implements Serializable {
 
   /** Writes a status event; {@link #parse} reads it back to an equal event. */
   public static String toJson(StatusEvent e) {
-    return WireJson.object(g -> {
-      g.writeStringField("url", e.url());
-      g.writeStringField("status", e.status().name());
-      g.writeNumberField("time", e.time());
-      WireJson.writeMetadata(g, e.metadata());
-      if (e.changed() != null) {
-        g.writeBooleanField("changed", e.changed());
-      }
-      if (e.weight() != null) {
-        g.writeNumberField("weight", e.weight());
-      }
-      if (e.httpStatus() != null) {
-        g.writeNumberField("http_status", e.httpStatus());
-      }
-    });
+    return WireJson.object(
+        g -> {
+          g.writeStringField("url", e.url());
+          g.writeStringField("status", e.status().name());
+          g.writeNumberField("time", e.time());
+          WireJson.writeMetadata(g, e.metadata());
+          if (e.changed() != null) {
+            g.writeBooleanField("changed", e.changed());
+          }
+          if (e.weight() != null) {
+            g.writeNumberField("weight", e.weight());
+          }
+          if (e.httpStatus() != null) {
+            g.writeNumberField("http_status", e.httpStatus());
+          }
+        });
   }
 
   /** A known change rate in the metadata must be a positive finite number of changes per day. */
@@ -127,8 +142,13 @@ public final class StatusEventCodec implements Serializable {
       rate = Double.NaN;
     }
     if (!(rate > 0) || Double.isInfinite(rate)) {
-      throw new Rejection(DeadLetterReason.BAD_METADATA,
-          "metadata '" + StatusEvent.CHANGE_RATE_KEY + "' must be a positive number of changes per day, got '" + s + "'");
+      throw new Rejection(
+          DeadLetterReason.BAD_METADATA,
+          "metadata '"
+              + StatusEvent.CHANGE_RATE_KEY
+              + "' must be a positive number of changes per day, got '"
+              + s
+              + "'");
     }
   }
 
@@ -155,7 +175,8 @@ public final class StatusEventCodec implements Serializable {
       return null;
     }
     if (!v.isBoolean()) {
-      throw new Rejection(DeadLetterReason.BAD_CHANGED, "'changed' must be true or false, got " + v);
+      throw new Rejection(
+          DeadLetterReason.BAD_CHANGED, "'changed' must be true or false, got " + v);
     }
     return v.booleanValue();
   }
@@ -176,7 +197,9 @@ public final class StatusEventCodec implements Serializable {
       return null;
     }
     if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 100 || v.intValue() > 599) {
-      throw new Rejection(DeadLetterReason.BAD_HTTP_STATUS, "'http_status' must be an integer from 100 to 599, got " + v);
+      throw new Rejection(
+          DeadLetterReason.BAD_HTTP_STATUS,
+          "'http_status' must be an integer from 100 to 599, got " + v);
     }
     return v.intValue();
   }

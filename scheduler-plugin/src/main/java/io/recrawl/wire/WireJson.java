@@ -2,8 +2,8 @@ package io.recrawl.wire;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -63,7 +63,8 @@ final class WireJson {
       throw new Rejection(DeadLetterReason.MALFORMED_JSON, "no input");
     }
     if (raw.length() > maxChars) {
-      throw new Rejection(DeadLetterReason.TOO_LARGE, raw.length() + " characters, more than " + maxChars);
+      throw new Rejection(
+          DeadLetterReason.TOO_LARGE, raw.length() + " characters, more than " + maxChars);
     }
     JsonNode node;
     try {
@@ -75,7 +76,9 @@ final class WireJson {
       throw new Rejection(DeadLetterReason.MALFORMED_JSON, "empty input");
     }
     if (!node.isObject()) {
-      throw new Rejection(DeadLetterReason.NOT_AN_OBJECT, "a JSON " + node.getNodeType().name().toLowerCase() + ", not an object");
+      throw new Rejection(
+          DeadLetterReason.NOT_AN_OBJECT,
+          "a JSON " + node.getNodeType().name().toLowerCase() + ", not an object");
     }
     return node;
   }
@@ -105,7 +108,9 @@ final class WireJson {
     } else if (v.isTextual()) {
       t = parseTime(v.textValue(), field);
     } else {
-      throw new Rejection(DeadLetterReason.BAD_TIME, "'" + field + "' must be epoch milliseconds or an ISO-8601 instant, got " + v);
+      throw new Rejection(
+          DeadLetterReason.BAD_TIME,
+          "'" + field + "' must be epoch milliseconds or an ISO-8601 instant, got " + v);
     }
     if (t < 0) {
       throw new Rejection(DeadLetterReason.BAD_TIME, "'" + field + "' is before 1970: " + t);
@@ -113,7 +118,14 @@ final class WireJson {
     if (maxFutureMs >= 0 && t > now + maxFutureMs) {
       throw new Rejection(
           DeadLetterReason.TIME_IN_FUTURE,
-          "'" + field + "' " + Instant.ofEpochMilli(t) + " is more than " + maxFutureMs + " ms after " + Instant.ofEpochMilli(now));
+          "'"
+              + field
+              + "' "
+              + Instant.ofEpochMilli(t)
+              + " is more than "
+              + maxFutureMs
+              + " ms after "
+              + Instant.ofEpochMilli(now));
     }
     return t;
   }
@@ -131,7 +143,9 @@ final class WireJson {
     try {
       return OffsetDateTime.parse(text).toInstant().toEpochMilli();
     } catch (DateTimeException | ArithmeticException e) {
-      throw new Rejection(DeadLetterReason.BAD_TIME, "'" + field + "' is not an ISO-8601 instant with a zone: '" + s + "'");
+      throw new Rejection(
+          DeadLetterReason.BAD_TIME,
+          "'" + field + "' is not an ISO-8601 instant with a zone: '" + s + "'");
     }
   }
 
@@ -157,14 +171,15 @@ final class WireJson {
 
   static String text(JsonNode v, String field, String reason) throws Rejection {
     if (!v.isTextual()) {
-      throw new Rejection(reason, "'" + field + "' must be a string, got " + v.getNodeType().name().toLowerCase());
+      throw new Rejection(
+          reason, "'" + field + "' must be a string, got " + v.getNodeType().name().toLowerCase());
     }
     return v.textValue();
   }
 
   /**
-   * StormCrawler's metadata multimap: each value a string or a list of strings. Numbers and booleans
-   * are taken as their text, since many producers write {@code "fetch.statusCode": 200}.
+   * StormCrawler's metadata multimap: each value a string or a list of strings. Numbers and
+   * booleans are taken as their text, since many producers write {@code "fetch.statusCode": 200}.
    */
   static Map<String, List<String>> metadata(JsonNode v) throws Rejection {
     if (v == null) {
@@ -198,7 +213,13 @@ final class WireJson {
     if (item.isNumber() || item.isBoolean()) {
       return item.asText();
     }
-    throw new Rejection(DeadLetterReason.BAD_METADATA, "metadata '" + key + "' holds a " + item.getNodeType().name().toLowerCase() + ", not a string");
+    throw new Rejection(
+        DeadLetterReason.BAD_METADATA,
+        "metadata '"
+            + key
+            + "' holds a "
+            + item.getNodeType().name().toLowerCase()
+            + ", not a string");
   }
 
   static void writeMetadata(JsonGenerator g, Map<String, List<String>> md) throws IOException {

@@ -17,7 +17,10 @@ class GlobalLambdaControllerTest {
 
   private static final ThresholdGrid GRID = new ThresholdGrid(1e-6, 1e6, 3);
   private static final double LAG = 0.6; // share of the new equilibrium reached in one period
-  /** The crawl delivers 3 % less than the curve says (pacing, leases): the controller must learn it. */
+
+  /**
+   * The crawl delivers 3 % less than the curve says (pacing, leases): the controller must learn it.
+   */
   private static final double MODEL_ERROR = 0.97;
 
   /** A frontier of hosts, each a capped demand curve. */
@@ -64,7 +67,8 @@ class GlobalLambdaControllerTest {
   }
 
   /** Runs the loop for some periods; returns the measured rates. */
-  private static double[] run(GlobalLambdaController c, Frontier f, double[] measured0, int periods) {
+  private static double[] run(
+      GlobalLambdaController c, Frontier f, double[] measured0, int periods) {
     double measured = measured0[0];
     double[] trace = new double[periods];
     for (int t = 0; t < periods; t++) {
@@ -205,8 +209,16 @@ class GlobalLambdaControllerTest {
    * noise for the clumps in which pages fall due), none while the first crawl's pages are all in
    * flight. Returns per hour: fetch rate, backlog, lambda.
    */
-  private static double[][] crawl(GlobalLambdaController c, double[] curve, double budget, double firstCrawl,
-      double modelError, double noise, boolean countInFlight, int hours, long seed) {
+  private static double[][] crawl(
+      GlobalLambdaController c,
+      double[] curve,
+      double budget,
+      double firstCrawl,
+      double modelError,
+      double noise,
+      boolean countInFlight,
+      int hours,
+      long seed) {
     Random rnd = new Random(seed);
     double period = 1.0 / 24;
     double queue = firstCrawl; // every page discovered at once, all in flight
@@ -215,8 +227,15 @@ class GlobalLambdaControllerTest {
     double[][] trace = new double[hours][];
     for (int t = 0; t < hours; t++) {
       double lambda = countInFlight ? c.update(curve, fetched, queue) : c.update(curve, fetched);
-      double released = firstLeft > 0 ? 0 : Math.max(0, modelError * GRID.demandAt(curve, lambda)
-          * (1 + noise * rnd.nextGaussian()) * period);
+      double released =
+          firstLeft > 0
+              ? 0
+              : Math.max(
+                  0,
+                  modelError
+                      * GRID.demandAt(curve, lambda)
+                      * (1 + noise * rnd.nextGaussian())
+                      * period);
       queue += released;
       double f = Math.min(queue, budget * period);
       queue -= f;
@@ -240,11 +259,14 @@ class GlobalLambdaControllerTest {
     double budget = 4000;
     double[] curve = frontier(7).total();
     GlobalLambdaController c = new GlobalLambdaController(GRID, budget, 1.0 / 24);
-    double curvePrice = GRID.thresholdFor(curve, budget * (1 - GlobalLambdaController.DEFAULT_HEADROOM));
+    double curvePrice =
+        GRID.thresholdFor(curve, budget * (1 - GlobalLambdaController.DEFAULT_HEADROOM));
     // Five days of budget in flight at the start, nothing else released meanwhile.
     double[][] trace = crawl(c, curve, budget, 5 * budget, 0.97, 0.0, true, 24 * 4, 1);
     for (double[] hour : trace) {
-      assertThat(hour[2]).as("lambda during the first crawl").isCloseTo(curvePrice, withinPercentage(0.1));
+      assertThat(hour[2])
+          .as("lambda during the first crawl")
+          .isCloseTo(curvePrice, withinPercentage(0.1));
     }
     assertThat(c.armed()).isFalse();
     assertThat(c.bias()).isZero();
@@ -294,13 +316,17 @@ class GlobalLambdaControllerTest {
       GlobalLambdaController c = new GlobalLambdaController(GRID, budget, 1.0 / 24);
       double[][] trace = crawl(c, curve, budget, 5 * budget, modelError, 0.1, true, 24 * 60, 2);
       assertThat(c.armed()).isTrue();
-      assertThat(mean(trace, 24 * 30, 0) / budget).as("share of the budget spent, model error %s", modelError)
+      assertThat(mean(trace, 24 * 30, 0) / budget)
+          .as("share of the budget spent, model error %s", modelError)
           .isBetween(0.995, 1.0);
       for (int t = 24 * 30; t < trace.length; t++) {
-        assertThat(trace[t][1]).as("backlog at hour %d, model error %s", t, modelError).isLessThan(budget / 4);
+        assertThat(trace[t][1])
+            .as("backlog at hour %d, model error %s", t, modelError)
+            .isLessThan(budget / 4);
       }
     }
   }
+
   @Test
   void aControllerRestoredFromItsSnapshotGoesOnExactlyAsIfNeverStopped() {
     double budget = 4000;
@@ -321,7 +347,8 @@ class GlobalLambdaControllerTest {
       double lambda = a.update(curve, measured, inFlight);
       assertThat(b.update(curve, measured, inFlight)).as("period %d", t).isEqualTo(lambda);
       if (t == 0) {
-        // A controller that starts afresh prices differently: the snapshot carried what was learned.
+        // A controller that starts afresh prices differently: the snapshot carried what was
+        // learned.
         assertThat(freshFirst).isNotCloseTo(lambda, withinPercentage(1));
       }
     }

@@ -37,7 +37,8 @@ class HostEngineTest {
       assertThat(r.host()).isEqualTo("a.example");
     }
     assertThat(urls).hasSize(10);
-    // Leases (1 h) expire while no status returns, so URLs are released again, but never faster than the limit.
+    // Leases (1 h) expire while no status returns, so URLs are released again, but never faster
+    // than the limit.
     for (int i = 1; i < sink.out.size(); i++) {
       assertThat(sink.out.get(i).time() - sink.out.get(i - 1).time()).isGreaterThanOrEqualTo(HOUR);
     }
@@ -53,15 +54,20 @@ class HostEngineTest {
     f.onStatus(discovered("http://a.example/lost", T0), sink);
     f.onStatus(discovered("http://a.example/failing", T0), sink);
     f.advanceTo(T0 + 10 * MIN, sink);
-    assertThat(why.requests).extracting(CrawlRequest::url)
+    assertThat(why.requests)
+        .extracting(CrawlRequest::url)
         .containsOnly("http://a.example/new", "http://a.example/lost", "http://a.example/failing");
     assertThat(why.reasons).containsOnly(ReleaseReason.FIRST_CRAWL);
     // One comes back fetched, one failed, one never comes back.
     f.onStatus(fetched("http://a.example/new", T0 + 20 * MIN, true), sink);
-    f.onStatus(event("http://a.example/failing", CrawlStatus.FETCH_ERROR, T0 + 20 * MIN, null), sink);
+    f.onStatus(
+        event("http://a.example/failing", CrawlStatus.FETCH_ERROR, T0 + 20 * MIN, null), sink);
     f.advanceTo(T0 + 30 * DAY, sink);
-    assertThat(why.lines()).contains("http://a.example/lost LEASE_EXPIRED", "http://a.example/failing RETRY",
-        "http://a.example/new DUE");
+    assertThat(why.lines())
+        .contains(
+            "http://a.example/lost LEASE_EXPIRED",
+            "http://a.example/failing RETRY",
+            "http://a.example/new DUE");
     // Every request the sink got was explained once, in the same order, with the host's limit then.
     assertThat(why.requests).isEqualTo(sink.out);
     assertThat(why.hostMaxRates).containsOnly(86_400.0);
@@ -75,8 +81,17 @@ class HostEngineTest {
     f.setGlobalLambda(0.001);
     Sink sink = new Sink();
     for (int i = 0; i < 10; i++) {
-      f.onStatus(new StatusEvent("http://a.example/p" + i, "a.example", CrawlStatus.DISCOVERED, T0,
-          Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(String.valueOf(0.5 + 0.1 * i))), null, 1.0 + i, null), sink);
+      f.onStatus(
+          new StatusEvent(
+              "http://a.example/p" + i,
+              "a.example",
+              CrawlStatus.DISCOVERED,
+              T0,
+              Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(String.valueOf(0.5 + 0.1 * i))),
+              null,
+              1.0 + i,
+              null),
+          sink);
     }
     // The crawler answers each request a minute after it gets it.
     for (long t = T0; t < T0 + 20 * DAY; t += MIN) {
@@ -97,7 +112,8 @@ class HostEngineTest {
   @Test
   void aPageNeverWorthItsThresholdIsReleasedAtTheMaximumIntervalAndSaysSo() {
     Reasons why = new Reasons();
-    LocalFrontier f = new LocalFrontier(config(Map.of("revisit.max-interval", "2 d", "lease", "1 d")), why);
+    LocalFrontier f =
+        new LocalFrontier(config(Map.of("revisit.max-interval", "2 d", "lease", "1 d")), why);
     f.setGlobalLambda(1e5); // far above any page's value ceiling
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, false), sink);
@@ -108,7 +124,8 @@ class HostEngineTest {
   @Test
   void aPageDiscoveredWhileItsHostIsIdleIsSentAtOnceButNeverFasterThanTheLimit() {
     // One crawl an hour; the lease outlasts the test, so every release is a first one.
-    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f =
+        new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     // A new host's first page waits for the host's first wake-up, at the end of its due bucket.
@@ -139,18 +156,44 @@ class HostEngineTest {
     f.advanceTo(T0 + 2 * MIN, sink);
     long at = T0 + HOUR;
     for (String[] page : new String[][] {{"light", "1"}, {"heavy", "5"}, {"middle", "3"}}) {
-      f.onStatus(new StatusEvent("http://a.example/" + page[0], "a.example", CrawlStatus.DISCOVERED, at, Map.of(), null,
-          Double.valueOf(page[1]), null), sink);
+      f.onStatus(
+          new StatusEvent(
+              "http://a.example/" + page[0],
+              "a.example",
+              CrawlStatus.DISCOVERED,
+              at,
+              Map.of(),
+              null,
+              Double.valueOf(page[1]),
+              null),
+          sink);
     }
-    assertThat(sink.out).extracting(CrawlRequest::url).containsExactly("http://a.example/p0", "http://a.example/light");
+    assertThat(sink.out)
+        .extracting(CrawlRequest::url)
+        .containsExactly("http://a.example/p0", "http://a.example/light");
     f.advanceTo(at + 5 * MIN, sink);
-    assertThat(sink.out).extracting(CrawlRequest::url).containsExactly(
-        "http://a.example/p0", "http://a.example/light", "http://a.example/heavy", "http://a.example/middle");
+    assertThat(sink.out)
+        .extracting(CrawlRequest::url)
+        .containsExactly(
+            "http://a.example/p0",
+            "http://a.example/light",
+            "http://a.example/heavy",
+            "http://a.example/middle");
   }
 
   @Test
   void aFetchedPageIsReleasedWhenItsCrawlValueReachesTheThreshold() {
-    EngineConfig cfg = config(Map.of("revisit.min-interval", "1 min", "estimator.prior-rate", 2.0, "estimator.prior-shape", 1e6, "estimator.max-shape", 1e7));
+    EngineConfig cfg =
+        config(
+            Map.of(
+                "revisit.min-interval",
+                "1 min",
+                "estimator.prior-rate",
+                2.0,
+                "estimator.prior-shape",
+                1e6,
+                "estimator.max-shape",
+                1e7));
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
     double lambda0 = 0.1;
     f.setGlobalLambda(lambda0);
@@ -169,7 +212,19 @@ class HostEngineTest {
 
   @Test
   void aThresholdRiseHoldsPagesBackAndAFallReleasesThemWithinTheHorizon() {
-    EngineConfig cfg = config(Map.of("timer.recheck", "1 h", "timer.horizon", "1 h", "lease", "1 d", "estimator.prior-shape", 1e6, "estimator.max-shape", 1e7));
+    EngineConfig cfg =
+        config(
+            Map.of(
+                "timer.recheck",
+                "1 h",
+                "timer.horizon",
+                "1 h",
+                "lease",
+                "1 d",
+                "estimator.prior-shape",
+                1e6,
+                "estimator.max-shape",
+                1e7));
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
     Sink sink = new Sink();
     f.setGlobalLambda(0.5); // w/delta = 1: tau* finite
@@ -192,8 +247,21 @@ class HostEngineTest {
   void aFarDuePageIsRecheckedOnTheWayAndCatchesAThresholdFallThere() {
     // One change every 10 days, weight 1: at lambda0 = value(20 d) the page is due 20 days out.
     double rate = 0.1;
-    EngineConfig cfg = config(Map.of("estimator.prior-rate", rate, "estimator.prior-shape", 1e6, "estimator.max-shape", 1e7,
-        "estimator.optimism", 0, "lease", "1 d", "timer.horizon", "30 d"));
+    EngineConfig cfg =
+        config(
+            Map.of(
+                "estimator.prior-rate",
+                rate,
+                "estimator.prior-shape",
+                1e6,
+                "estimator.max-shape",
+                1e7,
+                "estimator.optimism",
+                0,
+                "lease",
+                "1 d",
+                "timer.horizon",
+                "30 d"));
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
     f.setGlobalLambda(CrawlValue.value(1, rate, 20));
     Sink sink = new Sink();
@@ -209,13 +277,18 @@ class HostEngineTest {
 
   @Test
   void checksComeThreeQuartersOfTheWaitAheadBetweenTheRecheckIntervalAndTheHorizon() {
-    HostEngine engine = new HostEngine(config(Map.of("timer.recheck", "6 h", "timer.horizon", "7 d")));
+    HostEngine engine =
+        new HostEngine(config(Map.of("timer.recheck", "6 h", "timer.horizon", "7 d")));
     assertThat(engine.checkTime(T0 - HOUR, T0)).isEqualTo(T0);
-    assertThat(engine.checkTime(T0 + 5 * HOUR, T0)).isEqualTo(T0 + 5 * HOUR); // near: the due time itself
-    assertThat(engine.checkTime(T0 + 8 * HOUR, T0)).isEqualTo(T0 + 6 * HOUR); // not before the recheck interval
-    assertThat(engine.checkTime(T0 + 4 * DAY, T0)).isEqualTo(T0 + 3 * DAY); // three quarters of the way
+    assertThat(engine.checkTime(T0 + 5 * HOUR, T0))
+        .isEqualTo(T0 + 5 * HOUR); // near: the due time itself
+    assertThat(engine.checkTime(T0 + 8 * HOUR, T0))
+        .isEqualTo(T0 + 6 * HOUR); // not before the recheck interval
+    assertThat(engine.checkTime(T0 + 4 * DAY, T0))
+        .isEqualTo(T0 + 3 * DAY); // three quarters of the way
     assertThat(engine.checkTime(T0 + 100 * DAY, T0)).isEqualTo(T0 + 7 * DAY); // at most the horizon
-    assertThat(engine.checkTime(Long.MAX_VALUE, T0)).isEqualTo(T0 + 7 * DAY); // never: once per horizon
+    assertThat(engine.checkTime(Long.MAX_VALUE, T0))
+        .isEqualTo(T0 + 7 * DAY); // never: once per horizon
   }
 
   @Test
@@ -240,7 +313,8 @@ class HostEngineTest {
   @Test
   void leasesThatRunOutInARowDoubleUpToTheMaximumAndAStatusResetsThem() {
     // A crawler that is down: the URL goes out again after 1 h, 2 h, 4 h, 8 h, then every 12 h.
-    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 h", "lease.max", "12 h")), EngineListener.NONE);
+    LocalFrontier f =
+        new LocalFrontier(config(Map.of("lease", "1 h", "lease.max", "12 h")), EngineListener.NONE);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     f.onStatus(discovered("http://a.example/x", T0), sink);
@@ -249,7 +323,8 @@ class HostEngineTest {
     for (CrawlRequest r : sink.out) {
       leases.add(r.lease() - r.time());
     }
-    assertThat(leases.subList(0, 6)).containsExactly(HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR, 12 * HOUR);
+    assertThat(leases.subList(0, 6))
+        .containsExactly(HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR, 12 * HOUR);
     // Three days of a silent crawler: 9 releases of the URL, not 72.
     assertThat(sink.out).hasSizeBetween(8, 10);
     // The crawler answers: the next release has the base lease again.
@@ -289,10 +364,12 @@ class HostEngineTest {
   @Test
   void aPageWithLittleEvidenceIsPutOffButNeverWrittenOff() {
     // Seen unchanged once, over a short gap: the posterior mean is 1 / (1 + 0.1) changes a day and
-    // the posterior shape stays 1. At threshold 2 > w / mean, the value at the mean never gets there;
+    // the posterior shape stays 1. At threshold 2 > w / mean, the value at the mean never gets
+    // there;
     // averaged over the posterior it does, later.
     for (boolean expected : new boolean[] {true, false}) {
-      EngineConfig cfg = config(Map.of("estimator.expected-value", expected, "estimator.optimism", 0.0));
+      EngineConfig cfg =
+          config(Map.of("estimator.expected-value", expected, "estimator.optimism", 0.0));
       LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
       Sink sink = new Sink();
       f.onStatus(fetched("http://a.example/x", T0, true), sink);
@@ -303,7 +380,8 @@ class HostEngineTest {
       long due = f.engine().dueTime(h, p, 2.0, second);
       if (expected) {
         assertThat(due).isGreaterThan(second + 2 * DAY).isLessThan(Long.MAX_VALUE);
-        assertThat(f.engine().crawlValue(h, p, due)).isCloseTo(2.0, org.assertj.core.data.Percentage.withPercentage(0.01));
+        assertThat(f.engine().crawlValue(h, p, due))
+            .isCloseTo(2.0, org.assertj.core.data.Percentage.withPercentage(0.01));
       } else {
         assertThat(due).isEqualTo(Long.MAX_VALUE);
       }
@@ -326,27 +404,39 @@ class HostEngineTest {
     HostState slow = f.store("slow.example").host();
     PageState p = f.store("slow.example").page("http://slow.example/new");
     double learned = cfg.estimator.rate(cfg.estimator.observe(cfg.estimator.prior(), 20, false));
-    // The prior mean is the others' mean learned rate, with the configured prior counted as one page.
+    // The prior mean is the others' mean learned rate, with the configured prior counted as one
+    // page.
     assertThat(slow.learnedPages).isEqualTo(20);
-    assertThat(f.engine().hostPriorRate(slow, p)).isCloseTo((20 * learned + 1.0) / 21, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(f.engine().hostPriorRate(slow, p))
+        .isCloseTo((20 * learned + 1.0) / 21, org.assertj.core.data.Offset.offset(1e-6));
     HostState fresh = f.store("fresh.example").host();
     PageState q = f.store("fresh.example").page("http://fresh.example/new");
     assertThat(f.engine().hostPriorRate(fresh, q)).isEqualTo(1.0);
     assertThat(f.engine().changeRate(slow, p)).isLessThan(0.2 * f.engine().changeRate(fresh, q));
     // A page's own evidence is not counted in its own prior.
     PageState old = f.store("slow.example").page("http://slow.example/p0");
-    assertThat(f.engine().hostPriorRate(slow, old)).isCloseTo((19 * learned + 1.0) / 20, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(f.engine().hostPriorRate(slow, old))
+        .isCloseTo((19 * learned + 1.0) / 20, org.assertj.core.data.Offset.offset(1e-6));
 
     // Off, every page starts from estimator.prior-rate.
-    LocalFrontier off = new LocalFrontier(config(Map.of("estimator.host-prior", false)), EngineListener.NONE);
+    LocalFrontier off =
+        new LocalFrontier(config(Map.of("estimator.host-prior", false)), EngineListener.NONE);
     for (int i = 0; i < 20; i++) {
       off.onStatus(fetched("http://slow.example/p" + i, T0, true), sink);
       off.onStatus(fetched("http://slow.example/p" + i, T0 + 20 * DAY, false), sink);
     }
     off.onStatus(fetched("http://slow.example/new", T0 + 20 * DAY, true), sink);
     off.onStatus(fetched("http://fresh.example/new", T0 + 20 * DAY, true), sink);
-    assertThat(off.engine().changeRate(off.store("slow.example").host(), off.store("slow.example").page("http://slow.example/new")))
-        .isEqualTo(off.engine().changeRate(off.store("fresh.example").host(), off.store("fresh.example").page("http://fresh.example/new")));
+    assertThat(
+            off.engine()
+                .changeRate(
+                    off.store("slow.example").host(),
+                    off.store("slow.example").page("http://slow.example/new")))
+        .isEqualTo(
+            off.engine()
+                .changeRate(
+                    off.store("fresh.example").host(),
+                    off.store("fresh.example").page("http://fresh.example/new")));
   }
 
   @Test
@@ -381,7 +471,8 @@ class HostEngineTest {
     HostState h = f.store("a.example").host();
     assertThat(h.learnedPages).isZero();
     assertThat(h.learnedRateSum).isZero();
-    assertThat(f.engine().hostPriorRate(h, f.store("a.example").page("http://a.example/keep"))).isEqualTo(1.0);
+    assertThat(f.engine().hostPriorRate(h, f.store("a.example").page("http://a.example/keep")))
+        .isEqualTo(1.0);
   }
 
   @Test
@@ -401,7 +492,8 @@ class HostEngineTest {
     assertThat(engine.thresholds().hostLambda(small, lambda0, T0)).isZero();
     // The big host's threshold is where its demand meets its limit.
     double theta = engine.thresholds().threshold(big, lambda0, T0);
-    assertThat(cfg.grid.demandAt(big.curve, theta)).isCloseTo(10.0, org.assertj.core.data.Percentage.withPercentage(3));
+    assertThat(cfg.grid.demandAt(big.curve, theta))
+        .isCloseTo(10.0, org.assertj.core.data.Percentage.withPercentage(3));
   }
 
   @Test
@@ -413,8 +505,17 @@ class HostEngineTest {
     for (int i = 0; i < 40; i++) {
       f.onStatus(discovered("http://a.example/p" + i, T0), sink);
     }
-    f.onStatus(new StatusEvent("http://a.example/known", "a.example", CrawlStatus.DISCOVERED, T0,
-        Map.of(StatusEvent.CHANGE_RATE_KEY, List.of("0.5")), null, 2.0, null), sink);
+    f.onStatus(
+        new StatusEvent(
+            "http://a.example/known",
+            "a.example",
+            CrawlStatus.DISCOVERED,
+            T0,
+            Map.of(StatusEvent.CHANGE_RATE_KEY, List.of("0.5")),
+            null,
+            2.0,
+            null),
+        sink);
     // Learned pages: two or three fetches each, changed or not, at gaps of hours to weeks.
     for (int i = 0; i < 40; i++) {
       long t = T0;
@@ -434,8 +535,11 @@ class HostEngineTest {
         double theta = cfg.grid.threshold(g);
         double rate;
         if (p.curveShape > 0) {
-          // Counted from the posterior it was planned with when last seen: Gamma(shape, shape / mean).
-          double tau = cfg.objective.expectedTimeToThreshold(p.weight, p.curveShape, p.curveShape / p.curveRate, theta);
+          // Counted from the posterior it was planned with when last seen: Gamma(shape, shape /
+          // mean).
+          double tau =
+              cfg.objective.expectedTimeToThreshold(
+                  p.weight, p.curveShape, p.curveShape / p.curveRate, theta);
           rate = tau == Double.POSITIVE_INFINITY ? 0 : 1 / tau;
         } else {
           rate = cfg.objective.optimalRate(p.weight, p.curveRate, theta);
@@ -447,18 +551,22 @@ class HostEngineTest {
         assertThat(p.curveShape).as("p%s", i).isGreaterThan(0);
       } else {
         assertThat(p.curveShape).isZero();
-        assertThat((double) p.curveRate).isCloseTo(0.5, org.assertj.core.data.Percentage.withPercentage(0.1));
+        assertThat((double) p.curveRate)
+            .isCloseTo(0.5, org.assertj.core.data.Percentage.withPercentage(0.1));
       }
     }
     assertThat(learned).isEqualTo(40);
     for (int g = 0; g < expected.length; g++) {
-      assertThat(h.curve[g]).as("theta %s", cfg.grid.threshold(g))
+      assertThat(h.curve[g])
+          .as("theta %s", cfg.grid.threshold(g))
           .isCloseTo(expected[g], org.assertj.core.data.Offset.offset(5e-3 * expected[g] + 1e-9));
     }
     // The last page fetched was counted under the posterior it is planned with now.
     PageState last = store.page("http://a.example/p39");
-    assertThat((double) last.curveShape).isCloseTo(f.engine().changeStats(h, last).shape(),
-        org.assertj.core.data.Percentage.withPercentage(1));
+    assertThat((double) last.curveShape)
+        .isCloseTo(
+            f.engine().changeStats(h, last).shape(),
+            org.assertj.core.data.Percentage.withPercentage(1));
   }
 
   @Test
@@ -475,10 +583,13 @@ class HostEngineTest {
     assertThat(later.due()).isGreaterThan(T0);
     assertThat(later.threshold()).isEqualTo(0.1);
     assertThat(later.reason()).contains("host lambda").contains("global lambda");
-    // What the page asks of its host: nothing above its ceiling, one crawl per planned interval below.
+    // What the page asks of its host: nothing above its ceiling, one crawl per planned interval
+    // below.
     assertThat(never.demandRate()).isZero();
     assertThat(later.demandRate())
-        .isCloseTo(DAY / (double) (later.due() - T0), org.assertj.core.data.Percentage.withPercentage(0.1));
+        .isCloseTo(
+            DAY / (double) (later.due() - T0),
+            org.assertj.core.data.Percentage.withPercentage(0.1));
   }
 
   @Test
@@ -488,16 +599,28 @@ class HostEngineTest {
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
     long second = T0 + 10 * DAY;
-    String modified = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
-        java.time.Instant.ofEpochMilli(second - HOUR).atZone(java.time.ZoneOffset.UTC));
-    f.onStatus(new io.recrawl.wire.StatusEvent("http://a.example/x", "a.example", CrawlStatus.FETCHED, second,
-        Map.of("protocol.last-modified", List.of(modified)), true, null, null), sink);
+    String modified =
+        java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            java.time.Instant.ofEpochMilli(second - HOUR).atZone(java.time.ZoneOffset.UTC));
+    f.onStatus(
+        new io.recrawl.wire.StatusEvent(
+            "http://a.example/x",
+            "a.example",
+            CrawlStatus.FETCHED,
+            second,
+            Map.of("protocol.last-modified", List.of(modified)),
+            true,
+            null,
+            null),
+        sink);
     PageState p = f.store("a.example").page("http://a.example/x");
     io.recrawl.estimate.ChangeStats prior = cfg.estimator.prior();
     double withTiming = cfg.estimator.rate(cfg.estimator.observeChangeAt(prior, 10, 1.0 / 24));
     double without = cfg.estimator.rate(cfg.estimator.observe(prior, 10, true));
-    assertThat(f.engine().changeRate(f.store("a.example").host(), p)).isCloseTo(withTiming, org.assertj.core.data.Percentage.withPercentage(0.01));
-    assertThat(withTiming).isNotCloseTo(without, org.assertj.core.data.Percentage.withPercentage(5));
+    assertThat(f.engine().changeRate(f.store("a.example").host(), p))
+        .isCloseTo(withTiming, org.assertj.core.data.Percentage.withPercentage(0.01));
+    assertThat(withTiming)
+        .isNotCloseTo(without, org.assertj.core.data.Percentage.withPercentage(5));
   }
 
   @Test
@@ -507,7 +630,8 @@ class HostEngineTest {
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
     PageState p = f.store("a.example").page("http://a.example/x");
-    double mean = cfg.estimator.rate(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
+    double mean =
+        cfg.estimator.rate(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
     double planned = f.engine().changeRate(f.store("a.example").host(), p);
     assertThat(planned).isLessThan(0.5 * mean); // one prior observation: well below the mean
     // Much evidence later, the planned rate meets the estimate.
@@ -518,18 +642,21 @@ class HostEngineTest {
     }
     p = f.store("a.example").page("http://a.example/x");
     mean = cfg.estimator.rate(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
-    assertThat(f.engine().changeRate(f.store("a.example").host(), p)).isCloseTo(mean, org.assertj.core.data.Percentage.withPercentage(20));
+    assertThat(f.engine().changeRate(f.store("a.example").host(), p))
+        .isCloseTo(mean, org.assertj.core.data.Percentage.withPercentage(20));
   }
 
   @Test
   void aLimitedHostUsesEverySlotAndDoesNotSpin() {
     // 400 pages that all look alike (never fetched): the host lambda must stay below their common
     // value ceiling, or the host would price all of them out and sit idle.
-    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f =
+        new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     for (int i = 0; i < 400; i++) {
-      f.onStatus(discovered("http://a.example/p" + i, T0), sink); // demand far above 24 a day: limited
+      f.onStatus(
+          discovered("http://a.example/p" + i, T0), sink); // demand far above 24 a day: limited
     }
     // A crawler that answers every request within ten minutes.
     int answered = 0;
@@ -553,28 +680,44 @@ class HostEngineTest {
     // 100 pages, each worth a crawl every few days, against a limit of 24 a day: the host's own
     // limit binds, and its free slots go to the best pages not yet due, once they are worth a crawl
     // at the global price (after about 90 minutes).
-    LocalFrontier f = new LocalFrontier(
-        config(Map.of("host.max-rate", 24, "lease", "1 d", "fetch-error.backoff", "12 h")), EngineListener.NONE);
+    LocalFrontier f =
+        new LocalFrontier(
+            config(Map.of("host.max-rate", 24, "lease", "1 d", "fetch-error.backoff", "12 h")),
+            EngineListener.NONE);
     f.setGlobalLambda(0.001);
     Sink sink = new Sink();
     for (int i = 0; i < 100; i++) {
-      f.onStatus(new io.recrawl.wire.StatusEvent("http://a.example/p" + i, "a.example", CrawlStatus.FETCHED, T0,
-          Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of("0.5")), false, 1.0, null), sink);
+      f.onStatus(
+          new io.recrawl.wire.StatusEvent(
+              "http://a.example/p" + i,
+              "a.example",
+              CrawlStatus.FETCHED,
+              T0,
+              Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of("0.5")),
+              false,
+              1.0,
+              null),
+          sink);
     }
     // Ahead of them in the due queue: a page waiting 12 hours for its retry, and soon the leases of
     // the pages sent (nothing answers). Neither may be sent early, nor use up the search.
     f.onStatus(event("http://a.example/p0", CrawlStatus.FETCH_ERROR, T0, null), sink);
     f.advanceTo(T0 + 11 * HOUR + 30 * MIN, sink);
-    assertThat(f.engine().thresholds().constrained(f.store("a.example").host(), 0.001, f.now())).isTrue();
+    assertThat(f.engine().thresholds().constrained(f.store("a.example").host(), 0.001, f.now()))
+        .isTrue();
     // One an hour from the second hour on.
     assertThat(sink.out).hasSizeBetween(9, 11);
-    assertThat(sink.out).extracting(CrawlRequest::url).doesNotHaveDuplicates().doesNotContain("http://a.example/p0");
+    assertThat(sink.out)
+        .extracting(CrawlRequest::url)
+        .doesNotHaveDuplicates()
+        .doesNotContain("http://a.example/p0");
   }
 
   @Test
   void aCrawlerThatFallsBehindIsNotSentMoreThanHalfALeaseOfTheHostsLimit() {
     // 24 a day with a 1-day lease: at most 12 in flight; nothing comes back.
-    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f =
+        new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     for (int i = 0; i < 100; i++) {
@@ -594,30 +737,54 @@ class HostEngineTest {
     LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
     Sink sink = new Sink();
     String url = "http://a.example/x";
-    f.onStatus(new io.recrawl.wire.StatusEvent(url, "a.example", CrawlStatus.DISCOVERED, T0,
-        Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of("0.25")), null, 1.0, null), sink);
+    f.onStatus(
+        new io.recrawl.wire.StatusEvent(
+            url,
+            "a.example",
+            CrawlStatus.DISCOVERED,
+            T0,
+            Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of("0.25")),
+            null,
+            1.0,
+            null),
+        sink);
     PageState p = f.store("a.example").page(url);
-    assertThat(f.engine().changeRate(f.store("a.example").host(), p)).isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(0.5));
+    assertThat(f.engine().changeRate(f.store("a.example").host(), p))
+        .isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(0.5));
     // Fetches that state no rate learn from the known one, with the evidence capped at
     // estimator.max-shape: a day unchanged moves the planned rate by a few per cent, not more.
     f.onStatus(fetched(url, T0 + HOUR, true), sink);
     f.onStatus(fetched(url, T0 + DAY, false), sink);
-    assertThat(f.engine().changeRate(f.store("a.example").host(), f.store("a.example").page(url))).isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(5));
+    assertThat(f.engine().changeRate(f.store("a.example").host(), f.store("a.example").page(url)))
+        .isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(5));
   }
 
   @Test
   void pagesDueOverWeeksShareFewDueBuckets() {
     // The host record holds one entry per due bucket and is rewritten at every event: it must stay
     // small however the host's due times spread.
-    LocalFrontier f = new LocalFrontier(config(Map.of("estimator.prior-shape", 1e6, "estimator.max-shape", 1e7)), EngineListener.NONE);
+    LocalFrontier f =
+        new LocalFrontier(
+            config(Map.of("estimator.prior-shape", 1e6, "estimator.max-shape", 1e7)),
+            EngineListener.NONE);
     f.setGlobalLambda(0.05);
     Sink sink = new Sink();
     java.util.Random r = new java.util.Random(3);
     for (int i = 0; i < 5000; i++) {
       long t = T0 + (long) (r.nextDouble() * HOUR);
-      f.onStatus(new io.recrawl.wire.StatusEvent("http://a.example/p" + i, "a.example", CrawlStatus.FETCHED, t,
-          Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of(Double.toString(Math.exp(-4 * r.nextDouble())))),
-          true, Math.exp(3 * r.nextGaussian()), 200), sink);
+      f.onStatus(
+          new io.recrawl.wire.StatusEvent(
+              "http://a.example/p" + i,
+              "a.example",
+              CrawlStatus.FETCHED,
+              t,
+              Map.of(
+                  io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY,
+                  List.of(Double.toString(Math.exp(-4 * r.nextDouble())))),
+              true,
+              Math.exp(3 * r.nextGaussian()),
+              200),
+          sink);
     }
     HostState h = f.store("a.example").host();
     assertThat(h.due.bucketCount()).isLessThan(120);
@@ -625,8 +792,11 @@ class HostEngineTest {
 
   @Test
   void aPageDiscoveredAgainWithANewKnownRateIsRescheduledUnderIt() {
-    LocalFrontier f = new LocalFrontier(config(Map.of("estimator.optimism", 0, "timer.horizon", "30 d")), EngineListener.NONE);
-    double lambda0 = CrawlValue.value(1, 0.02, 20); // due 20 days after a fetch at one change in 50 days
+    LocalFrontier f =
+        new LocalFrontier(
+            config(Map.of("estimator.optimism", 0, "timer.horizon", "30 d")), EngineListener.NONE);
+    double lambda0 =
+        CrawlValue.value(1, 0.02, 20); // due 20 days after a fetch at one change in 50 days
     f.setGlobalLambda(lambda0);
     Sink sink = new Sink();
     String url = "http://a.example/x";
@@ -652,14 +822,21 @@ class HostEngineTest {
     // Three pages fetched together at one change a day; five days later a sitemap says they change
     // once in 50 days. Each has most likely changed since its fetch and will now stay changed: all
     // three are overdue, and their values differ by their weights.
-    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 d", "timer.recheck", "6 h")), EngineListener.NONE);
+    LocalFrontier f =
+        new LocalFrontier(
+            config(Map.of("lease", "1 d", "timer.recheck", "6 h")), EngineListener.NONE);
     double lambda0 = 1.0;
     f.setGlobalLambda(lambda0);
     Sink sink = new Sink();
     String[] urls = {"http://a.example/light", "http://a.example/middle", "http://a.example/heavy"};
     double[] weights = {0.2, 0.5, 0.9};
     for (int i = 0; i < urls.length; i++) {
-      f.onStatus(withRate(new StatusEvent(urls[i], "a.example", CrawlStatus.FETCHED, T0, Map.of(), true, weights[i], 200), "1"), sink);
+      f.onStatus(
+          withRate(
+              new StatusEvent(
+                  urls[i], "a.example", CrawlStatus.FETCHED, T0, Map.of(), true, weights[i], 200),
+              "1"),
+          sink);
     }
     // At one change a day a page's value never exceeds w/1, below the threshold: none is due.
     f.advanceTo(T0 + 5 * DAY, sink);
@@ -685,30 +862,52 @@ class HostEngineTest {
   void pagesNeverFetchedWhoseValueIsUnboundedGoHeaviestFirst() {
     // Under the default prior (one observation's worth) a page never fetched may never change, so
     // its value is unbounded; its host's pages share that prior, and their weights rank them.
-    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f =
+        new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
     f.setGlobalLambda(0.5);
     Sink sink = new Sink();
     for (String[] page : new String[][] {{"light", "1"}, {"middle", "3"}, {"heavy", "5"}}) {
-      f.onStatus(new StatusEvent("http://a.example/" + page[0], "a.example", CrawlStatus.DISCOVERED, T0, Map.of(), null,
-          Double.valueOf(page[1]), null), sink);
+      f.onStatus(
+          new StatusEvent(
+              "http://a.example/" + page[0],
+              "a.example",
+              CrawlStatus.DISCOVERED,
+              T0,
+              Map.of(),
+              null,
+              Double.valueOf(page[1]),
+              null),
+          sink);
     }
     f.advanceTo(T0 + 3 * HOUR, sink);
-    assertThat(sink.out).extracting(CrawlRequest::url).containsExactly(
-        "http://a.example/heavy", "http://a.example/middle", "http://a.example/light");
+    assertThat(sink.out)
+        .extracting(CrawlRequest::url)
+        .containsExactly(
+            "http://a.example/heavy", "http://a.example/middle", "http://a.example/light");
   }
 
   @Test
   void readyBucketsRankUnboundedValuesAboveFiniteOnesAndByWeightAmongThemselves() {
-    assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 0.001)).isGreaterThan(HostEngine.readyBucket(1e300, 1));
-    assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 2)).isGreaterThan(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1));
-    assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1e-30)).isLessThanOrEqualTo(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1e-20));
+    assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 0.001))
+        .isGreaterThan(HostEngine.readyBucket(1e300, 1));
+    assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 2))
+        .isGreaterThan(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1));
+    assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1e-30))
+        .isLessThanOrEqualTo(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1e-20));
     assertThat(HostEngine.readyBucket(Double.POSITIVE_INFINITY, 1e30)).isEqualTo(0xFFFFFFFFL);
     assertThat(HostEngine.readyBucket(2, 1)).isGreaterThan(HostEngine.readyBucket(1, 100));
     assertThat(HostEngine.readyBucket(0, 1)).isZero();
   }
 
   private static io.recrawl.wire.StatusEvent withRate(io.recrawl.wire.StatusEvent e, String rate) {
-    return new io.recrawl.wire.StatusEvent(e.url(), e.host(), e.status(), e.time(),
-        Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of(rate)), e.changed(), e.weight(), e.httpStatus());
+    return new io.recrawl.wire.StatusEvent(
+        e.url(),
+        e.host(),
+        e.status(),
+        e.time(),
+        Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of(rate)),
+        e.changed(),
+        e.weight(),
+        e.httpStatus());
   }
 }

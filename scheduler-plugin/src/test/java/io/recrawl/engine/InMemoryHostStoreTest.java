@@ -29,7 +29,8 @@ class InMemoryHostStoreTest {
         reference.put(key, "u" + op);
         pushed.add(key);
       } else if (what < 8 && !queues[q].isEmpty()) {
-        long key = queues[q].pop(q, r.nextBoolean() ? queues[q].firstBucket() : queues[q].lastBucket());
+        long key =
+            queues[q].pop(q, r.nextBoolean() ? queues[q].firstBucket() : queues[q].lastBucket());
         assertThat(store.slot(key)).isEqualTo(reference.get(key));
         store.removeSlot(key);
         reference.remove(key);
@@ -47,7 +48,8 @@ class InMemoryHostStoreTest {
 
   @Test
   void aSlotsPageIsTheRecordHeldUnderItsUrlWhateverWasReplaced() {
-    // The store keeps records with their slots and skips re-puts of a record it holds: page look-ups
+    // The store keeps records with their slots and skips re-puts of a record it holds: page
+    // look-ups
     // through a slot must still answer like a map when records are replaced, removed, re-put.
     Random r = new Random(5);
     InMemoryHostStore store = new InMemoryHostStore();
@@ -58,7 +60,8 @@ class InMemoryHostStoreTest {
       String url = "u" + r.nextInt(50);
       int what = r.nextInt(10);
       if (what < 3) {
-        PageState p = r.nextBoolean() && reference.containsKey(url) ? reference.get(url) : new PageState();
+        PageState p =
+            r.nextBoolean() && reference.containsKey(url) ? reference.get(url) : new PageState();
         store.putPage(url, p);
         reference.put(url, p);
       } else if (what < 4) {

@@ -4,7 +4,6 @@ import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.util.Map;
@@ -14,13 +13,23 @@ class LocalFrontierTest {
 
   @Test
   void theBacklogForTheBudgetCountsALimitedHostOnlyUpToWhatItsLimitFetchesInTheWindow() {
-    LocalFrontier f = new LocalFrontier(EngineConfig.with(Map.of("lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f =
+        new LocalFrontier(EngineConfig.with(Map.of("lease", "1 d")), EngineListener.NONE);
     Sink out = new Sink();
     f.setHostRate("slow.example", 48, out); // one fetch per 30 minutes
     for (int p = 0; p < 50; p++) {
       for (String host : new String[] {"fast.example", "slow.example"}) {
-        f.onStatus(new StatusEvent("http://" + host + "/p" + p, host, CrawlStatus.DISCOVERED, T0, Map.of(), null,
-            1.0, null), out);
+        f.onStatus(
+            new StatusEvent(
+                "http://" + host + "/p" + p,
+                host,
+                CrawlStatus.DISCOVERED,
+                T0,
+                Map.of(),
+                null,
+                1.0,
+                null),
+            out);
       }
     }
     f.advanceTo(T0 + 12 * HOUR, out); // no status comes back: everything released is in flight

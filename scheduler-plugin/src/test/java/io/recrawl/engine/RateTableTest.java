@@ -79,7 +79,8 @@ class RateTableTest {
     double[] planned = new double[grid.size()];
     table.add(atMean, 1, 0.5, 0, 0, Double.POSITIVE_INFINITY, +1);
     table.add(planned, 1, 0.5, 2, 0, Double.POSITIVE_INFINITY, +1);
-    int g = (int) Math.round(Math.log10(1 / grid.min()) * 3); // theta = 1, about a quarter of w / mean
+    int g =
+        (int) Math.round(Math.log10(1 / grid.min()) * 3); // theta = 1, about a quarter of w / mean
     assertThat(grid.threshold(g)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
     assertThat(planned[g]).isLessThan(0.9 * atMean[g]).isGreaterThan(0);
   }

@@ -39,11 +39,12 @@ class SlotQueuesTest {
       int op = r.nextInt(10);
       if (op < 5 || model.isEmpty()) {
         // Mostly near the ends, as the engine's queues are filled; sometimes anywhere.
-        long b = switch (r.nextInt(3)) {
-          case 0 -> (model.isEmpty() ? 1000 : model.lastKey()) + r.nextInt(3);
-          case 1 -> (model.isEmpty() ? 1000 : model.firstKey()) - r.nextInt(3);
-          default -> 900 + r.nextInt(300);
-        };
+        long b =
+            switch (r.nextInt(3)) {
+              case 0 -> (model.isEmpty() ? 1000 : model.lastKey()) + r.nextInt(3);
+              case 1 -> (model.isEmpty() ? 1000 : model.firstKey()) - r.nextInt(3);
+              default -> 900 + r.nextInt(300);
+            };
         long key = q.push(r.nextInt(2), b);
         int[] ht = model.computeIfAbsent(b, k -> new int[2]);
         assertThat(SlotQueues.bucketOf(key) & 0xFFFFFFFFL).isEqualTo(b);
@@ -51,11 +52,12 @@ class SlotQueuesTest {
         ht[1]++;
       } else {
         Long middle = model.ceilingKey(900L + r.nextInt(300));
-        long b = switch (op) {
-          case 5, 6 -> model.firstKey();
-          case 7, 8 -> model.lastKey();
-          default -> middle == null ? model.lastKey() : middle;
-        };
+        long b =
+            switch (op) {
+              case 5, 6 -> model.firstKey();
+              case 7, 8 -> model.lastKey();
+              default -> middle == null ? model.lastKey() : middle;
+            };
         int[] ht = model.get(b);
         long key = q.pop(0, b);
         assertThat(SlotQueues.seqOf(key)).isEqualTo(ht[0]);

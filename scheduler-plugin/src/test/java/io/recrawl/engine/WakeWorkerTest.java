@@ -29,8 +29,16 @@ class WakeWorkerTest {
     List<StatusEvent> seeds = new ArrayList<>();
     for (int h = 0; h < 300; h++) {
       for (int p = 0; p < 1 + random.nextInt(30); p++) {
-        seeds.add(new StatusEvent("http://h" + h + ".example/p" + p, "h" + h + ".example", CrawlStatus.DISCOVERED,
-            T0, Map.of(), null, 0.1 + random.nextDouble() * 10, null));
+        seeds.add(
+            new StatusEvent(
+                "http://h" + h + ".example/p" + p,
+                "h" + h + ".example",
+                CrawlStatus.DISCOVERED,
+                T0,
+                Map.of(),
+                null,
+                0.1 + random.nextDouble() * 10,
+                null));
       }
       if (h % 3 == 0) { // a third of the hosts limited, as in the simulator's workloads
         double rate = 2 + random.nextInt(40);
@@ -44,8 +52,9 @@ class WakeWorkerTest {
       one.onStatus(e, outOne);
       two.onStatus(e, outTwo);
     }
-    PriorityQueue<Pending> fetches = new PriorityQueue<>((a, b) -> a.time != b.time
-        ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+    PriorityQueue<Pending> fetches =
+        new PriorityQueue<>(
+            (a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
     long seq = 0;
     int seen = 0;
     try {
@@ -66,8 +75,19 @@ class WakeWorkerTest {
         for (; seen < outOne.out.size(); seen++) {
           CrawlRequest r = outOne.out.get(seen);
           long at = t + random.nextInt(180) * MIN;
-          fetches.add(new Pending(at, seq++, new StatusEvent(r.url(), r.host(), CrawlStatus.FETCHED, at, Map.of(),
-              random.nextBoolean(), null, 200)));
+          fetches.add(
+              new Pending(
+                  at,
+                  seq++,
+                  new StatusEvent(
+                      r.url(),
+                      r.host(),
+                      CrawlStatus.FETCHED,
+                      at,
+                      Map.of(),
+                      random.nextBoolean(),
+                      null,
+                      200)));
         }
       }
     } finally {

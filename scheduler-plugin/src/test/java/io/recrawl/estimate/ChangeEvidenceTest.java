@@ -13,9 +13,17 @@ class ChangeEvidenceTest {
 
   private static final long PREV = Instant.parse("2024-03-01T00:00:00Z").toEpochMilli();
 
-  private static Verdict assess(Boolean explicit, Integer status, String sig, String prevSig,
-      String etag, String prevEtag, Long lastMod, long prevFetch) {
-    return ChangeEvidence.assess(explicit, status, sig, prevSig, etag, prevEtag, lastMod, prevFetch);
+  private static Verdict assess(
+      Boolean explicit,
+      Integer status,
+      String sig,
+      String prevSig,
+      String etag,
+      String prevEtag,
+      Long lastMod,
+      long prevFetch) {
+    return ChangeEvidence.assess(
+        explicit, status, sig, prevSig, etag, prevEtag, lastMod, prevFetch);
   }
 
   @Test

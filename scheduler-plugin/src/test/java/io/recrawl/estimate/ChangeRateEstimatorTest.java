@@ -36,14 +36,14 @@ class ChangeRateEstimatorTest {
     assertThat(e.withPriorMean(known, 5)).isEqualTo(known);
   }
 
-
   private final ChangeRateEstimator est = ChangeRateEstimator.defaults();
   private final ChangeRateEstimator stationary =
       new ChangeRateEstimator(1.0, 1.0, Double.POSITIVE_INFINITY);
 
   @Test
   void priorIsTheConfiguredRate() {
-    assertThat(new ChangeRateEstimator(0.25, 2, 10).rate(new ChangeRateEstimator(0.25, 2, 10).prior()))
+    assertThat(
+            new ChangeRateEstimator(0.25, 2, 10).rate(new ChangeRateEstimator(0.25, 2, 10).prior()))
         .isCloseTo(0.25, within(1e-15));
   }
 
@@ -81,7 +81,8 @@ class ChangeRateEstimatorTest {
   void unchangedEvidenceLowersTheRateFromAnyState() {
     SplittableRandom rnd = new SplittableRandom(3);
     for (int i = 0; i < 1000; i++) {
-      ChangeStats s = new ChangeStats(Math.exp(rnd.nextDouble(-2, 5)), Math.exp(rnd.nextDouble(-4, 4)));
+      ChangeStats s =
+          new ChangeStats(Math.exp(rnd.nextDouble(-2, 5)), Math.exp(rnd.nextDouble(-4, 4)));
       double d = Math.exp(rnd.nextDouble(-8, 5));
       assertThat(est.rate(est.observe(s, d, false))).isLessThan(est.rate(s));
       // A change seen after a gap much longer than 1/delta carries almost no information.
@@ -89,7 +90,8 @@ class ChangeRateEstimatorTest {
       if (weight > 1e-9) {
         assertThat(est.rate(est.observe(s, d, true))).isGreaterThan(est.rate(s));
       } else {
-        assertThat(est.rate(est.observe(s, d, true))).isGreaterThanOrEqualTo(est.rate(s) * (1 - 1e-12));
+        assertThat(est.rate(est.observe(s, d, true)))
+            .isGreaterThanOrEqualTo(est.rate(s) * (1 - 1e-12));
       }
     }
   }
@@ -98,7 +100,9 @@ class ChangeRateEstimatorTest {
   void oneChangedStepMatchesTheExactPosteriorMeanAndMeanTimeBetweenChanges() {
     // Assumed density filtering keeps E[delta] and E[1/delta] of the exact posterior: the crawl
     // value's growth and its ceiling.
-    double[][] cases = {{1, 1, 1}, {1, 1, 0.01}, {5, 2, 3}, {50, 20, 0.1}, {0.5, 3, 40}, {150, 1, 1e-4}, {1, 1.67, 18}};
+    double[][] cases = {
+      {1, 1, 1}, {1, 1, 0.01}, {5, 2, 3}, {50, 20, 0.1}, {0.5, 3, 40}, {150, 1, 1e-4}, {1, 1.67, 18}
+    };
     for (double[] c : cases) {
       double a = c[0];
       double b = c[1];
@@ -108,7 +112,9 @@ class ChangeRateEstimatorTest {
       double mean = post.shape() / post.rate();
       double meanInverse = post.rate() / (post.shape() - 1);
       assertThat(mean).as("mean a=%s b=%s d=%s", a, b, d).isCloseTo(m[0], within(1e-7 * m[0]));
-      assertThat(meanInverse).as("E[1/delta] a=%s b=%s d=%s", a, b, d).isCloseTo(m[2], within(1e-6 * m[2]));
+      assertThat(meanInverse)
+          .as("E[1/delta] a=%s b=%s d=%s", a, b, d)
+          .isCloseTo(m[2], within(1e-6 * m[2]));
     }
   }
 
@@ -197,7 +203,10 @@ class ChangeRateEstimatorTest {
       double since = -Math.log(1 - rnd.nextDouble()) / truth; // time back to the last change
       boolean changed = since <= gap;
       binary = stationary.observe(binary, gap, changed);
-      timed = changed ? stationary.observeChangeAt(timed, gap, since) : stationary.observe(timed, gap, false);
+      timed =
+          changed
+              ? stationary.observeChangeAt(timed, gap, since)
+              : stationary.observe(timed, gap, false);
     }
     assertThat(stationary.rate(timed) / truth).isCloseTo(1.0, within(0.05));
     assertThat(Math.abs(Math.log(stationary.rate(binary) / truth)))
@@ -226,14 +235,22 @@ class ChangeRateEstimatorTest {
 
   @Test
   void rejectsBadParameters() {
-    assertThatThrownBy(() -> new ChangeRateEstimator(0, 1, 10)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new ChangeRateEstimator(1, -1, 10)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new ChangeRateEstimator(1, 2, 1)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new ChangeRateEstimator(Double.NaN, 1, 10)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new ChangeRateEstimator(0, 1, 10))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new ChangeRateEstimator(1, -1, 10))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new ChangeRateEstimator(1, 2, 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new ChangeRateEstimator(Double.NaN, 1, 10))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
-  /** The exact posterior mean after {@code changed} changed and {@code unchanged} unchanged gaps of length d. */
-  private static double exactPosteriorMean(double a, double b, int changed, int unchanged, double d) {
+  /**
+   * The exact posterior mean after {@code changed} changed and {@code unchanged} unchanged gaps of
+   * length d.
+   */
+  private static double exactPosteriorMean(
+      double a, double b, int changed, int unchanged, double d) {
     double[] ch = new double[changed];
     double[] un = new double[unchanged];
     java.util.Arrays.fill(ch, d);
@@ -241,13 +258,18 @@ class ChangeRateEstimatorTest {
     return posteriorMoments(a, b, ch, un)[0];
   }
 
-  /** Mean and variance of Gamma(a, b) x prod(1 - e^(-delta c)) x prod(e^(-delta u)), by quadrature in log delta. */
-  private static double[] posteriorMoments(double a, double b, double[] changed, double[] unchanged) {
+  /**
+   * Mean and variance of Gamma(a, b) x prod(1 - e^(-delta c)) x prod(e^(-delta u)), by quadrature
+   * in log delta.
+   */
+  private static double[] posteriorMoments(
+      double a, double b, double[] changed, double[] unchanged) {
     double sumU = 0;
     for (double u : unchanged) {
       sumU += u;
     }
-    // Integrate over t = ln delta with the trapezoid rule on a wide, fine grid (smooth, decaying integrand).
+    // Integrate over t = ln delta with the trapezoid rule on a wide, fine grid (smooth, decaying
+    // integrand).
     double lo = -40;
     double hi = 12;
     int n = 400_000;
@@ -261,7 +283,8 @@ class ChangeRateEstimatorTest {
     for (int i = 0; i <= n; i++) {
       double t = lo + i * h;
       double delta = Math.exp(t);
-      double l = a * t - (b + sumU) * delta; // delta^(a-1) e^(-b delta) d delta = delta^a e^(-b delta) dt
+      double l =
+          a * t - (b + sumU) * delta; // delta^(a-1) e^(-b delta) d delta = delta^a e^(-b delta) dt
       for (double c : changed) {
         l += Math.log(-Math.expm1(-delta * c));
       }

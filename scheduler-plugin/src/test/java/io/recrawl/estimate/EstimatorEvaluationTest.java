@@ -16,7 +16,8 @@ class EstimatorEvaluationTest {
 
   @Test
   void naiveBiasMatchesChoAndGarciaMolinasFactor() {
-    // With regular gaps I, E[changes / time] = delta (1 - e^(-r)) / r with r = delta I, whatever delta is.
+    // With regular gaps I, E[changes / time] = delta (1 - e^(-r)) / r with r = delta I, whatever
+    // delta is.
     for (double r : new double[] {0.2, 1.0, 5.0}) {
       Row row = eval.evaluate(List.of(new Scenario(Gaps.REGULAR, r, 50))).get(0);
       double expected = -Math.expm1(-r) / r - 1;
@@ -46,7 +47,9 @@ class EstimatorEvaluationTest {
   void lastModifiedTimesHelpMostWhereLooksAreRare() {
     for (Gaps gaps : Gaps.values()) {
       Row row = eval.evaluate(List.of(new Scenario(gaps, 5.0, 50))).get(0);
-      assertThat(row.oursLastModified().logRmse()).as("%s", gaps).isLessThan(row.ours().logRmse() * 0.75)
+      assertThat(row.oursLastModified().logRmse())
+          .as("%s", gaps)
+          .isLessThan(row.ours().logRmse() * 0.75)
           .isLessThan(row.cho().logRmse());
       assertThat(Math.abs(row.oursLastModified().relBias())).as("%s", gaps).isLessThan(0.05);
     }
@@ -54,8 +57,10 @@ class EstimatorEvaluationTest {
 
   @Test
   void longerHistoriesGiveSmallerErrors() {
-    List<Row> rows = eval.evaluate(List.of(
-        new Scenario(Gaps.EXPONENTIAL, 1.0, 10), new Scenario(Gaps.EXPONENTIAL, 1.0, 50)));
+    List<Row> rows =
+        eval.evaluate(
+            List.of(
+                new Scenario(Gaps.EXPONENTIAL, 1.0, 10), new Scenario(Gaps.EXPONENTIAL, 1.0, 50)));
     assertThat(rows.get(1).ours().logRmse()).isLessThan(rows.get(0).ours().logRmse());
   }
 
@@ -63,12 +68,17 @@ class EstimatorEvaluationTest {
   void sameSeedSameTable() {
     List<Scenario> sc = EstimatorEvaluation.standardScenarios();
     assertThat(sc).hasSize(12);
-    EstimatorEvaluation small = new EstimatorEvaluation(ChangeRateEstimator.defaults(), 0.01, 10, 500, 7);
+    EstimatorEvaluation small =
+        new EstimatorEvaluation(ChangeRateEstimator.defaults(), 0.01, 10, 500, 7);
     String a = EstimatorEvaluation.table(small.evaluate(sc));
     String b = EstimatorEvaluation.table(small.evaluate(sc));
-    assertThat(a).isEqualTo(b).contains("| exponential | 5.0 | 50 | ours |").contains("| regular | 0.2 | 10 | Cho-GM |");
-    String c = EstimatorEvaluation.table(
-        new EstimatorEvaluation(ChangeRateEstimator.defaults(), 0.01, 10, 500, 8).evaluate(sc));
+    assertThat(a)
+        .isEqualTo(b)
+        .contains("| exponential | 5.0 | 50 | ours |")
+        .contains("| regular | 0.2 | 10 | Cho-GM |");
+    String c =
+        EstimatorEvaluation.table(
+            new EstimatorEvaluation(ChangeRateEstimator.defaults(), 0.01, 10, 500, 8).evaluate(sc));
     assertThat(c).isNotEqualTo(a);
   }
 }

@@ -2,7 +2,10 @@ package io.recrawl.optimum;
 
 import java.util.Random;
 
-/** A random problem for property tests: log-normal change rates, heavy-tailed weights, some hosts constrained. */
+/**
+ * A random problem for property tests: log-normal change rates, heavy-tailed weights, some hosts
+ * constrained.
+ */
 final class RandomInstance {
 
   final double[] weight;
@@ -11,7 +14,8 @@ final class RandomInstance {
   final double[] hostLimit;
   final double budget;
 
-  private RandomInstance(double[] weight, double[] changeRate, int[] hostIndex, double[] hostLimit, double budget) {
+  private RandomInstance(
+      double[] weight, double[] changeRate, int[] hostIndex, double[] hostLimit, double budget) {
     this.weight = weight;
     this.changeRate = changeRate;
     this.hostIndex = hostIndex;
@@ -34,7 +38,10 @@ final class RandomInstance {
     int j = 0;
     for (int i = 0; i < hosts; i++) {
       // About a third of the hosts get a limit well below a fair share of the budget.
-      limit[i] = rnd.nextDouble() < 0.35 ? 0.02 * size[i] + 0.05 * rnd.nextDouble() + 0.01 : Double.POSITIVE_INFINITY;
+      limit[i] =
+          rnd.nextDouble() < 0.35
+              ? 0.02 * size[i] + 0.05 * rnd.nextDouble() + 0.01
+              : Double.POSITIVE_INFINITY;
       for (int k = 0; k < size[i]; k++, j++) {
         host[j] = i;
         delta[j] = Math.min(20, 0.2 * Math.exp(1.5 * rnd.nextGaussian()));

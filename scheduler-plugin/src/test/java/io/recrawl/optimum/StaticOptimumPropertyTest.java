@@ -13,7 +13,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class StaticOptimumPropertyTest {
 
-  private static final Objective[] OBJECTIVES = {Freshness.INSTANCE, HarmonicStaleness.INSTANCE, ChangesCaught.INSTANCE};
+  private static final Objective[] OBJECTIVES = {
+    Freshness.INSTANCE, HarmonicStaleness.INSTANCE, ChangesCaught.INSTANCE
+  };
 
   @ParameterizedTest
   @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
@@ -35,7 +37,11 @@ class StaticOptimumPropertyTest {
       assertTrue(perHost[i] <= inst.hostLimit[i] * (1 + 1e-9), "host " + i + " over its limit");
       assertEquals(perHost[i], r.hostDemand(i), 1e-9 * perHost[i] + 1e-300);
       if (r.hostLambda(i) > 0) {
-        assertEquals(inst.hostLimit[i], perHost[i], 1e-9 * inst.hostLimit[i], "a priced host uses its whole limit");
+        assertEquals(
+            inst.hostLimit[i],
+            perHost[i],
+            1e-9 * inst.hostLimit[i],
+            "a priced host uses its whole limit");
       }
     }
     assertTrue(total <= inst.budget * (1 + 1e-9), "total " + total + " over budget " + inst.budget);
@@ -45,9 +51,12 @@ class StaticOptimumPropertyTest {
       double rate = r.rate(j);
       if (rate > 0) {
         double v = objective.crawlValue(inst.weight[j], inst.changeRate[j], 1 / rate);
-        assertEquals(r.hostThreshold(inst.hostIndex[j]), v, 1e-9 * v, "V(1/rho) = theta for page " + j);
+        assertEquals(
+            r.hostThreshold(inst.hostIndex[j]), v, 1e-9 * v, "V(1/rho) = theta for page " + j);
       } else {
-        assertTrue(objective.valueCeiling(inst.weight[j], inst.changeRate[j]) <= r.hostThreshold(inst.hostIndex[j]));
+        assertTrue(
+            objective.valueCeiling(inst.weight[j], inst.changeRate[j])
+                <= r.hostThreshold(inst.hostIndex[j]));
       }
     }
   }
@@ -73,7 +82,8 @@ class StaticOptimumPropertyTest {
       }
       scaleToFeasibility(inst, rates);
       double other = utility(inst, objective, rates);
-      assertTrue(other <= best + 1e-12 * Math.abs(best),
+      assertTrue(
+          other <= best + 1e-12 * Math.abs(best),
           "trial " + trial + " (sigma " + sigma + "): " + other + " beats the optimum " + best);
     }
   }
@@ -117,20 +127,32 @@ class StaticOptimumPropertyTest {
     double[] lo = new double[n];
     double[] hi = new double[n];
     for (int j = 0; j < n; j++) {
-      lo[j] = rnd.nextBoolean() ? 0 : 1.0 / (30 + 300 * rnd.nextDouble()); // at least every 30-330 days
-      hi[j] = rnd.nextBoolean() ? Double.POSITIVE_INFINITY : 1.0 / (0.5 + 3 * rnd.nextDouble()); // at most every 0.5-3.5 days
+      lo[j] =
+          rnd.nextBoolean() ? 0 : 1.0 / (30 + 300 * rnd.nextDouble()); // at least every 30-330 days
+      hi[j] =
+          rnd.nextBoolean()
+              ? Double.POSITIVE_INFINITY
+              : 1.0 / (0.5 + 3 * rnd.nextDouble()); // at most every 0.5-3.5 days
     }
     // One host with no pages at all, past the last page's host.
     double[] limits = java.util.Arrays.copyOf(inst.hostLimit, inst.hostLimit.length + 1);
     limits[limits.length - 1] = 1.0;
-    OptimumResult r = StaticOptimum.solve(OptimumProblem.builder(inst.weight, inst.changeRate, inst.hostIndex, limits)
-        .budget(inst.budget).objective(objective).minRates(lo).maxRates(hi).build());
+    OptimumResult r =
+        StaticOptimum.solve(
+            OptimumProblem.builder(inst.weight, inst.changeRate, inst.hostIndex, limits)
+                .budget(inst.budget)
+                .objective(objective)
+                .minRates(lo)
+                .maxRates(hi)
+                .build());
 
     assertEquals(OptimumResult.Status.OPTIMAL, r.status());
     int atFloor = 0;
     int atCap = 0;
     for (int j = 0; j < n; j++) {
-      assertTrue(r.rate(j) >= lo[j] && r.rate(j) <= hi[j], "page " + j + " rate " + r.rate(j) + " outside its bounds");
+      assertTrue(
+          r.rate(j) >= lo[j] && r.rate(j) <= hi[j],
+          "page " + j + " rate " + r.rate(j) + " outside its bounds");
       atFloor += r.rate(j) == lo[j] && lo[j] > 0 ? 1 : 0;
       atCap += r.rate(j) == hi[j] ? 1 : 0;
     }

@@ -19,8 +19,9 @@ class StaticOptimumTest {
   void reproducesChoGarciaMolinaFivePageExample() {
     double[] delta = {1, 2, 3, 4, 5};
     double[] w = {1, 1, 1, 1, 1};
-    OptimumResult r = StaticOptimum.solve(
-        OptimumProblem.builder(w, delta, new int[5], new double[] {INF}).budget(5).build());
+    OptimumResult r =
+        StaticOptimum.solve(
+            OptimumProblem.builder(w, delta, new int[5], new double[] {INF}).budget(5).build());
 
     double[] expected = {1.15, 1.36, 1.35, 1.14, 0.0};
     for (int j = 0; j < 5; j++) {
@@ -60,8 +61,9 @@ class StaticOptimumTest {
       delta[j] = 0.1 + 0.05 * (j % 10);
       host[j] = j / 10;
     }
-    OptimumResult r = StaticOptimum.solve(
-        OptimumProblem.builder(w, delta, host, new double[] {1.0, INF}).budget(10).build());
+    OptimumResult r =
+        StaticOptimum.solve(
+            OptimumProblem.builder(w, delta, host, new double[] {1.0, INF}).budget(10).build());
     assertTrue(r.hostLambda(0) > 0, "host lambda of the constrained host");
     assertEquals(0.0, r.hostLambda(1));
     assertEquals(1.0, r.hostDemand(0), 1e-12);
@@ -75,8 +77,11 @@ class StaticOptimumTest {
   void slackBudgetLeavesGlobalLambdaAtZero() {
     double[] w = {1, 2, 3};
     double[] delta = {0.5, 1, 2};
-    OptimumResult r = StaticOptimum.solve(
-        OptimumProblem.builder(w, delta, new int[] {0, 0, 1}, new double[] {2, 3}).budget(100).build());
+    OptimumResult r =
+        StaticOptimum.solve(
+            OptimumProblem.builder(w, delta, new int[] {0, 0, 1}, new double[] {2, 3})
+                .budget(100)
+                .build());
     assertEquals(0.0, r.globalLambda());
     assertEquals(2.0, r.hostDemand(0), 1e-12);
     assertEquals(3.0, r.hostDemand(1), 1e-12);
@@ -89,10 +94,13 @@ class StaticOptimumTest {
     double[] w = {1, 1, 1, 1};
     double[] delta = {0.2, 0.4, 0.2, 0.4};
     int[] host = {0, 0, 1, 1};
-    OptimumResult both = StaticOptimum.solve(
-        OptimumProblem.builder(w, delta, host, new double[] {1, 4}).build());
-    OptimumResult alone = StaticOptimum.solve(
-        OptimumProblem.builder(new double[] {1, 1}, new double[] {0.2, 0.4}, new int[2], new double[] {1}).build());
+    OptimumResult both =
+        StaticOptimum.solve(OptimumProblem.builder(w, delta, host, new double[] {1, 4}).build());
+    OptimumResult alone =
+        StaticOptimum.solve(
+            OptimumProblem.builder(
+                    new double[] {1, 1}, new double[] {0.2, 0.4}, new int[2], new double[] {1})
+                .build());
     assertEquals(alone.rate(0), both.rate(0), 1e-12);
     assertEquals(alone.rate(1), both.rate(1), 1e-12);
     assertEquals(4.0, both.hostDemand(1), 1e-12);
@@ -103,7 +111,8 @@ class StaticOptimumTest {
     // The fastest page here is starved under freshness; harmonic staleness still crawls it.
     double[] delta = {1, 2, 3, 4, 5, 50};
     double[] w = {1, 1, 1, 1, 1, 0.01};
-    OptimumProblem.Builder b = OptimumProblem.builder(w, delta, new int[6], new double[] {INF}).budget(5);
+    OptimumProblem.Builder b =
+        OptimumProblem.builder(w, delta, new int[6], new double[] {INF}).budget(5);
     OptimumResult harmonic = StaticOptimum.solve(b.objective(HarmonicStaleness.INSTANCE).build());
     for (int j = 0; j < 6; j++) {
       assertTrue(harmonic.rate(j) > 0, "page " + j + " rate " + harmonic.rate(j));
@@ -116,7 +125,8 @@ class StaticOptimumTest {
   void unchangingAndWeightlessPagesGetNoCrawlsUnlessFloored() {
     double[] w = {1, 0, 1, 1};
     double[] delta = {0, 1, 1, 0.5};
-    OptimumProblem.Builder b = OptimumProblem.builder(w, delta, new int[4], new double[] {INF}).budget(2);
+    OptimumProblem.Builder b =
+        OptimumProblem.builder(w, delta, new int[4], new double[] {INF}).budget(2);
     OptimumResult plain = StaticOptimum.solve(b.build());
     assertEquals(0.0, plain.rate(0), "a page that never changes");
     assertEquals(0.0, plain.rate(1), "a page of weight 0");
@@ -133,8 +143,12 @@ class StaticOptimumTest {
   void revisitBoundsHoldAndStarvedPagesGetTheirFloor() {
     double[] delta = {1, 2, 3, 4, 5};
     double[] w = {1, 1, 1, 1, 1};
-    OptimumResult r = StaticOptimum.solve(OptimumProblem.builder(w, delta, new int[5], new double[] {INF})
-        .budget(5).revisitIntervals(4, 0.8).build());
+    OptimumResult r =
+        StaticOptimum.solve(
+            OptimumProblem.builder(w, delta, new int[5], new double[] {INF})
+                .budget(5)
+                .revisitIntervals(4, 0.8)
+                .build());
     for (int j = 0; j < 5; j++) {
       assertTrue(r.rate(j) >= 0.25 && r.rate(j) <= 1.25, "page " + j + " rate " + r.rate(j));
     }
@@ -148,43 +162,71 @@ class StaticOptimumTest {
   void infeasibleFloorsAreReportedNotSolved() {
     double[] w = {1, 1, 1};
     double[] delta = {1, 1, 1};
-    OptimumProblem.Builder b = OptimumProblem.builder(w, delta, new int[] {0, 0, 1}, new double[] {0.5, INF})
-        .budget(10).revisitIntervals(1, 0);
+    OptimumProblem.Builder b =
+        OptimumProblem.builder(w, delta, new int[] {0, 0, 1}, new double[] {0.5, INF})
+            .budget(10)
+            .revisitIntervals(1, 0);
     OptimumResult r = StaticOptimum.solve(b.build());
     assertEquals(OptimumResult.Status.INFEASIBLE, r.status());
     assertTrue(r.infeasibility().contains("host 0"), r.infeasibility());
     assertEquals(3.0, r.kkt().hostLimits(), 1e-15, "floors of 2/day on a host of 0.5/day: 3x over");
 
-    OptimumResult overBudget = StaticOptimum.solve(OptimumProblem.builder(w, delta, new int[3], new double[] {INF})
-        .budget(2).revisitIntervals(0.5, 0).build());
+    OptimumResult overBudget =
+        StaticOptimum.solve(
+            OptimumProblem.builder(w, delta, new int[3], new double[] {INF})
+                .budget(2)
+                .revisitIntervals(0.5, 0)
+                .build());
     assertEquals(OptimumResult.Status.INFEASIBLE, overBudget.status());
     assertTrue(overBudget.infeasibility().contains("global budget"), overBudget.infeasibility());
 
-    OptimumResult fine = StaticOptimum.solve(OptimumProblem.builder(w, delta, new int[3], new double[] {INF})
-        .budget(4).revisitIntervals(1, 0).build());
+    OptimumResult fine =
+        StaticOptimum.solve(
+            OptimumProblem.builder(w, delta, new int[3], new double[] {INF})
+                .budget(4)
+                .revisitIntervals(1, 0)
+                .build());
     assertEquals(OptimumResult.Status.OPTIMAL, fine.status());
     assertNull(fine.infeasibility());
   }
 
   @Test
   void unboundedProblemIsRejected() {
-    OptimumProblem p = OptimumProblem.builder(new double[] {1}, new double[] {1}, new int[1], new double[] {INF}).build();
+    OptimumProblem p =
+        OptimumProblem.builder(new double[] {1}, new double[] {1}, new int[1], new double[] {INF})
+            .build();
     assertThrows(IllegalArgumentException.class, () -> StaticOptimum.solve(p));
     // Capping the page makes it bounded again: it is crawled at its cap.
-    OptimumResult capped = StaticOptimum.solve(OptimumProblem.builder(new double[] {1}, new double[] {1}, new int[1],
-        new double[] {INF}).revisitIntervals(INF, 0.5).build());
+    OptimumResult capped =
+        StaticOptimum.solve(
+            OptimumProblem.builder(
+                    new double[] {1}, new double[] {1}, new int[1], new double[] {INF})
+                .revisitIntervals(INF, 0.5)
+                .build());
     assertEquals(2.0, capped.rate(0));
   }
 
   @Test
   void badInputIsRejectedWithAMessage() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OptimumProblem.builder(
-        new double[] {1}, new double[] {-1}, new int[1], new double[] {1}).build());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                OptimumProblem.builder(
+                        new double[] {1}, new double[] {-1}, new int[1], new double[] {1})
+                    .build());
     assertTrue(e.getMessage().contains("change rate"), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> OptimumProblem.builder(
-        new double[] {1}, new double[] {1}, new int[] {3}, new double[] {1}).build());
-    assertThrows(IllegalArgumentException.class, () -> OptimumProblem.builder(
-        new double[] {1}, new double[] {1}, new int[1], new double[] {0}).build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            OptimumProblem.builder(
+                    new double[] {1}, new double[] {1}, new int[] {3}, new double[] {1})
+                .build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            OptimumProblem.builder(new double[] {1}, new double[] {1}, new int[1], new double[] {0})
+                .build());
   }
 
   @Test

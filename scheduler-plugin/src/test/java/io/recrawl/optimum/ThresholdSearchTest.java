@@ -12,10 +12,11 @@ class ThresholdSearchTest {
   @Test
   void powerLawDemandIsSolvedInAFewSteps() {
     AtomicInteger calls = new AtomicInteger();
-    DoubleUnaryOperator d = t -> {
-      calls.incrementAndGet();
-      return 3 / Math.sqrt(t);
-    };
+    DoubleUnaryOperator d =
+        t -> {
+          calls.incrementAndGet();
+          return 3 / Math.sqrt(t);
+        };
     // 3 / sqrt(theta) = 2 at theta = 2.25; start from a guess 100x too small.
     double theta = ThresholdSearch.solve(d, 2, 0, Double.POSITIVE_INFINITY, 0.0225).theta;
     assertEquals(2.25, theta, 1e-12);

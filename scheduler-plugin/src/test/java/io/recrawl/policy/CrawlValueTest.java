@@ -24,7 +24,8 @@ class CrawlValueTest {
 
   @Test
   void referenceFormulasAgreeWithEachOther() {
-    // The series and the closed form at 100 digits must agree where both are usable; otherwise the reference is wrong.
+    // The series and the closed form at 100 digits must agree where both are usable; otherwise the
+    // reference is wrong.
     for (double x : new double[] {0.5, 1, 3, 7.5, 12, 20}) {
       BigDecimal s = ReferenceG.gSeries(new BigDecimal(x));
       BigDecimal c = ReferenceG.gClosed(new BigDecimal(x));
@@ -57,7 +58,8 @@ class CrawlValueTest {
       BigDecimal bw = new BigDecimal(w);
       BigDecimal bd = new BigDecimal(delta);
       BigDecimal exactX = bd.multiply(new BigDecimal(tau), ReferenceG.MC);
-      BigDecimal expected = bw.divide(bd, ReferenceG.MC).multiply(ReferenceG.g(exactX), ReferenceG.MC);
+      BigDecimal expected =
+          bw.divide(bd, ReferenceG.MC).multiply(ReferenceG.g(exactX), ReferenceG.MC);
       worst = Math.max(worst, ReferenceG.relErr(CrawlValue.value(w, delta, tau), expected));
     }
     assertThat(worst).isLessThan(TOL);
@@ -86,7 +88,8 @@ class CrawlValueTest {
   @Test
   void gInverseRoundTripsInX() {
     // Wherever g(x) < 1 - 1e-6. Near 1 the rounding of y = g(x) to a double alone moves x by
-    // eps * kappa, kappa = g / (x g') being the condition number of the inverse; the bound allows for it.
+    // eps * kappa, kappa = g / (x g') being the condition number of the inverse; the bound allows
+    // for it.
     double eps = Math.ulp(1.0);
     for (double x : grid()) {
       double y = CrawlValue.g(x);
@@ -95,7 +98,9 @@ class CrawlValueTest {
       }
       double kappa = y / (x * CrawlValue.gPrime(x));
       double back = CrawlValue.gInverse(y);
-      assertThat(Math.abs(back - x) / x).as("x=%s kappa=%s", x, kappa).isLessThan(Math.max(TOL, 4 * eps * kappa));
+      assertThat(Math.abs(back - x) / x)
+          .as("x=%s kappa=%s", x, kappa)
+          .isLessThan(Math.max(TOL, 4 * eps * kappa));
       if (y < 1 - 1e-4) {
         assertThat(Math.abs(back - x) / x).as("x=%s", x).isLessThan(TOL);
       }
@@ -113,7 +118,9 @@ class CrawlValueTest {
       double tau = CrawlValue.timeToThreshold(w, delta, theta);
       assertThat(tau).isFinite().isPositive();
       double v = CrawlValue.value(w, delta, tau);
-      assertThat(Math.abs(v - theta) / theta).as("w=%s delta=%s theta=%s", w, delta, theta).isLessThan(TOL);
+      assertThat(Math.abs(v - theta) / theta)
+          .as("w=%s delta=%s theta=%s", w, delta, theta)
+          .isLessThan(TOL);
     }
   }
 
@@ -152,14 +159,17 @@ class CrawlValueTest {
     assertThat(CrawlValue.value(w, delta, Double.POSITIVE_INFINITY)).isEqualTo(w / delta);
     // Near 0, V ~ w delta tau^2 / 2.
     double tau = 1e-5;
-    assertThat(CrawlValue.value(w, delta, tau) / (w * delta * tau * tau / 2)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(CrawlValue.value(w, delta, tau) / (w * delta * tau * tau / 2))
+        .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
   }
 
   @Test
   void freshnessOfRegularCrawls() {
-    assertThat(CrawlValue.freshness(1, 1)).isCloseTo(1 - Math.exp(-1), org.assertj.core.data.Offset.offset(1e-15));
+    assertThat(CrawlValue.freshness(1, 1))
+        .isCloseTo(1 - Math.exp(-1), org.assertj.core.data.Offset.offset(1e-15));
     assertThat(CrawlValue.freshness(2, 0)).isEqualTo(1.0);
     assertThat(CrawlValue.freshness(2, Double.POSITIVE_INFINITY)).isZero();
-    assertThat(CrawlValue.freshness(1e-12, 1)).isCloseTo(1 - 5e-13, org.assertj.core.data.Offset.offset(1e-20));
+    assertThat(CrawlValue.freshness(1e-12, 1))
+        .isCloseTo(1 - 5e-13, org.assertj.core.data.Offset.offset(1e-20));
   }
 }

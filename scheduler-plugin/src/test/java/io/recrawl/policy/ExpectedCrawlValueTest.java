@@ -28,7 +28,12 @@ class ExpectedCrawlValueTest {
   @Test
   void theClosedFormIsTheAverageOfTheCrawlValueOverThePosterior() {
     double[][] cases = {
-      {1.0, 1.0, 1.0}, {1.0, 1.0, 20.0}, {0.5, 2.0, 3.0}, {3.0, 6.0, 1.5}, {2.0, 0.5, 0.01}, {40.0, 20.0, 4.0},
+      {1.0, 1.0, 1.0},
+      {1.0, 1.0, 20.0},
+      {0.5, 2.0, 3.0},
+      {3.0, 6.0, 1.5},
+      {2.0, 0.5, 0.01},
+      {40.0, 20.0, 4.0},
       {1.0, 100.0, 0.01}, // tau far below b: the series
     };
     for (double[] c : cases) {
@@ -36,7 +41,8 @@ class ExpectedCrawlValueTest {
       double b = c[1];
       double tau = c[2];
       double expected = numeric(2.0, a, b, tau);
-      assertThat(ExpectedCrawlValue.value(2.0, a, b, tau)).as("a=%s b=%s tau=%s", a, b, tau)
+      assertThat(ExpectedCrawlValue.value(2.0, a, b, tau))
+          .as("a=%s b=%s tau=%s", a, b, tau)
           .isCloseTo(expected, within(1e-6 * Math.max(1, expected)));
     }
   }
@@ -46,11 +52,13 @@ class ExpectedCrawlValueTest {
     // Jensen, where V falls and is convex in delta: long gaps and the ceiling.
     assertThat(ExpectedCrawlValue.ceiling(1, 2, 4)).isGreaterThan(CrawlValue.ceiling(1, 0.5));
     for (double tau : new double[] {10, 30}) {
-      assertThat(ExpectedCrawlValue.value(1, 2, 4, tau)).isGreaterThan(CrawlValue.value(1, 0.5, tau));
+      assertThat(ExpectedCrawlValue.value(1, 2, 4, tau))
+          .isGreaterThan(CrawlValue.value(1, 0.5, tau));
     }
     for (double tau : new double[] {0.1, 1, 5, 30}) {
       double a = 1e6;
-      assertThat(ExpectedCrawlValue.value(1, a, a / 0.5, tau)).isCloseTo(CrawlValue.value(1, 0.5, tau), within(1e-5));
+      assertThat(ExpectedCrawlValue.value(1, a, a / 0.5, tau))
+          .isCloseTo(CrawlValue.value(1, 0.5, tau), within(1e-5));
     }
   }
 
@@ -60,13 +68,17 @@ class ExpectedCrawlValueTest {
     double b = 3;
     for (double tau : new double[] {0.2, 1, 4}) {
       double d = 1e-6;
-      double numeric = (ExpectedCrawlValue.value(1, a, b, tau + d) - ExpectedCrawlValue.value(1, a, b, tau - d)) / (2 * d);
+      double numeric =
+          (ExpectedCrawlValue.value(1, a, b, tau + d) - ExpectedCrawlValue.value(1, a, b, tau - d))
+              / (2 * d);
       assertThat(ExpectedCrawlValue.slope(1, a, b, tau)).isCloseTo(numeric, within(1e-6));
     }
     // Either side of the switch to the series (at (a + 2) tau / b = 1e-3).
     double edge = 1e-3 * b / (a + 2);
     assertThat(ExpectedCrawlValue.value(1, a, b, edge * 0.999))
-        .isCloseTo(ExpectedCrawlValue.value(1, a, b, edge * 1.001) * (0.999 * 0.999) / (1.001 * 1.001), within(1e-12));
+        .isCloseTo(
+            ExpectedCrawlValue.value(1, a, b, edge * 1.001) * (0.999 * 0.999) / (1.001 * 1.001),
+            within(1e-12));
   }
 
   @Test
@@ -77,7 +89,9 @@ class ExpectedCrawlValueTest {
       double b = c[1];
       for (double theta : new double[] {1e-4, 0.05, 0.5, 2}) {
         double ceiling = ExpectedCrawlValue.ceiling(1, a, b);
-        double tau = ExpectedCrawlValue.timeToThreshold(1, a, b, theta, CrawlValue.timeToThreshold(1, a / b, theta));
+        double tau =
+            ExpectedCrawlValue.timeToThreshold(
+                1, a, b, theta, CrawlValue.timeToThreshold(1, a / b, theta));
         if (theta >= ceiling) {
           assertThat(tau).isInfinite();
         } else {
@@ -89,13 +103,15 @@ class ExpectedCrawlValueTest {
     // With shape <= 1 the ceiling is infinite: a page is never written off, only put off.
     assertThat(ExpectedCrawlValue.ceiling(1, 1, 0.5)).isInfinite();
     assertThat(CrawlValue.timeToThreshold(1, 2, 0.6)).isInfinite(); // at its mean rate: never
-    assertThat(ExpectedCrawlValue.timeToThreshold(1, 1, 0.5, 0.6, Double.POSITIVE_INFINITY)).isFinite();
+    assertThat(ExpectedCrawlValue.timeToThreshold(1, 1, 0.5, 0.6, Double.POSITIVE_INFINITY))
+        .isFinite();
     assertThat(ExpectedCrawlValue.ceiling(1, 3, 6)).isEqualTo(3.0);
   }
 
   @Test
   void withoutAGuessTheTimeIsFoundUpToTheCeilingAndFarBeyondTheMeanRatesCeiling() {
-    // Past w / mean the value at the mean rate never reaches theta, so there is no guess: the solver
+    // Past w / mean the value at the mean rate never reaches theta, so there is no guess: the
+    // solver
     // starts from where E[V] approaches its own ceiling (or grows like ln tau at a = 1).
     for (double a : new double[] {0.4, 1.0, 1.05, 1.3, 3.0, 40.0}) {
       double b = 2.0;
@@ -105,10 +121,14 @@ class ExpectedCrawlValueTest {
         double tau = ExpectedCrawlValue.timeToThreshold(1, a, b, theta, Double.POSITIVE_INFINITY);
         if (tau == Double.POSITIVE_INFINITY) {
           // Only past the solver's horizon of 1e9 days.
-          assertThat(ExpectedCrawlValue.value(1, a, b, 1e9)).as("a=%s f=%s", a, f).isLessThan(theta);
+          assertThat(ExpectedCrawlValue.value(1, a, b, 1e9))
+              .as("a=%s f=%s", a, f)
+              .isLessThan(theta);
           continue;
         }
-        assertThat(ExpectedCrawlValue.value(1, a, b, tau)).as("a=%s f=%s", a, f).isCloseTo(theta, within(1e-9 * theta));
+        assertThat(ExpectedCrawlValue.value(1, a, b, tau))
+            .as("a=%s f=%s", a, f)
+            .isCloseTo(theta, within(1e-9 * theta));
       }
     }
   }

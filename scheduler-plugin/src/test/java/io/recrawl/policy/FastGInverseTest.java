@@ -13,8 +13,10 @@ class FastGInverseTest {
     double worst = 0;
     for (int i = 0; i < 200_000; i++) {
       // Log-uniform in y over [1e-30, 0.5) and log-uniform in 1 - y over (1e-16, 0.5].
-      double y = i % 2 == 0 ? Math.exp(Math.log(1e-30) + rnd.nextDouble() * Math.log(0.5 / 1e-30))
-          : 1 - Math.exp(Math.log(1e-16) + rnd.nextDouble() * Math.log(0.5 / 1e-16));
+      double y =
+          i % 2 == 0
+              ? Math.exp(Math.log(1e-30) + rnd.nextDouble() * Math.log(0.5 / 1e-30))
+              : 1 - Math.exp(Math.log(1e-16) + rnd.nextDouble() * Math.log(0.5 / 1e-16));
       double expected = CrawlValue.gInverseByNewton(y);
       double actual = FastGInverse.inverse(y);
       worst = Math.max(worst, Math.abs(actual - expected) / expected);
@@ -24,7 +26,8 @@ class FastGInverseTest {
 
   @Test
   void inverseMapsBackThroughG() {
-    for (double y : new double[] {1e-300, 1e-12, 1e-12 * 1.0001, 0.25, 0.5, 0.5 - 1e-17, 0.9, 1 - 1e-16}) {
+    for (double y :
+        new double[] {1e-300, 1e-12, 1e-12 * 1.0001, 0.25, 0.5, 0.5 - 1e-17, 0.9, 1 - 1e-16}) {
       assertEquals(y, CrawlValue.g(FastGInverse.inverse(y)), 1e-14 * y, "y = " + y);
     }
   }

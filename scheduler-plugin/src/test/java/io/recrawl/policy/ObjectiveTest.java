@@ -82,9 +82,11 @@ class ObjectiveTest {
     assertThat(h.valueCeiling(1, 1e-6)).isInfinite();
     assertThat(h.timeToThreshold(1e-3, 1e-6, 1e6)).isFinite();
     // Large x: V ~ w tau, so tau* ~ theta / w.
-    assertThat(h.timeToThreshold(2, 1, 1e8) / 5e7).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(h.timeToThreshold(2, 1, 1e8) / 5e7)
+        .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
     // Small x: V ~ w delta tau^2, so tau* ~ sqrt(theta / (w delta)).
-    assertThat(h.timeToThreshold(1, 1e-3, 1e-9) / Math.sqrt(1e-6)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(h.timeToThreshold(1, 1e-3, 1e-9) / Math.sqrt(1e-6))
+        .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
     assertThat(h.timeToThreshold(1, 0, 1)).isInfinite();
   }
 
@@ -97,7 +99,9 @@ class ObjectiveTest {
     assertThat(c.timeToThreshold(3, 0.2, 2.999)).isFinite();
     // It is freshness with weight w delta.
     assertThat(c.timeToThreshold(3, 0.2, 1.5))
-        .isCloseTo(Freshness.INSTANCE.timeToThreshold(0.6, 0.2, 1.5), org.assertj.core.data.Percentage.withPercentage(1e-10));
+        .isCloseTo(
+            Freshness.INSTANCE.timeToThreshold(0.6, 0.2, 1.5),
+            org.assertj.core.data.Percentage.withPercentage(1e-10));
   }
 
   @Test

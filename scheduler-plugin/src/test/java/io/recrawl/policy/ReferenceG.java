@@ -3,7 +3,10 @@ package io.recrawl.policy;
 import java.math.BigDecimal;
 import java.math.MathContext;
 
-/** A 100-digit reference for g(x) = 1 - e^(-x)(1 + x) and its inverse, independent of the code under test. */
+/**
+ * A 100-digit reference for g(x) = 1 - e^(-x)(1 + x) and its inverse, independent of the code under
+ * test.
+ */
 final class ReferenceG {
 
   static final MathContext MC = new MathContext(100);
@@ -11,7 +14,10 @@ final class ReferenceG {
 
   private ReferenceG() {}
 
-  /** The alternating series sum_{n>=2} (-1)^n (n-1) x^n / n!, exact enough at 100 digits for x <= ~20. */
+  /**
+   * The alternating series sum_{n>=2} (-1)^n (n-1) x^n / n!, exact enough at 100 digits for x <=
+   * ~20.
+   */
   static BigDecimal gSeries(BigDecimal x) {
     BigDecimal term = x.multiply(x, MC).divide(BigDecimal.valueOf(2), MC); // x^n / n!, n = 2
     BigDecimal sum = term;

@@ -70,8 +70,15 @@ class RevisitPolicyTest {
 
   @Test
   void unreadableHistoryFallsBackToThePrior() {
-    RevisitPolicy p = policy(Map.of("recrawl.objective", "harmonic-staleness", "recrawl.scheduler.threshold", 0.2,
-        "recrawl.scheduler.interval.max", -1));
+    RevisitPolicy p =
+        policy(
+            Map.of(
+                "recrawl.objective",
+                "harmonic-staleness",
+                "recrawl.scheduler.threshold",
+                0.2,
+                "recrawl.scheduler.interval.max",
+                -1));
     MapView md = new MapView();
     md.set(PageHistory.SHAPE, "lots");
     md.set(PageHistory.RATE, "-3");

@@ -59,7 +59,8 @@ class CrawlValueSchedulerTest {
 
   /** Minutes from now until the scheduled date; +infinity for never. */
   private double minutes(Optional<Date> next) {
-    return next.map(d -> (d.getTime() - clock.millis()) / 60_000.0).orElse(Double.POSITIVE_INFINITY);
+    return next.map(d -> (d.getTime() - clock.millis()) / 60_000.0)
+        .orElse(Double.POSITIVE_INFINITY);
   }
 
   /** A 200 fetch as StormCrawler's parser leaves it: the new signature and (copied) the old one. */
@@ -210,7 +211,8 @@ class CrawlValueSchedulerTest {
   @Test
   void aLastModifiedStampedAtResponseTimeIsNotATimeOfChange() {
     CrawlValueScheduler s = scheduler(Map.of());
-    CrawlValueScheduler reference = scheduler(Map.of("recrawl.scheduler.last-modified-timing", false));
+    CrawlValueScheduler reference =
+        scheduler(Map.of("recrawl.scheduler.last-modified-timing", false));
     Metadata md = new Metadata();
     Metadata ref = new Metadata();
     parsed(md, "A");
@@ -233,10 +235,13 @@ class CrawlValueSchedulerTest {
     md.setValue("fetch.statusCode", "200");
     md.setValue("protocol.last-modified", "Tue, 30 Apr 2024 10:00:00 GMT");
     scheduler(Map.of()).schedule(Status.FETCHED, md);
-    // As an ISO instant, the only form StormCrawler 2.4's HttpHeaders.formatHttpDate turns back into
+    // As an ISO instant, the only form StormCrawler 2.4's HttpHeaders.formatHttpDate turns back
+    // into
     // an If-Modified-Since header.
     assertThat(md.getFirstValue("last-modified")).isEqualTo("2024-04-30T10:00:00Z");
-    assertThat(com.digitalpebble.stormcrawler.protocol.HttpHeaders.formatHttpDate(md.getFirstValue("last-modified")))
+    assertThat(
+            com.digitalpebble.stormcrawler.protocol.HttpHeaders.formatHttpDate(
+                md.getFirstValue("last-modified")))
         .isEqualTo("Tue, 30 Apr 2024 10:00:00 GMT");
 
     Metadata off = new Metadata();
@@ -268,7 +273,8 @@ class CrawlValueSchedulerTest {
 
   @Test
   void fetchErrorsBackOffDoublingThenStop() {
-    CrawlValueScheduler s = scheduler(Map.of("fetchInterval.fetch.error", 120, "max.fetch.errors", 3));
+    CrawlValueScheduler s =
+        scheduler(Map.of("fetchInterval.fetch.error", 120, "max.fetch.errors", 3));
     Metadata md = new Metadata();
     parsed(md, "A");
     s.schedule(Status.FETCHED, md);
@@ -291,7 +297,8 @@ class CrawlValueSchedulerTest {
 
   @Test
   void aSuccessfulFetchForgetsPastErrors() {
-    CrawlValueScheduler s = scheduler(Map.of("fetchInterval.fetch.error", 120, "max.fetch.errors", 3));
+    CrawlValueScheduler s =
+        scheduler(Map.of("fetchInterval.fetch.error", 120, "max.fetch.errors", 3));
     Metadata md = new Metadata();
     s.schedule(Status.FETCH_ERROR, md);
     s.schedule(Status.FETCH_ERROR, md);
@@ -304,8 +311,10 @@ class CrawlValueSchedulerTest {
   @Test
   void errorIsNeverUnlessARetryIsConfigured() {
     assertThat(scheduler(Map.of()).schedule(Status.ERROR, new Metadata())).isEmpty();
-    assertThat(scheduler(Map.of("fetchInterval.error", -1)).schedule(Status.ERROR, new Metadata())).isEmpty();
-    Optional<Date> retry = scheduler(Map.of("fetchInterval.error", 44640)).schedule(Status.ERROR, new Metadata());
+    assertThat(scheduler(Map.of("fetchInterval.error", -1)).schedule(Status.ERROR, new Metadata()))
+        .isEmpty();
+    Optional<Date> retry =
+        scheduler(Map.of("fetchInterval.error", 44640)).schedule(Status.ERROR, new Metadata());
     assertThat(minutes(retry)).isCloseTo(44640, within(1e-6));
   }
 
@@ -314,28 +323,66 @@ class CrawlValueSchedulerTest {
     Metadata md = new Metadata();
     parsed(md, "A");
     // A tiny threshold would recrawl within minutes: the minimum holds it back.
-    assertThat(minutes(scheduler(Map.of("recrawl.scheduler.threshold", 1e-9, "recrawl.scheduler.interval.min", 30))
-        .schedule(Status.FETCHED, md))).isCloseTo(30, within(1e-6));
-    // A threshold at the value ceiling (w/delta = 1 day with the prior) means never: the maximum applies.
+    assertThat(
+            minutes(
+                scheduler(
+                        Map.of(
+                            "recrawl.scheduler.threshold",
+                            1e-9,
+                            "recrawl.scheduler.interval.min",
+                            30))
+                    .schedule(Status.FETCHED, md)))
+        .isCloseTo(30, within(1e-6));
+    // A threshold at the value ceiling (w/delta = 1 day with the prior) means never: the maximum
+    // applies.
     Metadata md2 = new Metadata();
     parsed(md2, "A");
-    assertThat(minutes(scheduler(Map.of("recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", 2880))
-        .schedule(Status.FETCHED, md2))).isCloseTo(2880, within(1e-6));
+    assertThat(
+            minutes(
+                scheduler(
+                        Map.of(
+                            "recrawl.scheduler.threshold",
+                            1.0,
+                            "recrawl.scheduler.interval.max",
+                            2880))
+                    .schedule(Status.FETCHED, md2)))
+        .isCloseTo(2880, within(1e-6));
     // No maximum: a page not worth a crawl at its mean rate is never scheduled...
     Metadata md3 = new Metadata();
     parsed(md3, "A");
-    assertThat(scheduler(Map.of("recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", -1,
-        "recrawl.scheduler.estimator.expected-value", false)).schedule(Status.FETCHED, md3)).isEmpty();
+    assertThat(
+            scheduler(
+                    Map.of(
+                        "recrawl.scheduler.threshold",
+                        1.0,
+                        "recrawl.scheduler.interval.max",
+                        -1,
+                        "recrawl.scheduler.estimator.expected-value",
+                        false))
+                .schedule(Status.FETCHED, md3))
+        .isEmpty();
     // ...but averaged over what is known of its rate (one prior observation) it is only put off.
     Metadata md5 = new Metadata();
     parsed(md5, "A");
-    double putOff = minutes(scheduler(Map.of("recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", -1))
-        .schedule(Status.FETCHED, md5));
-    assertThat(putOff / 1440).isCloseTo(Freshness.INSTANCE.expectedTimeToThreshold(1, 1, 1, 1.0), within(1e-6))
+    double putOff =
+        minutes(
+            scheduler(
+                    Map.of(
+                        "recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", -1))
+                .schedule(Status.FETCHED, md5));
+    assertThat(putOff / 1440)
+        .isCloseTo(Freshness.INSTANCE.expectedTimeToThreshold(1, 1, 1, 1.0), within(1e-6))
         .isGreaterThan(2);
     // Fetch-error back-off stops at the maximum too.
-    CrawlValueScheduler s = scheduler(Map.of("fetchInterval.fetch.error", 1000, "max.fetch.errors", 10,
-        "recrawl.scheduler.interval.max", 2880));
+    CrawlValueScheduler s =
+        scheduler(
+            Map.of(
+                "fetchInterval.fetch.error",
+                1000,
+                "max.fetch.errors",
+                10,
+                "recrawl.scheduler.interval.max",
+                2880));
     Metadata md4 = new Metadata();
     double last = 0;
     for (int i = 0; i < 5; i++) {
@@ -346,8 +393,15 @@ class CrawlValueSchedulerTest {
 
   @Test
   void intervalsStayWithinBoundsOverALongRandomCrawl() {
-    CrawlValueScheduler s = scheduler(Map.of("recrawl.scheduler.interval.min", 120,
-        "recrawl.scheduler.interval.max", 4320, "max.fetch.errors", 1000));
+    CrawlValueScheduler s =
+        scheduler(
+            Map.of(
+                "recrawl.scheduler.interval.min",
+                120,
+                "recrawl.scheduler.interval.max",
+                4320,
+                "max.fetch.errors",
+                1000));
     java.util.SplittableRandom rnd = new java.util.SplittableRandom(5);
     Metadata md = new Metadata();
     for (int i = 0; i < 500; i++) {
@@ -383,7 +437,8 @@ class CrawlValueSchedulerTest {
     double l = minutes(s.schedule(Status.FETCHED, light));
     double h = minutes(s.schedule(Status.FETCHED, heavy));
     assertThat(h).isLessThan(l);
-    assertThat(minutes(s.schedule(Status.FETCHED, garbage))).isEqualTo(l); // falls back to the default weight
+    assertThat(minutes(s.schedule(Status.FETCHED, garbage)))
+        .isEqualTo(l); // falls back to the default weight
   }
 
   @Test
@@ -392,9 +447,17 @@ class CrawlValueSchedulerTest {
     parsed(a, "A");
     Metadata b = new Metadata();
     parsed(b, "A");
-    // At theta = 1 day freshness never recrawls a page changing once a day; harmonic staleness does.
-    Map<String, Object> conf = new HashMap<>(Map.of("recrawl.scheduler.threshold", 1.0, "recrawl.scheduler.interval.max", -1,
-        "recrawl.scheduler.estimator.expected-value", false));
+    // At theta = 1 day freshness never recrawls a page changing once a day; harmonic staleness
+    // does.
+    Map<String, Object> conf =
+        new HashMap<>(
+            Map.of(
+                "recrawl.scheduler.threshold",
+                1.0,
+                "recrawl.scheduler.interval.max",
+                -1,
+                "recrawl.scheduler.estimator.expected-value",
+                false));
     assertThat(scheduler(conf).schedule(Status.FETCHED, a)).isEmpty();
     conf.put("recrawl.objective", "harmonic-staleness");
     assertThat(scheduler(conf).schedule(Status.FETCHED, b)).isPresent();

@@ -47,13 +47,22 @@ class ExampleConfigTest {
     // Same prior, same forgetting.
     assertThat(example.estimator().prior()).isEqualTo(defaults.estimator().prior());
     ChangeStats big = new ChangeStats(1000, 500);
-    assertThat(example.estimator().observe(big, 1, true)).isEqualTo(defaults.estimator().observe(big, 1, true));
+    assertThat(example.estimator().observe(big, 1, true))
+        .isEqualTo(defaults.estimator().observe(big, 1, true));
   }
 
   @Test
   void everyHistoryKeyIsPersisted() throws Exception {
-    assertThat((Iterable<Object>) exampleConf().get("metadata.persist")).map(Object::toString).contains(
-        PageHistory.SHAPE, PageHistory.RATE, PageHistory.LAST_FETCH, PageHistory.ERRORS,
-        PageHistory.ETAG, PageHistory.SIGNATURE, "signature", "last-modified");
+    assertThat((Iterable<Object>) exampleConf().get("metadata.persist"))
+        .map(Object::toString)
+        .contains(
+            PageHistory.SHAPE,
+            PageHistory.RATE,
+            PageHistory.LAST_FETCH,
+            PageHistory.ERRORS,
+            PageHistory.ETAG,
+            PageHistory.SIGNATURE,
+            "signature",
+            "last-modified");
   }
 }

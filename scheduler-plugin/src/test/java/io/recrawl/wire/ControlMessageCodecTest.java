@@ -14,12 +14,13 @@ class ControlMessageCodecTest {
 
   @Test
   void roundTripsEveryKind() {
-    for (ControlMessage m : List.of(
-        ControlMessage.tick(NOW),
-        ControlMessage.lambda(NOW - 5, 42, 0.125),
-        ControlMessage.hostRate(7, "example.com:8080", 1440.0),
-        ControlMessage.hostRate(7, "example.com", 0),
-        ControlMessage.budget(8, 20_000))) {
+    for (ControlMessage m :
+        List.of(
+            ControlMessage.tick(NOW),
+            ControlMessage.lambda(NOW - 5, 42, 0.125),
+            ControlMessage.hostRate(7, "example.com:8080", 1440.0),
+            ControlMessage.hostRate(7, "example.com", 0),
+            ControlMessage.budget(8, 20_000))) {
       String json = ControlMessageCodec.toJson(m);
       assertThat(codec.parse(json, NOW).value()).as(json).isEqualTo(m);
     }
@@ -27,7 +28,8 @@ class ControlMessageCodecTest {
 
   @Test
   void writesOnlyTheFieldsOfItsKind() {
-    assertThat(ControlMessageCodec.toJson(ControlMessage.tick(5))).isEqualTo("{\"type\":\"tick\",\"time\":5}");
+    assertThat(ControlMessageCodec.toJson(ControlMessage.tick(5)))
+        .isEqualTo("{\"type\":\"tick\",\"time\":5}");
     assertThat(ControlMessageCodec.toJson(ControlMessage.lambda(5, 2, 0.5)))
         .isEqualTo("{\"type\":\"lambda\",\"time\":5,\"epoch\":2,\"lambda0\":0.5}");
     assertThat(ControlMessageCodec.toJson(ControlMessage.hostRate(5, "a.org", 10)))
@@ -38,18 +40,26 @@ class ControlMessageCodecTest {
 
   @Test
   void hostOverridesAreNormalisedLikeHostKeys() {
-    ControlMessage m = codec.parse("{\"type\":\"HOST_RATE\",\"time\":1,\"host\":\"Bücher.DE.\",\"max_rate\":24}", NOW).value();
+    ControlMessage m =
+        codec
+            .parse(
+                "{\"type\":\"HOST_RATE\",\"time\":1,\"host\":\"Bücher.DE.\",\"max_rate\":24}", NOW)
+            .value();
     assertThat(m.host()).isEqualTo("xn--bcher-kva.de");
     assertThat(m.maxRate()).isEqualTo(24.0);
   }
 
   @Test
   void epochDefaultsToZero() {
-    assertThat(codec.parse("{\"type\":\"lambda\",\"time\":1,\"lambda0\":2}", NOW).value()).isEqualTo(ControlMessage.lambda(1, 0, 2));
+    assertThat(codec.parse("{\"type\":\"lambda\",\"time\":1,\"lambda0\":2}", NOW).value())
+        .isEqualTo(ControlMessage.lambda(1, 0, 2));
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       malformed_json        | {"type":"tick"
       missing_field:type    | {"time":1}
       unknown_type          | {"type":"reboot","time":1}

@@ -8,7 +8,8 @@ class DeadLetterCodecTest {
 
   @Test
   void roundTripsIncludingHostileRawText() {
-    DeadLetter d = DeadLetter.of("{\"url\":\u0000\"\n", "malformed_json", "Unexpected character", 123);
+    DeadLetter d =
+        DeadLetter.of("{\"url\":\u0000\"\n", "malformed_json", "Unexpected character", 123);
     assertThat(DeadLetterCodec.parse(DeadLetterCodec.toJson(d), 0).value()).isEqualTo(d);
   }
 
@@ -17,6 +18,7 @@ class DeadLetterCodecTest {
     String raw = "not json";
     DeadLetter first = StatusEventCodec.withDefaults().parse(raw, 9).deadLetter();
     assertThat(first).isEqualTo(new DeadLetter(raw, "malformed_json", first.detail(), 9));
-    assertThat(DeadLetterCodec.parse(DeadLetterCodec.toJson(first), 0).value().raw()).isEqualTo(raw);
+    assertThat(DeadLetterCodec.parse(DeadLetterCodec.toJson(first), 0).value().raw())
+        .isEqualTo(raw);
   }
 }

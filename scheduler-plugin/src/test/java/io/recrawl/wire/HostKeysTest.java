@@ -13,13 +13,15 @@ class HostKeysTest {
   private final HostKeys byDomain = HostKeys.of(HostKeys.Mode.BY_DOMAIN);
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "http://example.com/",
-      "HTTP://Example.COM:80/",
-      "http://example.com./",
-      "http://EXAMPLE.com.:80/a?b=c#d",
-      "https://example.com:443/x",
-      "http://user:pw@example.com/"})
+  @ValueSource(
+      strings = {
+        "http://example.com/",
+        "HTTP://Example.COM:80/",
+        "http://example.com./",
+        "http://EXAMPLE.com.:80/a?b=c#d",
+        "https://example.com:443/x",
+        "http://user:pw@example.com/"
+      })
   void aliasesOfOneHostShareOneKey(String url) {
     assertThat(byHost.keyOf(url)).isEqualTo("example.com");
   }
@@ -65,8 +67,20 @@ class HostKeysTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"not a url", "ftp://example.com/", "mailto:a@example.com", "http:///path", "http://./", "/relative/path", "",
-      "http://exa mple.com/", "http://a<b>.com/", "http://a\".com/", "http://ex%41mple.com/"})
+  @ValueSource(
+      strings = {
+        "not a url",
+        "ftp://example.com/",
+        "mailto:a@example.com",
+        "http:///path",
+        "http://./",
+        "/relative/path",
+        "",
+        "http://exa mple.com/",
+        "http://a<b>.com/",
+        "http://a\".com/",
+        "http://ex%41mple.com/"
+      })
   void refusesWhatHasNoHttpHost(String url) {
     assertThatThrownBy(() -> byHost.keyOf(url)).isInstanceOf(IllegalArgumentException.class);
   }

@@ -31,7 +31,9 @@ class StatusEventCodecTest {
 
   @Test
   void parsesAFullEvent() {
-    StatusEvent e = ok("""
+    StatusEvent e =
+        ok(
+            """
         {"url":"https://Example.com:443/a","status":"FETCHED","time":"2026-11-21T07:59:00Z",
          "metadata":{"signature":"abc","outlinks":["x","y"],"fetch.statusCode":200},
          "changed":true,"weight":2.5,"http_status":200,"extra":"ignored"}""");
@@ -39,8 +41,11 @@ class StatusEventCodecTest {
     assertThat(e.host()).isEqualTo("example.com");
     assertThat(e.status()).isEqualTo(CrawlStatus.FETCHED);
     assertThat(e.time()).isEqualTo(NOW - 60_000);
-    assertThat(e.metadata()).containsExactly(
-        Map.entry("signature", List.of("abc")), Map.entry("outlinks", List.of("x", "y")), Map.entry("fetch.statusCode", List.of("200")));
+    assertThat(e.metadata())
+        .containsExactly(
+            Map.entry("signature", List.of("abc")),
+            Map.entry("outlinks", List.of("x", "y")),
+            Map.entry("fetch.statusCode", List.of("200")));
     assertThat(e.changed()).isTrue();
     assertThat(e.weight()).isEqualTo(2.5);
     assertThat(e.httpStatus()).isEqualTo(200);
@@ -48,7 +53,8 @@ class StatusEventCodecTest {
 
   @Test
   void optionalFieldsMayBeAbsentOrNull() {
-    StatusEvent e = ok("{\"url\":\"http://a.org/\",\"status\":\"discovered\",\"time\":1000,\"weight\":null}");
+    StatusEvent e =
+        ok("{\"url\":\"http://a.org/\",\"status\":\"discovered\",\"time\":1000,\"weight\":null}");
     assertThat(e.status()).isEqualTo(CrawlStatus.DISCOVERED);
     assertThat(e.time()).isEqualTo(1000);
     assertThat(e.metadata()).isEmpty();
@@ -59,24 +65,57 @@ class StatusEventCodecTest {
 
   @Test
   void timeMayBeEpochMillisAnIsoInstantOrAnOffset() {
-    assertThat(ok("{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":\"1700000000000\"}").time()).isEqualTo(1_700_000_000_000L);
-    assertThat(ok("{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":\"2026-11-21T09:00:00+02:00\"}").time())
+    assertThat(
+            ok("{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":\"1700000000000\"}")
+                .time())
+        .isEqualTo(1_700_000_000_000L);
+    assertThat(
+            ok("{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":\"2026-11-21T09:00:00+02:00\"}")
+                .time())
         .isEqualTo(NOW - 3_600_000);
   }
 
   @Test
   void roundTripsEveryField() {
-    for (StatusEvent e : List.of(
-        new StatusEvent("http://a.org/x", "a.org", CrawlStatus.FETCH_ERROR, 5, Map.of("k", List.of("v1", "v2")), false, 0.25, 503),
-        new StatusEvent("http://b.org:81/", "b.org:81", CrawlStatus.REDIRECTION, NOW, Map.of(), null, null, null),
-        new StatusEvent("http://b.org/é?q=\"x\"", "b.org", CrawlStatus.ERROR, 0, Map.of("ü", List.of("\n\t")), true, 1e-9, 404))) {
+    for (StatusEvent e :
+        List.of(
+            new StatusEvent(
+                "http://a.org/x",
+                "a.org",
+                CrawlStatus.FETCH_ERROR,
+                5,
+                Map.of("k", List.of("v1", "v2")),
+                false,
+                0.25,
+                503),
+            new StatusEvent(
+                "http://b.org:81/",
+                "b.org:81",
+                CrawlStatus.REDIRECTION,
+                NOW,
+                Map.of(),
+                null,
+                null,
+                null),
+            new StatusEvent(
+                "http://b.org/é?q=\"x\"",
+                "b.org",
+                CrawlStatus.ERROR,
+                0,
+                Map.of("ü", List.of("\n\t")),
+                true,
+                1e-9,
+                404))) {
       String json = StatusEventCodec.toJson(e);
       assertThat(ok(json)).isEqualTo(e);
     }
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       malformed_json           | {"url":"http://a.org/","status":"FETCHED","time":1
       malformed_json           | {"url":"http://a.org/","status":"FETCHED","time":1} trailing
       malformed_json           | {"url":"http://a.org/","url":"http://b.org/","status":"FETCHED","time":1}
@@ -122,7 +161,8 @@ class StatusEventCodecTest {
   @Test
   void tooLargeInputIsRefusedAndItsRawCopyIsCut() {
     StatusEventCodec small = new StatusEventCodec(HostKeys.Mode.BY_HOST, -1, 100);
-    String big = "{\"url\":\"http://a.org/" + "x".repeat(40_000) + "\",\"status\":\"FETCHED\",\"time\":1}";
+    String big =
+        "{\"url\":\"http://a.org/" + "x".repeat(40_000) + "\",\"status\":\"FETCHED\",\"time\":1}";
     DeadLetter d = small.parse(big, NOW).deadLetter();
     assertThat(d.reason()).isEqualTo(DeadLetterReason.TOO_LARGE);
     assertThat(d.raw()).hasSize(DeadLetter.MAX_RAW_CHARS);
@@ -130,26 +170,49 @@ class StatusEventCodecTest {
 
   @Test
   void futureToleranceIsConfigurableAndCanBeOff() {
-    String json = "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":" + (NOW + 10_000) + "}";
-    assertThat(new StatusEventCodec(HostKeys.Mode.BY_HOST, 5_000, 1000).parse(json, NOW).deadLetter().reason())
+    String json =
+        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":" + (NOW + 10_000) + "}";
+    assertThat(
+            new StatusEventCodec(HostKeys.Mode.BY_HOST, 5_000, 1000)
+                .parse(json, NOW)
+                .deadLetter()
+                .reason())
         .isEqualTo("time_in_future");
-    assertThat(new StatusEventCodec(HostKeys.Mode.BY_HOST, 10_000, 1000).parse(json, NOW).ok()).isTrue();
-    assertThat(new StatusEventCodec(HostKeys.Mode.BY_HOST, -1, 1000).parse(json, NOW).ok()).isTrue();
+    assertThat(new StatusEventCodec(HostKeys.Mode.BY_HOST, 10_000, 1000).parse(json, NOW).ok())
+        .isTrue();
+    assertThat(new StatusEventCodec(HostKeys.Mode.BY_HOST, -1, 1000).parse(json, NOW).ok())
+        .isTrue();
   }
 
   @Test
   void byDomainCodecKeysByRegisteredDomain() {
     StatusEventCodec domains = new StatusEventCodec(HostKeys.Mode.BY_DOMAIN, -1, 10_000);
-    assertThat(domains.parse("{\"url\":\"http://news.bbc.co.uk/\",\"status\":\"FETCHED\",\"time\":1}", NOW).value().host())
+    assertThat(
+            domains
+                .parse(
+                    "{\"url\":\"http://news.bbc.co.uk/\",\"status\":\"FETCHED\",\"time\":1}", NOW)
+                .value()
+                .host())
         .isEqualTo("bbc.co.uk");
   }
 
   @Test
   void seedLinesBecomeDiscoveredEventsWithTabSeparatedMetadata() {
-    StatusEvent s = codec.parseSeed("  http://Seed.org/start\tdepth=0\ttag=a\ttag=b=c ", 77).value();
-    assertThat(s).isEqualTo(new StatusEvent("http://Seed.org/start", "seed.org", CrawlStatus.DISCOVERED, 77,
-        Map.of("depth", List.of("0"), "tag", List.of("a", "b=c")), null, null, null));
+    StatusEvent s =
+        codec.parseSeed("  http://Seed.org/start\tdepth=0\ttag=a\ttag=b=c ", 77).value();
+    assertThat(s)
+        .isEqualTo(
+            new StatusEvent(
+                "http://Seed.org/start",
+                "seed.org",
+                CrawlStatus.DISCOVERED,
+                77,
+                Map.of("depth", List.of("0"), "tag", List.of("a", "b=c")),
+                null,
+                null,
+                null));
     assertThat(codec.parseSeed("not a url", 77).deadLetter().reason()).isEqualTo("bad_url");
-    assertThat(codec.parseSeed("http://a.org/\tnovalue", 77).deadLetter().reason()).isEqualTo("bad_metadata");
+    assertThat(codec.parseSeed("http://a.org/\tnovalue", 77).deadLetter().reason())
+        .isEqualTo("bad_metadata");
   }
 }

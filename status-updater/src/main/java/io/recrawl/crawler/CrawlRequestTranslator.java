@@ -28,7 +28,8 @@ public class CrawlRequestTranslator implements RecordTranslator<String, String> 
   /** StormCrawler's spout output fields. */
   public static final Fields URL_FIELDS = new Fields("url", "metadata");
 
-  private static final List<String> STREAMS = List.of(Utils.DEFAULT_STREAM_ID, KafkaDeadLetterBolt.STREAM);
+  private static final List<String> STREAMS =
+      List.of(Utils.DEFAULT_STREAM_ID, KafkaDeadLetterBolt.STREAM);
 
   @Override
   public List<Object> apply(ConsumerRecord<String, String> record) {
@@ -47,12 +48,14 @@ public class CrawlRequestTranslator implements RecordTranslator<String, String> 
     }
     if (refused != null) {
       String where = record.topic() + "/" + record.partition() + "@" + record.offset() + ": ";
-      return new KafkaTuple(refused.reason(), where + refused.detail(), refused.raw(), refused.time())
+      return new KafkaTuple(
+              refused.reason(), where + refused.detail(), refused.raw(), refused.time())
           .routedTo(KafkaDeadLetterBolt.STREAM);
     }
     CrawlRequest request = parsed.value();
     // routedTo is needed: an unrouted KafkaTuple has a null stream, not the default one.
-    return new KafkaTuple(request.url(), metadata(request.metadata())).routedTo(Utils.DEFAULT_STREAM_ID);
+    return new KafkaTuple(request.url(), metadata(request.metadata()))
+        .routedTo(Utils.DEFAULT_STREAM_ID);
   }
 
   static Metadata metadata(Map<String, List<String>> md) {

@@ -43,8 +43,10 @@ public record CrawlerSettings(
   public static final String REQUESTS_TOPIC = "recrawl.kafka.topic.requests";
   public static final String DEAD_LETTERS_TOPIC = "recrawl.kafka.topic.deadletters";
   public static final String PARTITION_MODE = "recrawl.partition.mode";
+
   /** Prefix of Kafka client properties passed to both the producer and the spout's consumer. */
   public static final String CLIENT_PREFIX = "recrawl.kafka.properties.";
+
   public static final String PRODUCER_PREFIX = "recrawl.kafka.producer.";
   public static final String CONSUMER_PREFIX = "recrawl.kafka.consumer.";
   public static final String METADATA_KEYS = "recrawl.status.metadata.keys";
@@ -56,8 +58,10 @@ public record CrawlerSettings(
   public static final String SPOUT_COMMIT_PERIOD_MS = "recrawl.spout.offset-commit-period-ms";
   public static final String SPOUT_POLL_TIMEOUT_MS = "recrawl.spout.poll-timeout-ms";
   public static final String SPOUT_PARALLELISM = "recrawl.spout.parallelism";
+
   /** StormCrawler's own keys, read with the meaning AbstractStatusUpdaterBolt gives them. */
   public static final String USE_CACHE = "status.updater.use.cache";
+
   public static final String CACHE_SPEC = "status.updater.cache.spec";
   public static final String PROTOCOL_PREFIX = "protocol.md.prefix";
 
@@ -65,13 +69,24 @@ public record CrawlerSettings(
   public static final Set<String> FIRST_POLL_OFFSETS =
       Set.of("EARLIEST", "LATEST", "UNCOMMITTED_EARLIEST", "UNCOMMITTED_LATEST");
 
-  /** Client properties set from the keys above or by the classes themselves; refused as overrides. */
+  /**
+   * Client properties set from the keys above or by the classes themselves; refused as overrides.
+   */
   private static final Set<String> RESERVED =
-      Set.of("bootstrap.servers", "key.serializer", "value.serializer", "key.deserializer", "value.deserializer",
-          "group.id", "enable.auto.commit");
+      Set.of(
+          "bootstrap.servers",
+          "key.serializer",
+          "value.serializer",
+          "key.deserializer",
+          "value.deserializer",
+          "group.id",
+          "enable.auto.commit");
 
-  /** Producer settings that keep "ack only when Kafka has it" true; overrides may not weaken them. */
-  static final Map<String, String> PRODUCER_DEFAULTS = Map.of("acks", "all", "enable.idempotence", "true");
+  /**
+   * Producer settings that keep "ack only when Kafka has it" true; overrides may not weaken them.
+   */
+  static final Map<String, String> PRODUCER_DEFAULTS =
+      Map.of("acks", "all", "enable.idempotence", "true");
 
   /**
    * Consumer defaults, which overrides may change: the job writes requests in Kafka transactions by
@@ -86,7 +101,8 @@ public record CrawlerSettings(
     ConfReader r = new ConfReader(conf);
     String servers = r.string(BOOTSTRAP_SERVERS, null);
     if (servers == null || servers.isEmpty()) {
-      throw new IllegalArgumentException(BOOTSTRAP_SERVERS + ": required (host:port of the Kafka brokers), not set");
+      throw new IllegalArgumentException(
+          BOOTSTRAP_SERVERS + ": required (host:port of the Kafka brokers), not set");
     }
     String status = topic(r, STATUS_TOPIC, "crawl.status", false);
     String requests = topic(r, REQUESTS_TOPIC, "crawl.requests", false);
@@ -108,9 +124,14 @@ public record CrawlerSettings(
     consumer.putAll(common);
     consumer.putAll(properties(conf, CONSUMER_PREFIX));
     String weightKey = r.string(WEIGHT_KEY, "recrawl.weight");
-    String firstPoll = r.string(SPOUT_FIRST_POLL_OFFSET, "UNCOMMITTED_EARLIEST").toUpperCase(Locale.ROOT);
+    String firstPoll =
+        r.string(SPOUT_FIRST_POLL_OFFSET, "UNCOMMITTED_EARLIEST").toUpperCase(Locale.ROOT);
     if (!FIRST_POLL_OFFSETS.contains(firstPoll)) {
-      throw new IllegalArgumentException(SPOUT_FIRST_POLL_OFFSET + ": must be EARLIEST, LATEST, UNCOMMITTED_EARLIEST or UNCOMMITTED_LATEST, got '" + firstPoll + "'");
+      throw new IllegalArgumentException(
+          SPOUT_FIRST_POLL_OFFSET
+              + ": must be EARLIEST, LATEST, UNCOMMITTED_EARLIEST or UNCOMMITTED_LATEST, got '"
+              + firstPoll
+              + "'");
     }
     String groupId = r.string(SPOUT_GROUP_ID, "recrawl-crawler");
     if (groupId.isEmpty()) {
@@ -147,9 +168,16 @@ public record CrawlerSettings(
   private static void checkProducerGuarantees(Map<String, String> props, String prefix) {
     for (Map.Entry<String, String> d : PRODUCER_DEFAULTS.entrySet()) {
       String v = props.get(d.getKey());
-      if (v != null && !d.getValue().equalsIgnoreCase(v.trim()) && !(d.getKey().equals("acks") && "-1".equals(v.trim()))) {
-        throw new IllegalArgumentException(prefix + d.getKey() + ": must be " + d.getValue()
-            + " (a tuple is acked only when Kafka has its record), got " + v);
+      if (v != null
+          && !d.getValue().equalsIgnoreCase(v.trim())
+          && !(d.getKey().equals("acks") && "-1".equals(v.trim()))) {
+        throw new IllegalArgumentException(
+            prefix
+                + d.getKey()
+                + ": must be "
+                + d.getValue()
+                + " (a tuple is acked only when Kafka has its record), got "
+                + v);
       }
     }
   }
@@ -161,7 +189,8 @@ public record CrawlerSettings(
     }
     // Kafka's own rule for topic names.
     if (!t.matches("[a-zA-Z0-9._-]{1,249}")) {
-      throw new IllegalArgumentException(key + ": not a Kafka topic name (letters, digits, '.', '_', '-'), got '" + t + "'");
+      throw new IllegalArgumentException(
+          key + ": not a Kafka topic name (letters, digits, '.', '_', '-'), got '" + t + "'");
     }
     return t;
   }
@@ -176,12 +205,17 @@ public record CrawlerSettings(
       String name = e.getKey().substring(prefix.length());
       Object v = e.getValue();
       if (name.isEmpty() || v == null || v instanceof Map || v instanceof Collection) {
-        throw new IllegalArgumentException(e.getKey() + ": must be a Kafka client property with a scalar value, got " + v);
+        throw new IllegalArgumentException(
+            e.getKey() + ": must be a Kafka client property with a scalar value, got " + v);
       }
       if (RESERVED.contains(name)) {
-        throw new IllegalArgumentException(e.getKey() + ": set by recrawl itself"
-            + (name.equals("bootstrap.servers") ? " from " + BOOTSTRAP_SERVERS
-                : name.equals("group.id") ? " from " + SPOUT_GROUP_ID : "") + "; remove it");
+        throw new IllegalArgumentException(
+            e.getKey()
+                + ": set by recrawl itself"
+                + (name.equals("bootstrap.servers")
+                    ? " from " + BOOTSTRAP_SERVERS
+                    : name.equals("group.id") ? " from " + SPOUT_GROUP_ID : "")
+                + "; remove it");
       }
       out.put(name, String.valueOf(v));
     }

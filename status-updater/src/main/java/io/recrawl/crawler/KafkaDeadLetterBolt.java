@@ -13,8 +13,8 @@ import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
 
 /**
- * Publishes dead letters (tuples of {@link #FIELDS}, e.g. the request spout's {@link #STREAM}) to the
- * dead-letter topic as wire-format JSON; acks once Kafka has them, fails on a send error.
+ * Publishes dead letters (tuples of {@link #FIELDS}, e.g. the request spout's {@link #STREAM}) to
+ * the dead-letter topic as wire-format JSON; acks once Kafka has them, fails on a send error.
  */
 public class KafkaDeadLetterBolt extends BaseRichBolt {
 
@@ -22,6 +22,7 @@ public class KafkaDeadLetterBolt extends BaseRichBolt {
 
   /** The stream name components use for dead letters. */
   public static final String STREAM = "deadletter";
+
   /** A dead letter as a tuple: plain strings and a Long, so that Kryo needs no registration. */
   public static final Fields FIELDS = new Fields("reason", "detail", "raw", "time");
 
@@ -35,20 +36,32 @@ public class KafkaDeadLetterBolt extends BaseRichBolt {
   }
 
   @Override
-  public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+  public void prepare(
+      Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
     CrawlerSettings settings = CrawlerSettings.fromConf(conf);
     this.collector = collector;
-    this.publisher = new RecrawlPublisher(settings, new StatusEvents(settings, List.of()),
-        RecrawlPublisher.createProducer(settings), Clock.systemUTC());
+    this.publisher =
+        new RecrawlPublisher(
+            settings,
+            new StatusEvents(settings, List.of()),
+            RecrawlPublisher.createProducer(settings),
+            Clock.systemUTC());
     this.counters = KafkaStatusUpdaterBolt.counters(context, "recrawl.deadletters.");
   }
 
   @Override
   public void execute(Tuple t) {
-    DeadLetter d = DeadLetter.of(t.getStringByField("raw"), t.getStringByField("reason"),
-        t.getStringByField("detail"), t.getLongByField("time"));
-    publisher.publishDeadLetter(d, (delivery, error) ->
-        KafkaStatusUpdaterBolt.settle(collector, t, counters, delivery, error, "dead letter " + d.reason()));
+    DeadLetter d =
+        DeadLetter.of(
+            t.getStringByField("raw"),
+            t.getStringByField("reason"),
+            t.getStringByField("detail"),
+            t.getLongByField("time"));
+    publisher.publishDeadLetter(
+        d,
+        (delivery, error) ->
+            KafkaStatusUpdaterBolt.settle(
+                collector, t, counters, delivery, error, "dead letter " + d.reason()));
   }
 
   @Override

@@ -23,13 +23,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * StormCrawler's status updater for the recrawl scheduler: publishes every tuple of the {@code
- * status} stream to Kafka as a wire-format status event, keyed by host, and acks the tuple only once
- * Kafka has the record (a failed send fails the tuple, so that Storm replays it).
+ * status} stream to Kafka as a wire-format status event, keyed by host, and acks the tuple only
+ * once Kafka has the record (a failed send fails the tuple, so that Storm replays it).
  *
- * <p>A plain bolt rather than an {@code AbstractStatusUpdaterBolt}: that base class schedules
- * (runs a {@code Scheduler} whose next-fetch date would be thrown away), turns FETCH_ERROR into
- * ERROR after {@code max.fetch.errors} (the job counts errors itself), and filters the metadata
- * through {@code metadata.persist} before {@code store()}, which silently drops the change evidence
+ * <p>A plain bolt rather than an {@code AbstractStatusUpdaterBolt}: that base class schedules (runs
+ * a {@code Scheduler} whose next-fetch date would be thrown away), turns FETCH_ERROR into ERROR
+ * after {@code max.fetch.errors} (the job counts errors itself), and filters the metadata through
+ * {@code metadata.persist} before {@code store()}, which silently drops the change evidence
  * (signature, ETag, Last-Modified, status code) unless every deployment lists it. What it does that
  * still matters is kept: the DISCOVERED cache ({@code status.updater.use.cache}, {@code
  * status.updater.cache.spec}) and the {@code deletion} stream on ERROR.
@@ -44,13 +44,18 @@ public class KafkaStatusUpdaterBolt extends BaseRichBolt {
   private transient Map<RecrawlPublisher.Delivery, Counter> counters;
 
   @Override
-  public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+  public void prepare(
+      Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
     CrawlerSettings settings = CrawlerSettings.fromConf(conf);
     List<String> carried = new ArrayList<>(ConfUtils.loadListFromConf("metadata.transfer", conf));
     carried.addAll(ConfUtils.loadListFromConf("metadata.persist", conf));
     this.collector = collector;
-    this.publisher = new RecrawlPublisher(settings, new StatusEvents(settings, carried),
-        RecrawlPublisher.createProducer(settings), Clock.systemUTC());
+    this.publisher =
+        new RecrawlPublisher(
+            settings,
+            new StatusEvents(settings, carried),
+            RecrawlPublisher.createProducer(settings),
+            Clock.systemUTC());
     this.counters = counters(context, "recrawl.status.");
   }
 
@@ -68,23 +73,33 @@ public class KafkaStatusUpdaterBolt extends BaseRichBolt {
     String url = tuple.getStringByField("url");
     Metadata metadata = (Metadata) tuple.getValueByField("metadata");
     Status status = (Status) tuple.getValueByField("status");
-    // The event is built here, on the executor thread: in local mode bolts share Metadata instances.
-    publisher.publishStatus(url, status.name(), metadata.asMap(), (delivery, error) -> {
-      if (status == Status.ERROR && delivery == RecrawlPublisher.Delivery.SENT) {
-        synchronized (collector) {
-          collector.emit(Constants.DELETION_STREAM_NAME, new Values(url, metadata));
-        }
-      }
-      settle(collector, tuple, counters, delivery, error, "status of " + url);
-    });
+    // The event is built here, on the executor thread: in local mode bolts share Metadata
+    // instances.
+    publisher.publishStatus(
+        url,
+        status.name(),
+        metadata.asMap(),
+        (delivery, error) -> {
+          if (status == Status.ERROR && delivery == RecrawlPublisher.Delivery.SENT) {
+            synchronized (collector) {
+              collector.emit(Constants.DELETION_STREAM_NAME, new Values(url, metadata));
+            }
+          }
+          settle(collector, tuple, counters, delivery, error, "status of " + url);
+        });
   }
 
   /**
    * Acks the tuple, or fails it for replay when Kafka does not have its record. Called from the
    * producer's thread: Storm's collector is used under its own lock, as KafkaBolt does.
    */
-  static void settle(OutputCollector collector, Tuple tuple, Map<RecrawlPublisher.Delivery, Counter> counters,
-      RecrawlPublisher.Delivery delivery, Exception error, String what) {
+  static void settle(
+      OutputCollector collector,
+      Tuple tuple,
+      Map<RecrawlPublisher.Delivery, Counter> counters,
+      RecrawlPublisher.Delivery delivery,
+      Exception error,
+      String what) {
     synchronized (collector) {
       counters.get(delivery).inc();
       if (delivery == RecrawlPublisher.Delivery.FAILED) {

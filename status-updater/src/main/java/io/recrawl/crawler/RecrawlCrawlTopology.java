@@ -44,7 +44,9 @@ public class RecrawlCrawlTopology extends ConfigurableTopology {
   static TopologyBuilder builder(Config conf) {
     CrawlerSettings settings = CrawlerSettings.fromConf(conf);
     TopologyBuilder b = new TopologyBuilder();
-    b.setSpout("spout", new KafkaSpout<>(RequestSpouts.spoutConfig(settings)),
+    b.setSpout(
+        "spout",
+        new KafkaSpout<>(RequestSpouts.spoutConfig(settings)),
         settings.spoutParallelism());
     b.setBolt("partitioner", new URLPartitionerBolt()).shuffleGrouping("spout");
     b.setBolt("fetch", new FetcherBolt()).fieldsGrouping("partitioner", new Fields("key"));
@@ -58,7 +60,8 @@ public class RecrawlCrawlTopology extends ConfigurableTopology {
         .fieldsGrouping("fetch", Constants.StatusStreamName, url)
         .fieldsGrouping("parse", Constants.StatusStreamName, url)
         .fieldsGrouping("index", Constants.StatusStreamName, url);
-    b.setBolt("deadletters", new KafkaDeadLetterBolt()).shuffleGrouping("spout", KafkaDeadLetterBolt.STREAM);
+    b.setBolt("deadletters", new KafkaDeadLetterBolt())
+        .shuffleGrouping("spout", KafkaDeadLetterBolt.STREAM);
     return b;
   }
 }

@@ -30,11 +30,17 @@ public final class RecrawlPublisher implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RecrawlPublisher.class);
 
-  /** What became of one input. Only {@link #FAILED} means "not in Kafka": the tuple must be replayed. */
+  /**
+   * What became of one input. Only {@link #FAILED} means "not in Kafka": the tuple must be
+   * replayed.
+   */
   public enum Delivery {
     /** Kafka acknowledged the status event. */
     SENT,
-    /** A DISCOVERED for a URL this bolt recently sent: skipped, as StormCrawler's status updater does. */
+    /**
+     * A DISCOVERED for a URL this bolt recently sent: skipped, as StormCrawler's status updater
+     * does.
+     */
     DEDUPLICATED,
     /** The input could not be a valid event; Kafka acknowledged its dead letter. */
     DEAD_LETTERED,
@@ -55,20 +61,34 @@ public final class RecrawlPublisher implements AutoCloseable {
   private final HostKeys keys;
   private final Producer<String, String> producer;
   private final Clock clock;
-  /** URLs recently sent (or being sent), to skip repeated DISCOVERED; null when the cache is off. */
+
+  /**
+   * URLs recently sent (or being sent), to skip repeated DISCOVERED; null when the cache is off.
+   */
   private final Cache<String, Boolean> sent;
 
-  public RecrawlPublisher(CrawlerSettings settings, StatusEvents events, Producer<String, String> producer, Clock clock) {
+  public RecrawlPublisher(
+      CrawlerSettings settings,
+      StatusEvents events,
+      Producer<String, String> producer,
+      Clock clock) {
     this.settings = settings;
     this.events = events;
-    this.codec = new StatusEventCodec(settings.partitionMode(), StatusEventCodec.DEFAULT_MAX_FUTURE_MS, StatusEventCodec.DEFAULT_MAX_CHARS);
+    this.codec =
+        new StatusEventCodec(
+            settings.partitionMode(),
+            StatusEventCodec.DEFAULT_MAX_FUTURE_MS,
+            StatusEventCodec.DEFAULT_MAX_CHARS);
     this.keys = HostKeys.of(settings.partitionMode());
     this.producer = producer;
     this.clock = clock;
     this.sent = settings.useCache() ? Caffeine.from(settings.cacheSpec()).build() : null;
   }
 
-  /** A producer for the settings: acks=all and idempotence, so that "acknowledged" means kept, in order. */
+  /**
+   * A producer for the settings: acks=all and idempotence, so that "acknowledged" means kept, in
+   * order.
+   */
   public static Producer<String, String> createProducer(CrawlerSettings settings) {
     Map<String, Object> props = new HashMap<>(settings.producerProperties());
     props.put("bootstrap.servers", settings.bootstrapServers());
@@ -101,7 +121,10 @@ public final class RecrawlPublisher implements AutoCloseable {
       // letters here, where the crawler's operator sees it, instead of being sent.
       checked = codec.parse(json, now);
     } catch (IllegalArgumentException e) {
-      checked = Parsed.rejected(DeadLetter.of(url + " " + status, DeadLetterReason.UNKNOWN_STATUS, e.getMessage(), now));
+      checked =
+          Parsed.rejected(
+              DeadLetter.of(
+                  url + " " + status, DeadLetterReason.UNKNOWN_STATUS, e.getMessage(), now));
       json = null;
     }
     if (!checked.ok()) {
@@ -114,31 +137,48 @@ public final class RecrawlPublisher implements AutoCloseable {
       sent.put(url, Boolean.TRUE);
     }
     String event = json;
-    send(settings.statusTopic(), checked.value().host(), event, error -> {
-      if (error == null) {
-        done.done(Delivery.SENT, null);
-      } else if (error instanceof RecordTooLargeException) {
-        // Kafka will never take this record (max.request.size, or the topic's max.message.bytes):
-        // replaying the tuple would fail forever, so it becomes a dead letter, with its reason.
-        publishDeadLetter(DeadLetter.of(event, DeadLetterReason.TOO_LARGE,
-            event.length() + " characters; Kafka refused the record: " + error.getMessage(), clock.millis()), done);
-      } else {
-        if (discovered && sent != null) {
-          sent.invalidate(url);
-        }
-        done.done(Delivery.FAILED, error);
-      }
-    });
+    send(
+        settings.statusTopic(),
+        checked.value().host(),
+        event,
+        error -> {
+          if (error == null) {
+            done.done(Delivery.SENT, null);
+          } else if (error instanceof RecordTooLargeException) {
+            // Kafka will never take this record (max.request.size, or the topic's
+            // max.message.bytes):
+            // replaying the tuple would fail forever, so it becomes a dead letter, with its reason.
+            publishDeadLetter(
+                DeadLetter.of(
+                    event,
+                    DeadLetterReason.TOO_LARGE,
+                    event.length() + " characters; Kafka refused the record: " + error.getMessage(),
+                    clock.millis()),
+                done);
+          } else {
+            if (discovered && sent != null) {
+              sent.invalidate(url);
+            }
+            done.done(Delivery.FAILED, error);
+          }
+        });
   }
 
   /** Publishes a dead letter to the dead-letter topic, or only logs it when there is none. */
   public void publishDeadLetter(DeadLetter deadLetter, Done done) {
     if (settings.deadLettersTopic().isEmpty()) {
-      LOG.warn("dead letter ({} not set): {}: {}", CrawlerSettings.DEAD_LETTERS_TOPIC, deadLetter.reason(), deadLetter.detail());
+      LOG.warn(
+          "dead letter ({} not set): {}: {}",
+          CrawlerSettings.DEAD_LETTERS_TOPIC,
+          deadLetter.reason(),
+          deadLetter.detail());
       done.done(Delivery.DROPPED, null);
       return;
     }
-    send(settings.deadLettersTopic(), null, DeadLetterCodec.toJson(deadLetter),
+    send(
+        settings.deadLettersTopic(),
+        null,
+        DeadLetterCodec.toJson(deadLetter),
         error -> done.done(error == null ? Delivery.DEAD_LETTERED : Delivery.FAILED, error));
   }
 
@@ -148,7 +188,8 @@ public final class RecrawlPublisher implements AutoCloseable {
 
   private void send(String topic, String key, String value, Sent whenSent) {
     try {
-      producer.send(new ProducerRecord<>(topic, key, value), (metadata, error) -> whenSent.sent(error));
+      producer.send(
+          new ProducerRecord<>(topic, key, value), (metadata, error) -> whenSent.sent(error));
     } catch (RuntimeException e) {
       // A closed producer, or metadata not available within max.block.ms.
       whenSent.sent(e);

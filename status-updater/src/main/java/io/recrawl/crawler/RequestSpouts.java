@@ -13,7 +13,8 @@ public final class RequestSpouts {
 
   /** The spout's config: at-least-once (an offset is committed once its tuple tree is acked). */
   public static KafkaSpoutConfig<String, String> spoutConfig(CrawlerSettings s) {
-    KafkaSpoutConfig.Builder<String, String> b = KafkaSpoutConfig.builder(s.bootstrapServers(), s.requestsTopic());
+    KafkaSpoutConfig.Builder<String, String> b =
+        KafkaSpoutConfig.builder(s.bootstrapServers(), s.requestsTopic());
     s.consumerProperties().forEach(b::setProp);
     return b.setProp(ConsumerConfig.GROUP_ID_CONFIG, s.spoutGroupId())
         .setRecordTranslator(new CrawlRequestTranslator())

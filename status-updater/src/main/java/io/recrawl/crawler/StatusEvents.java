@@ -20,6 +20,7 @@ public final class StatusEvents {
 
   /** Keys the Flink job reads as change evidence, under the names it reads them by. */
   static final String SIGNATURE = "signature";
+
   static final String STATUS_CODE = "fetch.statusCode";
   static final String ETAG = "protocol.etag";
   static final String LAST_MODIFIED = "protocol.last-modified";
@@ -57,7 +58,8 @@ public final class StatusEvents {
    * @param now event time: when the status bolt saw it, epoch ms (StormCrawler keeps no fetch time;
    *     the status reaches this bolt seconds after the fetch)
    */
-  public StatusEvent toEvent(String url, String status, Map<String, String[]> metadata, String host, long now) {
+  public StatusEvent toEvent(
+      String url, String status, Map<String, String[]> metadata, String host, long now) {
     CrawlStatus s = CrawlStatus.valueOf(status);
     Map<String, List<String>> md = new LinkedHashMap<>();
     for (String key : carried) {
@@ -73,7 +75,8 @@ public final class StatusEvents {
       copy(metadata, protocolPrefix + "etag", md, ETAG);
       copy(metadata, protocolPrefix + "last-modified", md, LAST_MODIFIED);
       copy(metadata, protocolPrefix + "date", md, DATE);
-      String ifModifiedSince = PageHistory.ifModifiedSince(first(metadata, protocolPrefix + "last-modified"));
+      String ifModifiedSince =
+          PageHistory.ifModifiedSince(first(metadata, protocolPrefix + "last-modified"));
       if (setLastModified && ifModifiedSince != null) {
         // Sent back in a crawl request (recrawl.metadata.transfer: [last-modified]), it makes the
         // protocol ask If-Modified-Since, and an unchanged page answers 304 without a body.
@@ -83,10 +86,12 @@ public final class StatusEvents {
     }
     // A weight that is not a positive number is left out: the job keeps the page's current one.
     Double weight = PageHistory.positive(first(metadata, weightKey));
-    return new StatusEvent(url, host, s, now, Collections.unmodifiableMap(md), null, weight, httpStatus);
+    return new StatusEvent(
+        url, host, s, now, Collections.unmodifiableMap(md), null, weight, httpStatus);
   }
 
-  private static void copy(Map<String, String[]> from, String key, Map<String, List<String>> to, String as) {
+  private static void copy(
+      Map<String, String[]> from, String key, Map<String, List<String>> to, String as) {
     String[] values = from.get(key);
     if (values != null && values.length > 0) {
       List<String> kept = new ArrayList<>(values.length);

@@ -55,7 +55,9 @@ final class EmbeddedKafka implements AutoCloseable {
     p.put("process.roles", "broker,controller");
     p.put("node.id", "1");
     p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-    p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    p.put(
+        "listeners",
+        "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
     p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
     p.put("controller.listener.names", "CONTROLLER");
     p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
@@ -72,10 +74,13 @@ final class EmbeddedKafka implements AutoCloseable {
       p.store(out, null);
     }
     ByteArrayOutputStream log = new ByteArrayOutputStream();
-    int rc = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", props.toString()},
-        new PrintStream(log, true, StandardCharsets.UTF_8));
+    int rc =
+        StorageTool.execute(
+            new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", props.toString()},
+            new PrintStream(log, true, StandardCharsets.UTF_8));
     if (rc != 0) {
-      throw new IllegalStateException("kafka-storage format failed: " + log.toString(StandardCharsets.UTF_8));
+      throw new IllegalStateException(
+          "kafka-storage format failed: " + log.toString(StandardCharsets.UTF_8));
     }
     KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(p, false), Time.SYSTEM);
     server.startup();
@@ -92,7 +97,10 @@ final class EmbeddedKafka implements AutoCloseable {
 
   private void awaitReady() throws Exception {
     try (Admin admin = admin()) {
-      admin.describeCluster().nodes().get(); // blocks until the broker answers (default API timeout 60 s)
+      admin
+          .describeCluster()
+          .nodes()
+          .get(); // blocks until the broker answers (default API timeout 60 s)
     }
   }
 
@@ -115,7 +123,8 @@ final class EmbeddedKafka implements AutoCloseable {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     p.put("acks", "all");
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+    try (KafkaProducer<String, String> producer =
+        new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
       for (Map.Entry<String, String> kv : keyedValues) {
         producer.send(new ProducerRecord<>(topic, kv.getKey(), kv.getValue())).get();
       }

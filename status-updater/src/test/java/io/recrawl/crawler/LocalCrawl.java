@@ -22,10 +22,12 @@ public final class LocalCrawl {
 
   public static void main(String[] args) throws Exception {
     if (args.length < 2) {
-      throw new IllegalArgumentException("usage: LocalCrawl BOOTSTRAP_SERVERS CRAWLER_CONF_YAML...");
+      throw new IllegalArgumentException(
+          "usage: LocalCrawl BOOTSTRAP_SERVERS CRAWLER_CONF_YAML...");
     }
     Config conf = new Config();
-    conf.putAll(ConfUtils.extractConfigElement(Utils.findAndReadConfigFile("crawler-default.yaml", false)));
+    conf.putAll(
+        ConfUtils.extractConfigElement(Utils.findAndReadConfigFile("crawler-default.yaml", false)));
     for (int i = 1; i < args.length; i++) {
       ConfUtils.loadConf(args[i], conf);
     }

@@ -16,8 +16,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,8 @@ class RecrawlPublisherTest {
 
   private static final long NOW = 1_795_334_400_000L;
 
-  private final MockProducer<String, String> producer = new MockProducer<>(false, new StringSerializer(), new StringSerializer());
+  private final MockProducer<String, String> producer =
+      new MockProducer<>(false, new StringSerializer(), new StringSerializer());
   private final List<Delivery> deliveries = new ArrayList<>();
 
   private RecrawlPublisher publisher(Object... kv) {
@@ -36,7 +37,11 @@ class RecrawlPublisherTest {
       m.put((String) kv[i], kv[i + 1]);
     }
     CrawlerSettings s = CrawlerSettings.fromConf(m);
-    return new RecrawlPublisher(s, new StatusEvents(s, List.of()), producer, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
+    return new RecrawlPublisher(
+        s,
+        new StatusEvents(s, List.of()),
+        producer,
+        Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
   }
 
   private void publish(RecrawlPublisher p, String url, String status, String... kv) {
@@ -109,7 +114,13 @@ class RecrawlPublisherTest {
     publish(p, "http://example.com/b", "DISCOVERED");
     publish(p, "http://example.com/b", "FETCHED"); // only DISCOVERED is skipped
     producer.completeNext();
-    assertThat(deliveries).containsExactly(Delivery.DEDUPLICATED, Delivery.FAILED, Delivery.SENT, Delivery.DEDUPLICATED, Delivery.SENT);
+    assertThat(deliveries)
+        .containsExactly(
+            Delivery.DEDUPLICATED,
+            Delivery.FAILED,
+            Delivery.SENT,
+            Delivery.DEDUPLICATED,
+            Delivery.SENT);
     assertThat(producer.history()).hasSize(3);
   }
 

@@ -35,57 +35,131 @@ class StatusEventsTest {
 
   @Test
   void aFetchedPageCarriesItsChangeEvidenceUnderTheNamesTheJobReads() {
-    StatusEvents events = new StatusEvents(settings("protocol.md.prefix", "http."), List.of("depth"));
-    StatusEvent e = events.toEvent("http://example.com/a", "FETCHED",
-        md("signature", "abc", "fetch.statusCode", "200", "http.etag", "\"v1\"",
-            "http.last-modified", "Sat, 21 Nov 2026 07:00:00 GMT", "http.date", "Sat, 21 Nov 2026 08:00:00 GMT",
-            "depth", "2", "parse.title", "A page", "http.content-type", "text/html"),
-        "example.com", NOW);
+    StatusEvents events =
+        new StatusEvents(settings("protocol.md.prefix", "http."), List.of("depth"));
+    StatusEvent e =
+        events.toEvent(
+            "http://example.com/a",
+            "FETCHED",
+            md(
+                "signature",
+                "abc",
+                "fetch.statusCode",
+                "200",
+                "http.etag",
+                "\"v1\"",
+                "http.last-modified",
+                "Sat, 21 Nov 2026 07:00:00 GMT",
+                "http.date",
+                "Sat, 21 Nov 2026 08:00:00 GMT",
+                "depth",
+                "2",
+                "parse.title",
+                "A page",
+                "http.content-type",
+                "text/html"),
+            "example.com",
+            NOW);
     assertThat(e.status()).isEqualTo(CrawlStatus.FETCHED);
     assertThat(e.time()).isEqualTo(NOW);
     assertThat(e.httpStatus()).isEqualTo(200);
     assertThat(e.changed()).as("the job judges change with its own state").isNull();
-    assertThat(e.metadata()).containsOnly(
-        Map.entry("signature", List.of("abc")),
-        Map.entry("fetch.statusCode", List.of("200")),
-        Map.entry("protocol.etag", List.of("\"v1\"")),
-        Map.entry("protocol.last-modified", List.of("Sat, 21 Nov 2026 07:00:00 GMT")),
-        Map.entry("protocol.date", List.of("Sat, 21 Nov 2026 08:00:00 GMT")),
-        Map.entry("last-modified", List.of("2026-11-21T07:00:00Z")),
-        Map.entry("depth", List.of("2")));
+    assertThat(e.metadata())
+        .containsOnly(
+            Map.entry("signature", List.of("abc")),
+            Map.entry("fetch.statusCode", List.of("200")),
+            Map.entry("protocol.etag", List.of("\"v1\"")),
+            Map.entry("protocol.last-modified", List.of("Sat, 21 Nov 2026 07:00:00 GMT")),
+            Map.entry("protocol.date", List.of("Sat, 21 Nov 2026 08:00:00 GMT")),
+            Map.entry("last-modified", List.of("2026-11-21T07:00:00Z")),
+            Map.entry("depth", List.of("2")));
   }
 
   @Test
   void a304IsUnchangedEvidenceOnceDecoded() {
     StatusEvents events = new StatusEvents(settings(), List.of());
-    StatusEvent e = events.toEvent("http://example.com/a", "FETCHED", md("fetch.statusCode", "304"), "example.com", NOW);
-    Parsed<StatusEvent> back = StatusEventCodec.withDefaults().parse(StatusEventCodec.toJson(e), NOW);
+    StatusEvent e =
+        events.toEvent(
+            "http://example.com/a", "FETCHED", md("fetch.statusCode", "304"), "example.com", NOW);
+    Parsed<StatusEvent> back =
+        StatusEventCodec.withDefaults().parse(StatusEventCodec.toJson(e), NOW);
     assertThat(back.ok()).isTrue();
     StatusEvent r = back.value();
     assertThat(r.httpStatus()).isEqualTo(304);
-    assertThat(ChangeEvidence.assess(r.changed(), r.httpStatus(), r.first("signature"), "old", null, null, null, NOW - 1))
+    assertThat(
+            ChangeEvidence.assess(
+                r.changed(),
+                r.httpStatus(),
+                r.first("signature"),
+                "old",
+                null,
+                null,
+                null,
+                NOW - 1))
         .isEqualTo(ChangeEvidence.Verdict.UNCHANGED);
   }
 
   @Test
   void aDiscoveredOutlinkDoesNotCarryItsParentsFetchEvidence() {
     StatusEvents events = new StatusEvents(settings(), List.of("fetch.statusCode"));
-    StatusEvent e = events.toEvent("http://example.com/b", "DISCOVERED",
-        md("signature", "parent", "protocol.etag", "\"p\"", "url.path", "http://example.com/a", "depth", "1",
-            "anchors", "b", "recrawl.weight", "2.5", "recrawl.change-rate", "0.5", "fetch.statusCode", "200"),
-        "example.com", NOW);
+    StatusEvent e =
+        events.toEvent(
+            "http://example.com/b",
+            "DISCOVERED",
+            md(
+                "signature",
+                "parent",
+                "protocol.etag",
+                "\"p\"",
+                "url.path",
+                "http://example.com/a",
+                "depth",
+                "1",
+                "anchors",
+                "b",
+                "recrawl.weight",
+                "2.5",
+                "recrawl.change-rate",
+                "0.5",
+                "fetch.statusCode",
+                "200"),
+            "example.com",
+            NOW);
     assertThat(e.httpStatus()).isNull();
     assertThat(e.weight()).isEqualTo(2.5);
-    // fetch.statusCode is in metadata.transfer here, so it is carried as plain metadata, not as http_status
-    assertThat(e.metadata()).containsOnlyKeys("url.path", "depth", "recrawl.change-rate", "fetch.statusCode");
+    // fetch.statusCode is in metadata.transfer here, so it is carried as plain metadata, not as
+    // http_status
+    assertThat(e.metadata())
+        .containsOnlyKeys("url.path", "depth", "recrawl.change-rate", "fetch.statusCode");
   }
 
   @Test
   void configuredKeysAreCarriedAndBadNumbersLeftOut() {
-    StatusEvents events = new StatusEvents(settings("recrawl.status.metadata.keys", List.of("lang"),
-        "recrawl.status.weight.key", "w", "recrawl.status.set-last-modified", false), List.of());
-    StatusEvent e = events.toEvent("http://example.com/a", "FETCH_ERROR",
-        md("lang", "fr", "w", "-1", "fetch.statusCode", "999", "protocol.last-modified", "yesterday"), "example.com", NOW);
+    StatusEvents events =
+        new StatusEvents(
+            settings(
+                "recrawl.status.metadata.keys",
+                List.of("lang"),
+                "recrawl.status.weight.key",
+                "w",
+                "recrawl.status.set-last-modified",
+                false),
+            List.of());
+    StatusEvent e =
+        events.toEvent(
+            "http://example.com/a",
+            "FETCH_ERROR",
+            md(
+                "lang",
+                "fr",
+                "w",
+                "-1",
+                "fetch.statusCode",
+                "999",
+                "protocol.last-modified",
+                "yesterday"),
+            "example.com",
+            NOW);
     assertThat(e.weight()).isNull();
     assertThat(e.httpStatus()).as("outside 100-599: kept only as metadata").isNull();
     assertThat(e.metadata()).containsOnlyKeys("lang", "fetch.statusCode", "protocol.last-modified");
@@ -93,7 +167,8 @@ class StatusEventsTest {
 
   @Test
   void multipleValuesAreKept() {
-    StatusEvents events = new StatusEvents(settings("recrawl.status.metadata.keys", "tags"), List.of());
+    StatusEvents events =
+        new StatusEvents(settings("recrawl.status.metadata.keys", "tags"), List.of());
     Map<String, String[]> md = new HashMap<>();
     md.put("tags", new String[] {"a", null, "b"});
     StatusEvent e = events.toEvent("http://example.com/a", "REDIRECTION", md, "example.com", NOW);

@@ -13,8 +13,9 @@ import java.util.SplittableRandom;
  */
 public final class SolverBenchmark {
 
-  public static final String OPTIONS = "[--pages 1000000] [--hosts 10000] [--constrained-fraction 0.3] [--seed 1]"
-      + " [--budget-per-page 0.2] [--objective freshness] [--runs 3] [--sequential]";
+  public static final String OPTIONS =
+      "[--pages 1000000] [--hosts 10000] [--constrained-fraction 0.3] [--seed 1]"
+          + " [--budget-per-page 0.2] [--objective freshness] [--runs 3] [--sequential]";
 
   private SolverBenchmark() {}
 
@@ -26,7 +27,12 @@ public final class SolverBenchmark {
     final double[] hostLimit;
     final int limitedHosts;
 
-    Workload(double[] weight, double[] changeRate, int[] hostIndex, double[] hostLimit, int limitedHosts) {
+    Workload(
+        double[] weight,
+        double[] changeRate,
+        int[] hostIndex,
+        double[] hostLimit,
+        int limitedHosts) {
       this.weight = weight;
       this.changeRate = changeRate;
       this.hostIndex = hostIndex;
@@ -57,14 +63,29 @@ public final class SolverBenchmark {
         String v = args[++a];
         try {
           switch (opt) {
-            case "--pages": pages = Integer.parseInt(v); break;
-            case "--hosts": hosts = Integer.parseInt(v); break;
-            case "--constrained-fraction": constrainedFraction = Double.parseDouble(v); break;
-            case "--seed": seed = Long.parseLong(v); break;
-            case "--budget-per-page": budgetPerPage = Double.parseDouble(v); break;
-            case "--objective": objectiveName = v; break;
-            case "--runs": runs = Integer.parseInt(v); break;
-            default: throw new IllegalArgumentException("unknown option " + opt);
+            case "--pages":
+              pages = Integer.parseInt(v);
+              break;
+            case "--hosts":
+              hosts = Integer.parseInt(v);
+              break;
+            case "--constrained-fraction":
+              constrainedFraction = Double.parseDouble(v);
+              break;
+            case "--seed":
+              seed = Long.parseLong(v);
+              break;
+            case "--budget-per-page":
+              budgetPerPage = Double.parseDouble(v);
+              break;
+            case "--objective":
+              objectiveName = v;
+              break;
+            case "--runs":
+              runs = Integer.parseInt(v);
+              break;
+            default:
+              throw new IllegalArgumentException("unknown option " + opt);
           }
         } catch (NumberFormatException e) {
           throw new IllegalArgumentException(opt + ": not a number: '" + v + "'");
@@ -95,15 +116,31 @@ public final class SolverBenchmark {
     long t0 = System.nanoTime();
     Workload w = generate(pages, hosts, constrainedFraction, seed);
     double budget = budgetPerPage * pages;
-    OptimumProblem problem = OptimumProblem.builder(w.weight, w.changeRate, w.hostIndex, w.hostLimit)
-        .budget(budget).objective(objective).build();
+    OptimumProblem problem =
+        OptimumProblem.builder(w.weight, w.changeRate, w.hostIndex, w.hostLimit)
+            .budget(budget)
+            .objective(objective)
+            .build();
     long t1 = System.nanoTime();
-    System.out.printf(Locale.ROOT, "workload: %,d pages on %,d hosts, %,d hosts with a limit, budget %.0f crawls/day,"
-        + " objective %s, seed %d (generated in %.2f s)%n", pages, hosts, w.limitedHosts, budget, objective.name(),
-        seed, (t1 - t0) / 1e9);
-    java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-    System.out.printf(Locale.ROOT, "machine: %d cores available to the JVM, load average %.1f, solver threads: %s%n",
-        Runtime.getRuntime().availableProcessors(), os.getSystemLoadAverage(), sequential ? "1 (--sequential)" : "all");
+    System.out.printf(
+        Locale.ROOT,
+        "workload: %,d pages on %,d hosts, %,d hosts with a limit, budget %.0f crawls/day,"
+            + " objective %s, seed %d (generated in %.2f s)%n",
+        pages,
+        hosts,
+        w.limitedHosts,
+        budget,
+        objective.name(),
+        seed,
+        (t1 - t0) / 1e9);
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    System.out.printf(
+        Locale.ROOT,
+        "machine: %d cores available to the JVM, load average %.1f, solver threads: %s%n",
+        Runtime.getRuntime().availableProcessors(),
+        os.getSystemLoadAverage(),
+        sequential ? "1 (--sequential)" : "all");
 
     StaticOptimum solver = sequential ? StaticOptimum.SEQUENTIAL : StaticOptimum.PARALLEL;
     OptimumResult r = null;
@@ -113,7 +150,12 @@ public final class SolverBenchmark {
       r = solver.run(problem);
       double secs = (System.nanoTime() - s) / 1e9;
       double cpuSecs = (processCpuNanos(os) - cpu) / 1e9;
-      System.out.printf(Locale.ROOT, "run %d: solved in %.3f s wall, %.3f s CPU%s%n", run, secs, cpuSecs,
+      System.out.printf(
+          Locale.ROOT,
+          "run %d: solved in %.3f s wall, %.3f s CPU%s%n",
+          run,
+          secs,
+          cpuSecs,
           run == 1 ? " (cold JVM)" : "");
     }
     int never = 0;
@@ -124,13 +166,26 @@ public final class SolverBenchmark {
     }
     System.out.printf(Locale.ROOT, "status %s%n", r.status());
     System.out.printf(Locale.ROOT, "global lambda %.9g%n", r.globalLambda());
-    System.out.printf(Locale.ROOT, "constrained hosts (host lambda > 0): %,d of %,d with a limit%n",
-        r.constrainedHosts(), w.limitedHosts);
-    System.out.printf(Locale.ROOT, "total rate %.6f of budget %.0f crawls/day; pages never crawled %.1f%%%n",
-        r.totalRate(), budget, 100.0 * never / pages);
+    System.out.printf(
+        Locale.ROOT,
+        "constrained hosts (host lambda > 0): %,d of %,d with a limit%n",
+        r.constrainedHosts(),
+        w.limitedHosts);
+    System.out.printf(
+        Locale.ROOT,
+        "total rate %.6f of budget %.0f crawls/day; pages never crawled %.1f%%%n",
+        r.totalRate(),
+        budget,
+        100.0 * never / pages);
     System.out.printf(Locale.ROOT, "weighted freshness %.6f%n", r.weightedFreshness());
-    System.out.printf(Locale.ROOT, "KKT residual %.3g (host limits %.3g, budget %.3g, slackness %.3g, stationarity %.3g)%n",
-        r.kktResidual(), r.kkt().hostLimits(), r.kkt().budget(), r.kkt().slackness(), r.kkt().stationarity());
+    System.out.printf(
+        Locale.ROOT,
+        "KKT residual %.3g (host limits %.3g, budget %.3g, slackness %.3g, stationarity %.3g)%n",
+        r.kktResidual(),
+        r.kkt().hostLimits(),
+        r.kkt().budget(),
+        r.kkt().slackness(),
+        r.kkt().stationarity());
     return 0;
   }
 
@@ -144,8 +199,8 @@ public final class SolverBenchmark {
 
   /**
    * Zipf(1) host sizes (at least one page each), change rates log-normal with median 0.2/day and
-   * sigma 1.5 clipped to [0.001, 20], weights Pareto(1.5) (at least 1), and a random
-   * {@code constrainedFraction} of hosts limited to 0.05 x size + 1 crawls/day.
+   * sigma 1.5 clipped to [0.001, 20], weights Pareto(1.5) (at least 1), and a random {@code
+   * constrainedFraction} of hosts limited to 0.05 x size + 1 crawls/day.
    */
   static Workload generate(int pages, int hosts, double constrainedFraction, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);

@@ -46,9 +46,9 @@ import org.apache.flink.util.Collector;
  *
  * <p>The input is E status events with increasing event times: first every URL is DISCOVERED, then
  * FETCHED events cycle through the URLs (a third of them changed). Throughput is measured from the
- * first to the last event processed by the keyed operator (start-up excluded). The state size is that
- * of a native-format savepoint taken once every event is in: RocksDB's own SST files, i.e. the state
- * as RocksDB keeps it on disk, compacted (timers and host records included).
+ * first to the last event processed by the keyed operator (start-up excluded). The state size is
+ * that of a native-format savepoint taken once every event is in: RocksDB's own SST files, i.e. the
+ * state as RocksDB keeps it on disk, compacted (timers and host records included).
  */
 public final class ThroughputBenchmark {
 
@@ -58,10 +58,14 @@ public final class ThroughputBenchmark {
 
   static final long T0 = 1_700_000_000_000L;
 
-  /** Events seen by the keyed operator of the running job, and when the first and last were seen. */
+  /**
+   * Events seen by the keyed operator of the running job, and when the first and last were seen.
+   */
   static final AtomicLong SEEN = new AtomicLong();
+
   static final AtomicLong FIRST_NANOS = new AtomicLong();
   static final AtomicLong LAST_NANOS = new AtomicLong();
+
   /** CPU time of the state-floor job's keyed threads, added by each as it closes. */
   static final AtomicLong FLOOR_CPU_NANOS = new AtomicLong();
 
@@ -92,7 +96,8 @@ public final class ThroughputBenchmark {
     Synthetic input = new Synthetic(urls, hosts, spacing);
     String managed = o.getOrDefault("managed-memory", "512m");
     boolean bloom = Boolean.parseBoolean(o.getOrDefault("bloom-filter", "true"));
-    // Extra Flink settings for both jobs (e.g. RocksDB options to try), as comma-separated key=value.
+    // Extra Flink settings for both jobs (e.g. RocksDB options to try), as comma-separated
+    // key=value.
     Map<String, String> extra = new HashMap<>();
     for (String kv : o.getOrDefault("flink", "").split(",")) {
       int eq = kv.indexOf('=');
@@ -101,31 +106,65 @@ public final class ThroughputBenchmark {
       }
     }
 
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "bench throughput: %,d URLs on %,d hosts, %,d events, parallelism %d, managed memory %s, bloom filters %s%n",
-        urls, hosts, events, parallelism, managed, bloom);
+        urls,
+        hosts,
+        events,
+        parallelism,
+        managed,
+        bloom);
     if (!extra.isEmpty()) {
       System.out.println("  extra Flink settings: " + extra);
     }
-    Measured scheduler = runJob(Job.SCHEDULER, input, events, parallelism, work, managed, bloom, extra);
-    System.out.printf(Locale.ROOT, "  scheduler:    %,.0f events/s (%,d events in %.1f s; %.1f µs of scheduler-thread CPU per event)%n",
-        scheduler.eventsPerSecond(), events, scheduler.seconds, scheduler.cpuSeconds * 1e6 / events);
-    Measured floor = runJob(Job.STATE_FLOOR, input, events, parallelism, work, managed, bloom, extra);
-    System.out.printf(Locale.ROOT, "  state floor:  %,.0f events/s (%,d events in %.1f s; %.1f µs of keyed-thread CPU per event)%n",
-        floor.eventsPerSecond(), events, floor.seconds, floor.cpuSeconds * 1e6 / events);
-    Measured pass = runJob(Job.PASSTHROUGH, input, events, parallelism, work, managed, bloom, extra);
-    System.out.printf(Locale.ROOT, "  pass-through: %,.0f events/s (%,d events in %.1f s)%n",
-        pass.eventsPerSecond(), events, pass.seconds);
+    Measured scheduler =
+        runJob(Job.SCHEDULER, input, events, parallelism, work, managed, bloom, extra);
+    System.out.printf(
+        Locale.ROOT,
+        "  scheduler:    %,.0f events/s (%,d events in %.1f s; %.1f µs of scheduler-thread CPU per event)%n",
+        scheduler.eventsPerSecond(),
+        events,
+        scheduler.seconds,
+        scheduler.cpuSeconds * 1e6 / events);
+    Measured floor =
+        runJob(Job.STATE_FLOOR, input, events, parallelism, work, managed, bloom, extra);
+    System.out.printf(
+        Locale.ROOT,
+        "  state floor:  %,.0f events/s (%,d events in %.1f s; %.1f µs of keyed-thread CPU per event)%n",
+        floor.eventsPerSecond(),
+        events,
+        floor.seconds,
+        floor.cpuSeconds * 1e6 / events);
+    Measured pass =
+        runJob(Job.PASSTHROUGH, input, events, parallelism, work, managed, bloom, extra);
+    System.out.printf(
+        Locale.ROOT,
+        "  pass-through: %,.0f events/s (%,d events in %.1f s)%n",
+        pass.eventsPerSecond(),
+        events,
+        pass.seconds);
     double bytesPerUrl = scheduler.stateBytes / (double) urls;
-    System.out.printf(Locale.ROOT, "  state: %,d bytes in a native savepoint = %.1f bytes per URL%n",
-        scheduler.stateBytes, bytesPerUrl);
+    System.out.printf(
+        Locale.ROOT,
+        "  state: %,d bytes in a native savepoint = %.1f bytes per URL%n",
+        scheduler.stateBytes,
+        bytesPerUrl);
 
-    String json = String.format(Locale.ROOT,
-        "{\"events_per_second\": %.0f, \"passthrough_events_per_second\": %.0f, \"bytes_per_url\": %.1f,"
-            + " \"scheduler_cpu_us_per_event\": %.1f, \"state_floor_events_per_second\": %.0f,"
-            + " \"state_floor_cpu_us_per_event\": %.1f, \"urls\": %d, \"hosts\": %d}",
-        scheduler.eventsPerSecond(), pass.eventsPerSecond(), bytesPerUrl, scheduler.cpuSeconds * 1e6 / events,
-        floor.eventsPerSecond(), floor.cpuSeconds * 1e6 / events, urls, hosts);
+    String json =
+        String.format(
+            Locale.ROOT,
+            "{\"events_per_second\": %.0f, \"passthrough_events_per_second\": %.0f, \"bytes_per_url\": %.1f,"
+                + " \"scheduler_cpu_us_per_event\": %.1f, \"state_floor_events_per_second\": %.0f,"
+                + " \"state_floor_cpu_us_per_event\": %.1f, \"urls\": %d, \"hosts\": %d}",
+            scheduler.eventsPerSecond(),
+            pass.eventsPerSecond(),
+            bytesPerUrl,
+            scheduler.cpuSeconds * 1e6 / events,
+            floor.eventsPerSecond(),
+            floor.cpuSeconds * 1e6 / events,
+            urls,
+            hosts);
     Files.writeString(out, json + "\n");
     System.out.println(json);
     return 0;
@@ -140,7 +179,10 @@ public final class ThroughputBenchmark {
   /** The three jobs run over the same input. */
   enum Job {
     SCHEDULER("scheduler"),
-    /** Per event one read and one write of the URL's record in RocksDB: what any per-URL store costs. */
+    /**
+     * Per event one read and one write of the URL's record in RocksDB: what any per-URL store
+     * costs.
+     */
     STATE_FLOOR("state-floor"),
     PASSTHROUGH("passthrough");
 
@@ -153,7 +195,13 @@ public final class ThroughputBenchmark {
   }
 
   private static Measured runJob(
-      Job job, Synthetic input, long events, int parallelism, Path work, String managed, boolean bloom,
+      Job job,
+      Synthetic input,
+      long events,
+      int parallelism,
+      Path work,
+      String managed,
+      boolean bloom,
       Map<String, String> extra)
       throws Exception {
     String name = job.label;
@@ -171,11 +219,13 @@ public final class ThroughputBenchmark {
     m.put("state.backend.rocksdb.use-bloom-filter", String.valueOf(bloom));
     m.put("parallelism.default", String.valueOf(parallelism));
     m.putAll(extra);
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
 
     DataStream<StatusEvent> statuses =
         env.fromSource(
-                new DataGeneratorSource<>(input, events, RateLimiterStrategy.noOp(), WireTypes.STATUS_EVENT),
+                new DataGeneratorSource<>(
+                    input, events, RateLimiterStrategy.noOp(), WireTypes.STATUS_EVENT),
                 WatermarkStrategy.<StatusEvent>forBoundedOutOfOrderness(Duration.ofSeconds(5))
                     .withTimestampAssigner((e, ts) -> e.time()),
                 "synthetic-statuses")
@@ -188,18 +238,24 @@ public final class ThroughputBenchmark {
           env.fromSource(
                   new DataGeneratorSource<>(
                       (GeneratorFunction<Long, ControlMessage>)
-                          i -> i == 0 ? ControlMessage.lambda(end, 1, 0.0) : ControlMessage.tick(end),
+                          i ->
+                              i == 0
+                                  ? ControlMessage.lambda(end, 1, 0.0)
+                                  : ControlMessage.tick(end),
                       Long.MAX_VALUE,
                       RateLimiterStrategy.perSecond(1),
                       WireTypes.CONTROL_MESSAGE),
-                  WatermarkStrategy.<ControlMessage>forMonotonousTimestamps().withTimestampAssigner((c, ts) -> c.time()),
+                  WatermarkStrategy.<ControlMessage>forMonotonousTimestamps()
+                      .withTimestampAssigner((c, ts) -> c.time()),
                   "ticks")
               .setParallelism(1);
-      DataStream<StatusEvent> counted = statuses.map(new Count()).returns(WireTypes.STATUS_EVENT).setParallelism(1);
+      DataStream<StatusEvent> counted =
+          statuses.map(new Count()).returns(WireTypes.STATUS_EVENT).setParallelism(1);
       // The synthetic crawler answers each URL once per pass over the frontier (urls x spacing of
       // event time: 1.4 h at a million URLs); a lease shorter than that would re-release every page
       // before its status came back and measure lease expiries instead of the steady state.
-      HostScheduler.schedule(counted, control, Map.of("lease", "1 d"), 0.0, false).sinkTo(new DiscardingSink<CrawlRequest>());
+      HostScheduler.schedule(counted, control, Map.of("lease", "1 d"), 0.0, false)
+          .sinkTo(new DiscardingSink<CrawlRequest>());
     } else {
       KeyedProcessFunction<String, StatusEvent, StatusEvent> keyed =
           job == Job.STATE_FLOOR ? new StateFloor() : new PassThrough();
@@ -228,7 +284,11 @@ public final class ThroughputBenchmark {
       // Every event has entered the operator; wait until it has drained its input.
       Thread.sleep(2_000);
       cpuSeconds = threadCpuSeconds("host-scheduler");
-      String savepoint = running.triggerSavepoint(work.resolve("savepoint").toUri().toString(), SavepointFormatType.NATIVE).get();
+      String savepoint =
+          running
+              .triggerSavepoint(
+                  work.resolve("savepoint").toUri().toString(), SavepointFormatType.NATIVE)
+              .get();
       stateBytes = directorySize(Path.of(java.net.URI.create(savepoint)));
       running.cancel().get();
     } else {
@@ -292,7 +352,8 @@ public final class ThroughputBenchmark {
     }
 
     @Override
-    public void processElement(StatusEvent e, Context ctx, Collector<StatusEvent> out) throws Exception {
+    public void processElement(StatusEvent e, Context ctx, Collector<StatusEvent> out)
+        throws Exception {
       mark();
       String key = SchedulerState.compactUrl(ctx.getCurrentKey(), e.url());
       PageState p = pages.get(key);
@@ -334,7 +395,8 @@ public final class ThroughputBenchmark {
       String host = "h" + (url % hosts) + ".example";
       String u = "https://" + host + "/page/" + (url / hosts);
       if (i < urls) {
-        return new StatusEvent(u, host, CrawlStatus.DISCOVERED, time(i), Map.of(), null, null, null);
+        return new StatusEvent(
+            u, host, CrawlStatus.DISCOVERED, time(i), Map.of(), null, null, null);
       }
       boolean changed = Long.hashCode(i * 0x9E3779B97F4A7C15L) % 3 == 0;
       return new StatusEvent(u, host, CrawlStatus.FETCHED, time(i), Map.of(), changed, null, 200);
@@ -343,13 +405,17 @@ public final class ThroughputBenchmark {
 
   static long directorySize(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile).mapToLong(p -> {
-        try {
-          return Files.size(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }).sum();
+      return files
+          .filter(Files::isRegularFile)
+          .mapToLong(
+              p -> {
+                try {
+                  return Files.size(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              })
+          .sum();
     }
   }
 
@@ -361,5 +427,4 @@ public final class ThroughputBenchmark {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
-
 }

@@ -9,31 +9,42 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** {@code bin/recrawl bench simulator ...}: times the simulator on a generated workload and prints the figures. */
+/**
+ * {@code bin/recrawl bench simulator ...}: times the simulator on a generated workload and prints
+ * the figures.
+ */
 public final class BenchCommand {
 
   private BenchCommand() {}
 
   static String usage() {
-    return "usage: bin/recrawl bench solver " + io.recrawl.flink.bench.SolverBenchmark.OPTIONS + "\n"
-        + "       bin/recrawl bench throughput " + io.recrawl.flink.bench.ThroughputBenchmark.OPTIONS + "\n"
+    return "usage: bin/recrawl bench solver "
+        + io.recrawl.flink.bench.SolverBenchmark.OPTIONS
+        + "\n"
+        + "       bin/recrawl bench throughput "
+        + io.recrawl.flink.bench.ThroughputBenchmark.OPTIONS
+        + "\n"
         + "       bin/recrawl bench simulator [--pages 1000000] [--hosts 10000] [--days 30] [--budget-per-page 0.2]"
         + " [--policy optimal-static ...] [--seed 1]";
   }
 
   public static int run(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("throughput")) {
-      return io.recrawl.flink.bench.ThroughputBenchmark.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+      return io.recrawl.flink.bench.ThroughputBenchmark.run(
+          java.util.Arrays.copyOfRange(args, 1, args.length));
     }
     if (args.length > 0 && args[0].equals("solver")) {
-      return io.recrawl.flink.bench.SolverBenchmark.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+      return io.recrawl.flink.bench.SolverBenchmark.run(
+          java.util.Arrays.copyOfRange(args, 1, args.length));
     }
     if (args.length == 0 || !args[0].equals("simulator")) {
       System.err.println(usage());
       return 2;
     }
     try {
-      SimOptions o = new SimOptions(java.util.Arrays.copyOfRange(args, 1, args.length), Set.of(), Set.of("policy"));
+      SimOptions o =
+          new SimOptions(
+              java.util.Arrays.copyOfRange(args, 1, args.length), Set.of(), Set.of("policy"));
       WorkloadGenerator.Options g = new WorkloadGenerator.Options();
       g.pages = (int) o.integer("pages", 1_000_000);
       g.hosts = (int) o.integer("hosts", 10_000);
@@ -48,8 +59,13 @@ public final class BenchCommand {
       long t0 = System.nanoTime();
       Workload w = WorkloadGenerator.generate(g);
       double gen = (System.nanoTime() - t0) / 1e9;
-      System.out.printf(Locale.ROOT, "workload: %,d pages, %,d hosts (%,d limited), generated in %.1f s%n",
-          w.pages(), w.hosts(), w.constrainedHosts(), gen);
+      System.out.printf(
+          Locale.ROOT,
+          "workload: %,d pages, %,d hosts (%,d limited), generated in %.1f s%n",
+          w.pages(),
+          w.hosts(),
+          w.constrainedHosts(),
+          gen);
       Simulator.Config cfg = new Simulator.Config();
       cfg.workload = w;
       cfg.budget = perPage * w.pages();
@@ -62,9 +78,19 @@ public final class BenchCommand {
         long s = System.nanoTime();
         PolicyRun r = sim.run(Policies.create(name));
         double wall = (System.nanoTime() - s) / 1e9;
-        System.out.printf(Locale.ROOT, "%s: %,d pages x %.0f simulated days, budget %.0f/day: %.1f s wall "
-            + "(%,d fetches, %,.0f fetches/s), freshness %.4f, violations %d%n", name, w.pages(), days, cfg.budget, wall,
-            r.fetches, r.fetches / wall, r.weightedFreshness, r.politenessViolations + r.budgetViolations);
+        System.out.printf(
+            Locale.ROOT,
+            "%s: %,d pages x %.0f simulated days, budget %.0f/day: %.1f s wall "
+                + "(%,d fetches, %,.0f fetches/s), freshness %.4f, violations %d%n",
+            name,
+            w.pages(),
+            days,
+            cfg.budget,
+            wall,
+            r.fetches,
+            r.fetches / wall,
+            r.weightedFreshness,
+            r.politenessViolations + r.budgetViolations);
       }
       return 0;
     } catch (IllegalArgumentException e) {

@@ -64,7 +64,8 @@ public final class DemoCommand {
     m.put("recrawl.watermark.out-of-orderness-ms", 1000);
     m.put("recrawl.work-dir", dir.resolve("work").toString());
     m.put("recrawl.parallelism", 1);
-    // A small global threshold: pages that keep changing are worth recrawling sooner than pages that never do.
+    // A small global threshold: pages that keep changing are worth recrawling sooner than pages
+    // that never do.
     m.put("recrawl.global-lambda", 2e-9);
     m.put("recrawl.engine.revisit.min-interval", "10 s");
     m.put("recrawl.engine.due.bucket", "1 s");
@@ -85,12 +86,14 @@ public final class DemoCommand {
         return 2;
       }
     }
-    Map<String, Integer> requested = demo(dir.toAbsolutePath(), Duration.ofSeconds(seconds), System.out);
+    Map<String, Integer> requested =
+        demo(dir.toAbsolutePath(), Duration.ofSeconds(seconds), System.out);
     return requested.isEmpty() ? 1 : 0;
   }
 
   /** Runs the demo; returns how often each URL was requested. */
-  static Map<String, Integer> demo(Path dir, Duration length, java.io.PrintStream out) throws Exception {
+  static Map<String, Integer> demo(Path dir, Duration length, java.io.PrintStream out)
+      throws Exception {
     // Start afresh, removing only what an earlier demo run made.
     for (String own : List.of("in", "out", "work", "seeds.txt")) {
       deleteRecursively(dir.resolve(own));
@@ -110,8 +113,13 @@ public final class DemoCommand {
     flink.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(2));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(flink);
     RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
-    out.println("recrawl demo: " + seeds.size() + " seed URLs on 4 hosts; job running on a local MiniCluster for "
-        + length.toSeconds() + " s; files under " + dir);
+    out.println(
+        "recrawl demo: "
+            + seeds.size()
+            + " seed URLs on 4 hosts; job running on a local MiniCluster for "
+            + length.toSeconds()
+            + " s; files under "
+            + dir);
     JobClient job = env.executeAsync(config.get(RecrawlOptions.JOB_NAME) + "-demo");
 
     Map<String, Integer> requested = new TreeMap<>();
@@ -136,20 +144,33 @@ public final class DemoCommand {
         decisions.read();
         for (CrawlRequest r : fresh) {
           int n = requested.merge(r.url(), 1, Integer::sum);
-          // A page never fetched, whose rate is unknown, has no ceiling on its value (stated as the largest double).
-          String value = r.value() == Double.MAX_VALUE ? "unbounded" : String.format("%.3g", r.value());
-          waiting.add(new Shown(r, String.format("%6.1f s  request %-32s host %-14s due %+6.1f s  V=%s  threshold=%.3g  (crawl #%d)",
-              (System.currentTimeMillis() - start) / 1000.0, r.url(), r.host(), (r.time() - r.due()) / 1000.0,
-              value, r.threshold(), n)));
+          // A page never fetched, whose rate is unknown, has no ceiling on its value (stated as the
+          // largest double).
+          String value =
+              r.value() == Double.MAX_VALUE ? "unbounded" : String.format("%.3g", r.value());
+          waiting.add(
+              new Shown(
+                  r,
+                  String.format(
+                      "%6.1f s  request %-32s host %-14s due %+6.1f s  V=%s  threshold=%.3g  (crawl #%d)",
+                      (System.currentTimeMillis() - start) / 1000.0,
+                      r.url(),
+                      r.host(),
+                      (r.time() - r.due()) / 1000.0,
+                      value,
+                      r.threshold(),
+                      n)));
         }
-        // Each request is shown once its decision is: the two files are committed at the same checkpoint.
-        waiting.removeIf(w -> {
-          String why = decisions.reason(w.request());
-          if (why != null) {
-            out.println(w.line() + "  why: " + why);
-          }
-          return why != null;
-        });
+        // Each request is shown once its decision is: the two files are committed at the same
+        // checkpoint.
+        waiting.removeIf(
+            w -> {
+              String why = decisions.reason(w.request());
+              if (why != null) {
+                out.println(w.line() + "  why: " + why);
+              }
+              return why != null;
+            });
         if (fresh.isEmpty()) {
           continue;
         }
@@ -157,13 +178,24 @@ public final class DemoCommand {
         for (CrawlRequest r : fresh) {
           // The toy crawler: every odd page changed since its last fetch, every even page did not.
           boolean changed = changes(r.url());
-          statuses.add(StatusEventCodec.toJson(new StatusEvent(r.url(), r.host(), CrawlStatus.FETCHED,
-              System.currentTimeMillis(), Map.of(), changed, null, 200)));
+          statuses.add(
+              StatusEventCodec.toJson(
+                  new StatusEvent(
+                      r.url(),
+                      r.host(),
+                      CrawlStatus.FETCHED,
+                      System.currentTimeMillis(),
+                      Map.of(),
+                      changed,
+                      null,
+                      200)));
         }
-        // Written under a hidden name, then renamed: the file source never sees a half-written file.
+        // Written under a hidden name, then renamed: the file source never sees a half-written
+        // file.
         Path tmp = dir.resolve("in/.status-" + batch + ".jsonl");
         Files.write(tmp, statuses);
-        Files.move(tmp, dir.resolve("in/status-" + batch++ + ".jsonl"), StandardCopyOption.ATOMIC_MOVE);
+        Files.move(
+            tmp, dir.resolve("in/status-" + batch++ + ".jsonl"), StandardCopyOption.ATOMIC_MOVE);
       }
     } finally {
       job.cancel().get();
@@ -171,19 +203,40 @@ public final class DemoCommand {
     waiting.forEach(w -> out.println(w.line()));
     int total = requested.values().stream().mapToInt(Integer::intValue).sum();
     long recrawled = requested.values().stream().filter(n -> n > 1).count();
-    int changing = requested.entrySet().stream().filter(e -> changes(e.getKey())).mapToInt(Map.Entry::getValue).sum();
-    out.println("recrawl demo: " + total + " requests for " + requested.size() + " URLs; " + recrawled
-        + " URLs recrawled; " + changing + " requests for the 12 pages that change at every fetch, " + (total - changing)
-        + " for the 8 that never change; requests in " + dir.resolve("out/requests"));
+    int changing =
+        requested.entrySet().stream()
+            .filter(e -> changes(e.getKey()))
+            .mapToInt(Map.Entry::getValue)
+            .sum();
+    out.println(
+        "recrawl demo: "
+            + total
+            + " requests for "
+            + requested.size()
+            + " URLs; "
+            + recrawled
+            + " URLs recrawled; "
+            + changing
+            + " requests for the 12 pages that change at every fetch, "
+            + (total - changing)
+            + " for the 8 that never change; requests in "
+            + dir.resolve("out/requests"));
     decisions.read();
-    out.println("recrawl demo: why they went: " + decisions.counts() + "; the decision log is in " + dir.resolve("out/decisions"));
+    out.println(
+        "recrawl demo: why they went: "
+            + decisions.counts()
+            + "; the decision log is in "
+            + dir.resolve("out/decisions"));
     return requested;
   }
 
   /** A request and its line on the terminal. */
   private record Shown(CrawlRequest request, String line) {}
 
-  /** The decision log's lines read so far: each release's reason by URL and time, and how many of each. */
+  /**
+   * The decision log's lines read so far: each release's reason by URL and time, and how many of
+   * each.
+   */
   private static final class Decisions {
     private final Path dir;
     private final Set<String> seen = new HashSet<>();

@@ -6,21 +6,26 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code bin/recrawl estimator-report}: bias and RMSE of the change-rate estimator vs the naive and Cho-GM ones. */
+/**
+ * {@code bin/recrawl estimator-report}: bias and RMSE of the change-rate estimator vs the naive and
+ * Cho-GM ones.
+ */
 public final class EstimatorReport {
 
   private EstimatorReport() {}
 
-  private static final String USAGE = String.join("\n",
-      "usage: bin/recrawl estimator-report [--seed S] [--pages N] [--min-rate R] [--max-rate R]",
-      "                                    [--prior-rate R] [--prior-shape A] [--max-shape A]",
-      "  --seed S         random seed (default 1)",
-      "  --pages N        histories per scenario (default 20000)",
-      "  --min-rate R     smallest true change rate, per day (default 0.01)",
-      "  --max-rate R     largest true change rate, per day (default 10)",
-      "  --prior-rate R   estimator prior mean rate, per day (default 1)",
-      "  --prior-shape A  estimator prior weight, in observations (default 1)",
-      "  --max-shape A    estimator shape cap (default 200)");
+  private static final String USAGE =
+      String.join(
+          "\n",
+          "usage: bin/recrawl estimator-report [--seed S] [--pages N] [--min-rate R] [--max-rate R]",
+          "                                    [--prior-rate R] [--prior-shape A] [--max-shape A]",
+          "  --seed S         random seed (default 1)",
+          "  --pages N        histories per scenario (default 20000)",
+          "  --min-rate R     smallest true change rate, per day (default 0.01)",
+          "  --max-rate R     largest true change rate, per day (default 10)",
+          "  --prior-rate R   estimator prior mean rate, per day (default 1)",
+          "  --prior-shape A  estimator prior weight, in observations (default 1)",
+          "  --max-shape A    estimator shape cap (default 200)");
 
   public static int run(String[] args) {
     Map<String, String> opts = new LinkedHashMap<>();
@@ -59,21 +64,31 @@ public final class EstimatorReport {
       if (maxRate < minRate) {
         throw new IllegalArgumentException("--max-rate must be >= --min-rate");
       }
-      estimator = new ChangeRateEstimator(
-          positive(opts, "--prior-rate"), positive(opts, "--prior-shape"), positive(opts, "--max-shape"));
+      estimator =
+          new ChangeRateEstimator(
+              positive(opts, "--prior-rate"),
+              positive(opts, "--prior-shape"),
+              positive(opts, "--max-shape"));
     } catch (IllegalArgumentException e) {
       System.err.println("estimator-report: " + e.getMessage());
       return 2;
     }
     EstimatorEvaluation eval = new EstimatorEvaluation(estimator, minRate, maxRate, pages, seed);
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "Change-rate estimators on synthetic Poisson histories: %d pages per row, true rates log-uniform in"
             + " [%s, %s]/day, seed %d; ours = Gamma posterior mean (prior rate %s/day, prior shape %s, max shape %s),"
             + " naive = changes seen / time observed, Cho-GM = -ln((n - X + 0.5) / (n + 0.5)) / mean gap,"
             + " ours + Last-Modified = ours given the exact time of each last change.%n%n",
-        pages, opts.get("--min-rate"), opts.get("--max-rate"), seed,
-        opts.get("--prior-rate"), opts.get("--prior-shape"), opts.get("--max-shape"));
-    System.out.print(EstimatorEvaluation.table(eval.evaluate(EstimatorEvaluation.standardScenarios())));
+        pages,
+        opts.get("--min-rate"),
+        opts.get("--max-rate"),
+        seed,
+        opts.get("--prior-rate"),
+        opts.get("--prior-shape"),
+        opts.get("--max-shape"));
+    System.out.print(
+        EstimatorEvaluation.table(eval.evaluate(EstimatorEvaluation.standardScenarios())));
     return 0;
   }
 
@@ -98,7 +113,8 @@ public final class EstimatorReport {
       }
       return v;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be a whole number, got '" + opts.get(key) + "'");
+      throw new IllegalArgumentException(
+          key + " must be a whole number, got '" + opts.get(key) + "'");
     }
   }
 }

@@ -16,14 +16,30 @@ public final class RecrawlCli {
     int rc;
     switch (args[0]) {
       // Each sub-command is one class with a static int run(String[]) method.
-      case "estimator-report": rc = EstimatorReport.run(rest); break;
-      case "run": rc = RunCommand.run(rest); break;
-      case "demo": rc = DemoCommand.run(rest); break;
-      case "workload": rc = WorkloadCommand.run(rest); break;
-      case "simulate": rc = SimulateCommand.run(rest); break;
-      case "bench": rc = BenchCommand.run(rest); break;
-      case "explain": rc = io.recrawl.flink.tools.StateToolsCommand.explain(rest, System.out); break;
-      case "export": rc = io.recrawl.flink.tools.StateToolsCommand.export(rest, System.out); break;
+      case "estimator-report":
+        rc = EstimatorReport.run(rest);
+        break;
+      case "run":
+        rc = RunCommand.run(rest);
+        break;
+      case "demo":
+        rc = DemoCommand.run(rest);
+        break;
+      case "workload":
+        rc = WorkloadCommand.run(rest);
+        break;
+      case "simulate":
+        rc = SimulateCommand.run(rest);
+        break;
+      case "bench":
+        rc = BenchCommand.run(rest);
+        break;
+      case "explain":
+        rc = io.recrawl.flink.tools.StateToolsCommand.explain(rest, System.out);
+        break;
+      case "export":
+        rc = io.recrawl.flink.tools.StateToolsCommand.export(rest, System.out);
+        break;
       default:
         System.err.println("recrawl: unknown command '" + args[0] + "'");
         usage();
@@ -35,19 +51,21 @@ public final class RecrawlCli {
   }
 
   private static void usage() {
-    System.err.println(String.join("\n",
-        "usage: bin/recrawl COMMAND [OPTIONS]",
-        "commands:",
-        "  help                      this text",
-        "  run --config FILE         run the scheduler job (local MiniCluster, or the cluster under flink run)",
-        "  demo [--seconds N]        the job on a local MiniCluster with a toy crawler in the loop",
-        "  estimator-report          bias and RMSE of the change-rate estimator vs the naive one",
-        "  workload generate|import  write a simulator workload (pages.csv, hosts.csv)",
-        "  simulate                  run recrawl policies on a workload: results.json, report.html",
-        "  bench simulator           time the simulator on a generated workload",
-        "  bench solver              time the exact static optimum on a generated workload",
-        "  explain URL --savepoint DIR   why a page is due when it is, from a savepoint",
-        "  export --savepoint DIR        the frontier of a savepoint as JSON lines",
-        "  bench throughput          events/s of the scheduler job vs a pass-through job, bytes of state per URL"));
+    System.err.println(
+        String.join(
+            "\n",
+            "usage: bin/recrawl COMMAND [OPTIONS]",
+            "commands:",
+            "  help                      this text",
+            "  run --config FILE         run the scheduler job (local MiniCluster, or the cluster under flink run)",
+            "  demo [--seconds N]        the job on a local MiniCluster with a toy crawler in the loop",
+            "  estimator-report          bias and RMSE of the change-rate estimator vs the naive one",
+            "  workload generate|import  write a simulator workload (pages.csv, hosts.csv)",
+            "  simulate                  run recrawl policies on a workload: results.json, report.html",
+            "  bench simulator           time the simulator on a generated workload",
+            "  bench solver              time the exact static optimum on a generated workload",
+            "  explain URL --savepoint DIR   why a page is due when it is, from a savepoint",
+            "  export --savepoint DIR        the frontier of a savepoint as JSON lines",
+            "  bench throughput          events/s of the scheduler job vs a pass-through job, bytes of state per URL"));
   }
 }

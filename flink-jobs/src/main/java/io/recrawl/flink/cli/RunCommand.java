@@ -22,9 +22,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * {@code recrawl run --config FILE [--flink-config FILE] [-Dkey=value ...] [--check]}: loads and
- * checks the configuration, then runs the job. Under {@code bin/recrawl} that is a local MiniCluster
- * with RocksDB state and checkpoints in the work directory; under {@code flink run} it is the
- * cluster.
+ * checks the configuration, then runs the job. Under {@code bin/recrawl} that is a local
+ * MiniCluster with RocksDB state and checkpoints in the work directory; under {@code flink run} it
+ * is the cluster.
  */
 public final class RunCommand {
 
@@ -57,7 +57,8 @@ public final class RunCommand {
     try {
       config = RecrawlConfig.load(configFile, overrides);
       if (flinkConfigFile == null) {
-        // By default, the Flink settings sit next to the job configuration (config/flink-config.yaml).
+        // By default, the Flink settings sit next to the job configuration
+        // (config/flink-config.yaml).
         Path sibling = configFile.toAbsolutePath().resolveSibling("flink-config.yaml");
         flinkConfigFile = Files.exists(sibling) ? sibling : null;
       }
@@ -69,7 +70,10 @@ public final class RunCommand {
       System.err.println("recrawl run: cannot read " + e.getMessage());
       return 2;
     }
-    System.err.println("recrawl run: configuration " + configFile + (flinkConfigFile == null ? "" : ", Flink settings " + flinkConfigFile));
+    System.err.println(
+        "recrawl run: configuration "
+            + configFile
+            + (flinkConfigFile == null ? "" : ", Flink settings " + flinkConfigFile));
     config.effective().forEach((k, v) -> System.err.println("  " + k + ": " + v));
     if (checkOnly) {
       System.err.println("recrawl run: configuration OK");
@@ -101,8 +105,10 @@ public final class RunCommand {
     System.err.println("recrawl run: local MiniCluster, work directory " + work);
     String seeds = config.get(RecrawlOptions.INPUT_SEEDS);
     if (!seeds.isEmpty() && !seeds.contains("://") && !Files.exists(Path.of(seeds))) {
-      // Locally a missing seed file is a mistake in the configuration, not something to fail the job with.
-      throw new ConfigException(RecrawlOptions.INPUT_SEEDS.name(), "no such file: " + Path.of(seeds).toAbsolutePath());
+      // Locally a missing seed file is a mistake in the configuration, not something to fail the
+      // job with.
+      throw new ConfigException(
+          RecrawlOptions.INPUT_SEEDS.name(), "no such file: " + Path.of(seeds).toAbsolutePath());
     }
     if (!config.kafkaInput()) {
       // Locally, make the input directory, so that there is somewhere to drop status files.
@@ -111,9 +117,11 @@ public final class RunCommand {
         if (!Files.exists(input)) {
           Files.createDirectories(input);
         }
-        System.err.println("recrawl run: reading JSON-lines status files from " + input.toAbsolutePath());
+        System.err.println(
+            "recrawl run: reading JSON-lines status files from " + input.toAbsolutePath());
       } catch (java.io.IOException e) {
-        throw new ConfigException(RecrawlOptions.INPUT_PATH.name(), "cannot create " + input + ": " + e.getMessage());
+        throw new ConfigException(
+            RecrawlOptions.INPUT_PATH.name(), "cannot create " + input + ": " + e.getMessage());
       }
     }
     return StreamExecutionEnvironment.createLocalEnvironment(local);
@@ -121,8 +129,8 @@ public final class RunCommand {
 
   /**
    * The local MiniCluster's settings: the given Flink settings, with RocksDB (bloom filters on),
-   * checkpoints every 10 s, no Kryo, and state and checkpoints under the work directory wherever they
-   * say nothing (the same defaults as {@code config/flink-config.yaml}).
+   * checkpoints every 10 s, no Kryo, and state and checkpoints under the work directory wherever
+   * they say nothing (the same defaults as {@code config/flink-config.yaml}).
    */
   static Configuration localConfiguration(Configuration flink, Path work) {
     Configuration local = new Configuration(flink);
@@ -140,7 +148,9 @@ public final class RunCommand {
       local.set(PipelineOptions.GENERIC_TYPES, false);
     }
     if (!local.contains(CheckpointingOptions.CHECKPOINTS_DIRECTORY)) {
-      local.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, work.resolve("checkpoints").toUri().toString());
+      local.set(
+          CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+          work.resolve("checkpoints").toUri().toString());
     }
     if (!local.contains(RocksDBOptions.LOCAL_DIRECTORIES)) {
       local.set(RocksDBOptions.LOCAL_DIRECTORIES, work.resolve("rocksdb").toString());
@@ -150,7 +160,8 @@ public final class RunCommand {
 
   private static int usage(String problem) {
     System.err.println("recrawl run: " + problem);
-    System.err.println("usage: recrawl run --config FILE [--flink-config FILE] [-Dkey=value ...] [--check]");
+    System.err.println(
+        "usage: recrawl run --config FILE [--flink-config FILE] [-Dkey=value ...] [--check]");
     return 2;
   }
 }

@@ -1,5 +1,7 @@
 package io.recrawl.flink.cli;
 
+import io.recrawl.engine.EngineConfig;
+import io.recrawl.estimate.ChangeRateEstimator;
 import io.recrawl.flink.sim.PolicyRun;
 import io.recrawl.flink.sim.Reference;
 import io.recrawl.flink.sim.Scenario;
@@ -9,23 +11,25 @@ import io.recrawl.flink.sim.policy.Policies;
 import io.recrawl.flink.workload.Workload;
 import io.recrawl.flink.workload.WorkloadException;
 import io.recrawl.flink.workload.WorkloadLoader;
-import io.recrawl.engine.EngineConfig;
-import io.recrawl.estimate.ChangeRateEstimator;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
-/** {@code bin/recrawl simulate ...}: runs policies on a workload and writes results.json (and report.html). */
+/**
+ * {@code bin/recrawl simulate ...}: runs policies on a workload and writes results.json (and
+ * report.html).
+ */
 public final class SimulateCommand {
 
   private SimulateCommand() {}
 
   static String usage() {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "usage: bin/recrawl simulate --workload DIR --budget CRAWLS_PER_DAY --days D [--warmup-days W]",
         "         [--policy NAME ...] [--oracle-rates] [--scenario NAME] [--seed S] --out results.json [--report report.html]",
         "         [--default-host-rate R]   crawls/day for hosts missing from hosts.csv (default: unlimited)",
@@ -81,7 +85,9 @@ public final class SimulateCommand {
       estimator = new ChangeRateEstimator(priorRate, 1.0, 200.0);
       engine.putIfAbsent("estimator.prior-rate", Double.toString(priorRate));
     }
-    boolean hostPrior = EngineConfig.with(engine).hostPrior; // refuses a bad key or value before the long part starts
+    boolean hostPrior =
+        EngineConfig.with(engine)
+            .hostPrior; // refuses a bad key or value before the long part starts
     if (scenario.equals("learned")) {
       if (oracle) {
         throw new IllegalArgumentException("the learned scenario means no --oracle-rates");
@@ -97,11 +103,18 @@ public final class SimulateCommand {
 
     long t0 = System.nanoTime();
     Workload w = new WorkloadLoader(defaultHostRate).load(dir);
-    double budget = budgetText.endsWith("x")
-        ? Double.parseDouble(budgetText.substring(0, budgetText.length() - 1)) * w.pages()
-        : Double.parseDouble(budgetText);
-    System.err.printf(Locale.ROOT, "loaded %s: %,d pages, %,d hosts (%,d limited) in %.1f s%n", dir, w.pages(), w.hosts(),
-        w.constrainedHosts(), (System.nanoTime() - t0) / 1e9);
+    double budget =
+        budgetText.endsWith("x")
+            ? Double.parseDouble(budgetText.substring(0, budgetText.length() - 1)) * w.pages()
+            : Double.parseDouble(budgetText);
+    System.err.printf(
+        Locale.ROOT,
+        "loaded %s: %,d pages, %,d hosts (%,d limited) in %.1f s%n",
+        dir,
+        w.pages(),
+        w.hosts(),
+        w.constrainedHosts(),
+        (System.nanoTime() - t0) / 1e9);
     Simulator.Config cfg = new Simulator.Config();
     cfg.workload = w;
     cfg.budget = budget;
@@ -115,15 +128,27 @@ public final class SimulateCommand {
     cfg.scenario = Scenario.build(scenario, w, warmUp, days, seed);
     Simulator sim = new Simulator(cfg);
     Reference ref = Reference.compute(cfg);
-    System.err.printf(Locale.ROOT, "optimum: weighted freshness %.4f, lambda0 %.4g%n", ref.weightedFreshness, ref.lambda0);
+    System.err.printf(
+        Locale.ROOT,
+        "optimum: weighted freshness %.4f, lambda0 %.4g%n",
+        ref.weightedFreshness,
+        ref.lambda0);
     List<PolicyRun> runs = new ArrayList<>();
     for (String name : policies) {
       System.err.printf("running %s ...%n", name);
       PolicyRun r = sim.run(Policies.create(name));
       runs.add(r);
-      System.err.printf(Locale.ROOT, "  %-22s freshness %.4f (%.4f of optimum), %.0f crawls/day, %d politeness violations, "
-          + "%,d never crawled, %.1f s%n", name, r.weightedFreshness, r.weightedFreshness / ref.weightedFreshness,
-          r.crawlsPerDay, r.politenessViolations + r.budgetViolations, r.neverCrawled, r.wallSeconds);
+      System.err.printf(
+          Locale.ROOT,
+          "  %-22s freshness %.4f (%.4f of optimum), %.0f crawls/day, %d politeness violations, "
+              + "%,d never crawled, %.1f s%n",
+          name,
+          r.weightedFreshness,
+          r.weightedFreshness / ref.weightedFreshness,
+          r.crawlsPerDay,
+          r.politenessViolations + r.budgetViolations,
+          r.neverCrawled,
+          r.wallSeconds);
     }
     SimulationReport rep = new SimulationReport(cfg, dir.toString(), ref, runs);
     rep.writeJson(out);

@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Set;
 
-/** {@code bin/recrawl workload generate|import ...}: writes a workload directory for the simulator. */
+/**
+ * {@code bin/recrawl workload generate|import ...}: writes a workload directory for the simulator.
+ */
 public final class WorkloadCommand {
 
   private WorkloadCommand() {}
@@ -33,7 +35,8 @@ public final class WorkloadCommand {
   }
 
   static String usage() {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "usage: bin/recrawl workload generate --pages N --hosts H --seed S --out DIR",
         "         [--rate-median 0.2] [--rate-sigma 1.5] [--rate-min 0.001] [--rate-max 20]   log-normal change rates, per day",
         "         [--weight-alpha 1.5]                                                       Pareto weights (heavy tail)",
@@ -63,7 +66,9 @@ public final class WorkloadCommand {
     o.rejectUnknown();
     Workload w = WorkloadGenerator.generate(g);
     WorkloadWriter.write(w, out);
-    System.err.printf("wrote %s: %,d pages on %,d hosts, %,d limited%n", out, w.pages(), w.hosts(), w.constrainedHosts());
+    System.err.printf(
+        "wrote %s: %,d pages on %,d hosts, %,d limited%n",
+        out, w.pages(), w.hosts(), w.constrainedHosts());
     return 0;
   }
 
@@ -80,9 +85,16 @@ public final class WorkloadCommand {
     Workload w = importer.load(in);
     WorkloadWriter.write(w, out);
     BingImporter.Summary s = importer.summary();
-    System.err.printf("wrote %s: %,d pages on %,d hosts, %,d limited; skipped %,d URLs without history and %,d without "
-        + "importance; raised %,d weights to --min-weight%n", out, s.imported(), w.hosts(), s.constrainedHosts(),
-        s.noHistory(), s.noImportance(), s.raisedWeights());
+    System.err.printf(
+        "wrote %s: %,d pages on %,d hosts, %,d limited; skipped %,d URLs without history and %,d without "
+            + "importance; raised %,d weights to --min-weight%n",
+        out,
+        s.imported(),
+        w.hosts(),
+        s.constrainedHosts(),
+        s.noHistory(),
+        s.noImportance(),
+        s.raisedWeights());
     return 0;
   }
 }

@@ -11,12 +11,13 @@ public final class ConfigDocs {
   /** {@code ConfigDocs yaml|markdown|engine|engine-markdown}. */
   public static void main(String[] args) {
     String what = args.length > 0 ? args[0] : "yaml";
-    System.out.print(switch (what) {
-      case "markdown" -> markdown();
-      case "engine" -> engineYaml();
-      case "engine-markdown" -> engineMarkdown();
-      default -> yaml();
-    });
+    System.out.print(
+        switch (what) {
+          case "markdown" -> markdown();
+          case "engine" -> engineYaml();
+          case "engine-markdown" -> engineMarkdown();
+          default -> yaml();
+        });
   }
 
   /** What {@code recrawl.kafka.properties.*} is, for the YAML and the README. */
@@ -32,7 +33,9 @@ public final class ConfigDocs {
       b.append(k.name()).append(": ").append(yamlValue(k.defaultValue())).append("\n\n");
     }
     b.append("# ").append(KAFKA_PROPERTIES_DOC).append('\n');
-    b.append("# ").append(RecrawlOptions.KAFKA_PROPERTIES_PREFIX).append("security.protocol: SASL_SSL\n\n");
+    b.append("# ")
+        .append(RecrawlOptions.KAFKA_PROPERTIES_PREFIX)
+        .append("security.protocol: SASL_SSL\n\n");
     return b.toString();
   }
 
@@ -42,8 +45,10 @@ public final class ConfigDocs {
    */
   public static String engineYaml() {
     StringBuilder b = new StringBuilder();
-    b.append("# ---- engine: checked by io.recrawl.engine.EngineConfig; durations as \"90 s\", \"1 h\", \"2 d\" or ms.\n");
-    b.append("# Uncomment to change; the values shown are the defaults. recrawl.metadata.transfer above is\n");
+    b.append(
+        "# ---- engine: checked by io.recrawl.engine.EngineConfig; durations as \"90 s\", \"1 h\", \"2 d\" or ms.\n");
+    b.append(
+        "# Uncomment to change; the values shown are the defaults. recrawl.metadata.transfer above is\n");
     b.append("# passed on as metadata.transfer.\n");
     b.append("recrawl.engine:\n");
     for (var e : EngineConfig.KEYS.entrySet()) {
@@ -60,22 +65,37 @@ public final class ConfigDocs {
   public static String markdown() {
     StringBuilder b = new StringBuilder("| key | default | meaning |\n|---|---|---|\n");
     for (ConfigKey<?> k : RecrawlOptions.all().values()) {
-      b.append("| `").append(k.name()).append("` | `").append(yamlValue(k.defaultValue())).append("` | ")
-          .append(k.description().replace("|", "\\|")).append(" |\n");
+      b.append("| `")
+          .append(k.name())
+          .append("` | `")
+          .append(yamlValue(k.defaultValue()))
+          .append("` | ")
+          .append(k.description().replace("|", "\\|"))
+          .append(" |\n");
     }
-    b.append("| `").append(RecrawlOptions.KAFKA_PROPERTIES_PREFIX).append("*` | none | ").append(KAFKA_PROPERTIES_DOC).append(" |\n");
+    b.append("| `")
+        .append(RecrawlOptions.KAFKA_PROPERTIES_PREFIX)
+        .append("*` | none | ")
+        .append(KAFKA_PROPERTIES_DOC)
+        .append(" |\n");
     return b.toString();
   }
 
   /** The engine's keys as README rows, under {@code recrawl.engine.}. */
   public static String engineMarkdown() {
-    StringBuilder b = new StringBuilder("| key (under `recrawl.engine.`) | default | meaning |\n|---|---|---|\n");
+    StringBuilder b =
+        new StringBuilder("| key (under `recrawl.engine.`) | default | meaning |\n|---|---|---|\n");
     for (var e : EngineConfig.KEYS.entrySet()) {
       if (e.getKey().equals("metadata.transfer")) {
         continue;
       }
-      b.append("| `").append(e.getKey()).append("` | `").append(e.getValue()[0]).append("` | ")
-          .append(e.getValue()[1].replace("|", "\\|")).append(" |\n");
+      b.append("| `")
+          .append(e.getKey())
+          .append("` | `")
+          .append(e.getValue()[0])
+          .append("` | ")
+          .append(e.getValue()[1].replace("|", "\\|"))
+          .append(" |\n");
     }
     return b.toString();
   }

@@ -50,7 +50,8 @@ public final class ConfigKey<T> implements Serializable {
       return parser.parse(""); // "key:" with nothing after it in YAML means empty
     }
     if (raw == null) {
-      throw new ConfigException(name, "has no value (remove the key to use the default " + defaultValue + ")");
+      throw new ConfigException(
+          name, "has no value (remove the key to use the default " + defaultValue + ")");
     }
     try {
       return parser.parse(raw);
@@ -62,91 +63,114 @@ public final class ConfigKey<T> implements Serializable {
   }
 
   static ConfigKey<String> string(String name, String def, String description) {
-    return new ConfigKey<>(name, def, description, raw -> {
-      if (raw instanceof String s) {
-        return s.strip();
-      }
-      if (raw instanceof Number || raw instanceof Boolean) {
-        return raw.toString();
-      }
-      throw new IllegalArgumentException("must be a string");
-    });
+    return new ConfigKey<>(
+        name,
+        def,
+        description,
+        raw -> {
+          if (raw instanceof String s) {
+            return s.strip();
+          }
+          if (raw instanceof Number || raw instanceof Boolean) {
+            return raw.toString();
+          }
+          throw new IllegalArgumentException("must be a string");
+        });
   }
 
-  /** A string from a fixed set, compared case-insensitively and returned in its canonical spelling. */
+  /**
+   * A string from a fixed set, compared case-insensitively and returned in its canonical spelling.
+   */
   static ConfigKey<String> choice(String name, String def, String description, String... choices) {
     List<String> allowed = Arrays.asList(choices);
-    return new ConfigKey<>(name, def, description + " (" + String.join(" | ", choices) + ")", raw -> {
-      String s = raw.toString().strip();
-      for (String c : allowed) {
-        if (c.equalsIgnoreCase(s)) {
-          return c;
-        }
-      }
-      throw new IllegalArgumentException("must be one of " + String.join(", ", allowed));
-    });
+    return new ConfigKey<>(
+        name,
+        def,
+        description + " (" + String.join(" | ", choices) + ")",
+        raw -> {
+          String s = raw.toString().strip();
+          for (String c : allowed) {
+            if (c.equalsIgnoreCase(s)) {
+              return c;
+            }
+          }
+          throw new IllegalArgumentException("must be one of " + String.join(", ", allowed));
+        });
   }
 
   static ConfigKey<Long> integer(String name, long def, long min, long max, String description) {
-    return new ConfigKey<>(name, def, description, raw -> {
-      long v;
-      if (raw instanceof Integer || raw instanceof Long || raw instanceof Short) {
-        v = ((Number) raw).longValue();
-      } else if (raw instanceof String s && s.strip().matches("-?\\d{1,18}")) {
-        v = Long.parseLong(s.strip());
-      } else {
-        throw new IllegalArgumentException("must be an integer");
-      }
-      if (v < min || v > max) {
-        throw new IllegalArgumentException("must be between " + min + " and " + max);
-      }
-      return v;
-    });
+    return new ConfigKey<>(
+        name,
+        def,
+        description,
+        raw -> {
+          long v;
+          if (raw instanceof Integer || raw instanceof Long || raw instanceof Short) {
+            v = ((Number) raw).longValue();
+          } else if (raw instanceof String s && s.strip().matches("-?\\d{1,18}")) {
+            v = Long.parseLong(s.strip());
+          } else {
+            throw new IllegalArgumentException("must be an integer");
+          }
+          if (v < min || v > max) {
+            throw new IllegalArgumentException("must be between " + min + " and " + max);
+          }
+          return v;
+        });
   }
 
-  static ConfigKey<Double> number(String name, double def, double min, double max, String description) {
-    return new ConfigKey<>(name, def, description, raw -> {
-      double v;
-      if (raw instanceof Number n) {
-        v = n.doubleValue();
-      } else if (raw instanceof String s) {
-        try {
-          v = Double.parseDouble(s.strip());
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("must be a number");
-        }
-      } else {
-        throw new IllegalArgumentException("must be a number");
-      }
-      if (!(v >= min && v <= max)) { // also refuses NaN
-        throw new IllegalArgumentException("must be between " + min + " and " + max);
-      }
-      return v;
-    });
+  static ConfigKey<Double> number(
+      String name, double def, double min, double max, String description) {
+    return new ConfigKey<>(
+        name,
+        def,
+        description,
+        raw -> {
+          double v;
+          if (raw instanceof Number n) {
+            v = n.doubleValue();
+          } else if (raw instanceof String s) {
+            try {
+              v = Double.parseDouble(s.strip());
+            } catch (NumberFormatException e) {
+              throw new IllegalArgumentException("must be a number");
+            }
+          } else {
+            throw new IllegalArgumentException("must be a number");
+          }
+          if (!(v >= min && v <= max)) { // also refuses NaN
+            throw new IllegalArgumentException("must be between " + min + " and " + max);
+          }
+          return v;
+        });
   }
 
   /** A YAML list of strings; a single string is a list of one. */
   static ConfigKey<List<String>> list(String name, List<String> def, String description) {
-    return new ConfigKey<>(name, List.copyOf(def), description, raw -> {
-      List<String> out = new ArrayList<>();
-      if (raw instanceof List<?> l) {
-        for (Object o : l) {
-          if (!(o instanceof String || o instanceof Number || o instanceof Boolean)) {
+    return new ConfigKey<>(
+        name,
+        List.copyOf(def),
+        description,
+        raw -> {
+          List<String> out = new ArrayList<>();
+          if (raw instanceof List<?> l) {
+            for (Object o : l) {
+              if (!(o instanceof String || o instanceof Number || o instanceof Boolean)) {
+                throw new IllegalArgumentException("must be a list of strings");
+              }
+              out.add(o.toString().strip());
+            }
+          } else if (raw instanceof String s) {
+            for (String part : s.split(",")) {
+              if (!part.isBlank()) {
+                out.add(part.strip());
+              }
+            }
+          } else {
             throw new IllegalArgumentException("must be a list of strings");
           }
-          out.add(o.toString().strip());
-        }
-      } else if (raw instanceof String s) {
-        for (String part : s.split(",")) {
-          if (!part.isBlank()) {
-            out.add(part.strip());
-          }
-        }
-      } else {
-        throw new IllegalArgumentException("must be a list of strings");
-      }
-      return List.copyOf(out);
-    });
+          return List.copyOf(out);
+        });
   }
 
   @Override

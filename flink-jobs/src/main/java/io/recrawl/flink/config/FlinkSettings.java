@@ -11,7 +11,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 
-/** Reads a Flink {@code config.yaml}-style file (flat or nested keys) into a Flink {@link Configuration}. */
+/**
+ * Reads a Flink {@code config.yaml}-style file (flat or nested keys) into a Flink {@link
+ * Configuration}.
+ */
 public final class FlinkSettings {
 
   private FlinkSettings() {}

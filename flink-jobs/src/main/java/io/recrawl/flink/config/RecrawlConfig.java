@@ -17,9 +17,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The job's configuration, loaded from {@code config/recrawl.yaml}: every value checked at start-up,
- * every problem reported with its key. Keys may be written flat ({@code recrawl.input.type: kafka})
- * or nested; keys under {@code recrawl.engine} are passed on to the engine unchecked here.
+ * The job's configuration, loaded from {@code config/recrawl.yaml}: every value checked at
+ * start-up, every problem reported with its key. Keys may be written flat ({@code
+ * recrawl.input.type: kafka}) or nested; keys under {@code recrawl.engine} are passed on to the
+ * engine unchecked here.
  */
 public final class RecrawlConfig implements Serializable {
 
@@ -30,7 +31,8 @@ public final class RecrawlConfig implements Serializable {
   private final Map<String, Object> engine;
   private final Map<String, String> kafkaProperties;
 
-  private RecrawlConfig(Map<String, Object> values, Map<String, Object> engine, Map<String, String> kafkaProperties) {
+  private RecrawlConfig(
+      Map<String, Object> values, Map<String, Object> engine, Map<String, String> kafkaProperties) {
     this.values = values;
     this.engine = engine;
     this.kafkaProperties = kafkaProperties;
@@ -82,7 +84,9 @@ public final class RecrawlConfig implements Serializable {
         continue;
       }
       if (key.startsWith(RecrawlOptions.KAFKA_PROPERTIES_PREFIX)) {
-        kafkaProperties.put(key.substring(RecrawlOptions.KAFKA_PROPERTIES_PREFIX.length()), kafkaProperty(key, e.getValue()));
+        kafkaProperties.put(
+            key.substring(RecrawlOptions.KAFKA_PROPERTIES_PREFIX.length()),
+            kafkaProperty(key, e.getValue()));
         continue;
       }
       ConfigKey<?> option = RecrawlOptions.all().get(key);
@@ -97,9 +101,17 @@ public final class RecrawlConfig implements Serializable {
   }
 
   /** The job sets these itself, from its own keys; a second way to set them would be ambiguous. */
-  private static final java.util.Set<String> OWN_KAFKA_PROPERTIES = java.util.Set.of(
-      "bootstrap.servers", "group.id", "transaction.timeout.ms", "transactional.id", "isolation.level",
-      "key.serializer", "value.serializer", "key.deserializer", "value.deserializer");
+  private static final java.util.Set<String> OWN_KAFKA_PROPERTIES =
+      java.util.Set.of(
+          "bootstrap.servers",
+          "group.id",
+          "transaction.timeout.ms",
+          "transactional.id",
+          "isolation.level",
+          "key.serializer",
+          "value.serializer",
+          "key.deserializer",
+          "value.deserializer");
 
   private static String kafkaProperty(String key, Object value) {
     String name = key.substring(RecrawlOptions.KAFKA_PROPERTIES_PREFIX.length());
@@ -160,7 +172,8 @@ public final class RecrawlConfig implements Serializable {
 
   /** Rules that involve more than one key. */
   private void checkConsistency() {
-    if (get(RecrawlOptions.INPUT_TYPE).equals("kafka") || get(RecrawlOptions.OUTPUT_TYPE).equals("kafka")
+    if (get(RecrawlOptions.INPUT_TYPE).equals("kafka")
+        || get(RecrawlOptions.OUTPUT_TYPE).equals("kafka")
         || get(RecrawlOptions.DEADLETTERS_TYPE).equals("kafka")) {
       requireNonEmpty(RecrawlOptions.KAFKA_BOOTSTRAP);
     }
@@ -186,25 +199,36 @@ public final class RecrawlConfig implements Serializable {
     if (controllerOn()) {
       String why = " when recrawl.controller.budget is set";
       if (get(RecrawlOptions.TOPIC_CONTROL).isEmpty()) {
-        throw new ConfigException(RecrawlOptions.TOPIC_CONTROL.name(), "must not be empty" + why
-            + ": the controller's lambda_0 reaches the schedulers through this topic");
+        throw new ConfigException(
+            RecrawlOptions.TOPIC_CONTROL.name(),
+            "must not be empty"
+                + why
+                + ": the controller's lambda_0 reaches the schedulers through this topic");
       }
       if (get(RecrawlOptions.KAFKA_BOOTSTRAP).isEmpty()) {
-        throw new ConfigException(RecrawlOptions.KAFKA_BOOTSTRAP.name(), "must not be empty" + why + " (the control topic)");
+        throw new ConfigException(
+            RecrawlOptions.KAFKA_BOOTSTRAP.name(),
+            "must not be empty" + why + " (the control topic)");
       }
       long tick = get(RecrawlOptions.CONTROL_TICK_INTERVAL_MS);
       if (tick <= 0) {
-        throw new ConfigException(RecrawlOptions.CONTROL_TICK_INTERVAL_MS.name(), "must be > 0" + why
-            + ": the schedulers report their demand at every tick");
+        throw new ConfigException(
+            RecrawlOptions.CONTROL_TICK_INTERVAL_MS.name(),
+            "must be > 0" + why + ": the schedulers report their demand at every tick");
       }
       if (get(RecrawlOptions.CONTROLLER_PERIOD_MS) < tick) {
-        throw new ConfigException(RecrawlOptions.CONTROLLER_PERIOD_MS.name(), "must be at least recrawl.control.tick-interval-ms ("
-            + tick + "): the controller updates at ticks");
+        throw new ConfigException(
+            RecrawlOptions.CONTROLLER_PERIOD_MS.name(),
+            "must be at least recrawl.control.tick-interval-ms ("
+                + tick
+                + "): the controller updates at ticks");
       }
     }
     seedsTime(0); // parses, or throws naming the key
-    if (engine.containsKey("metadata.transfer") && values.containsKey(RecrawlOptions.METADATA_TRANSFER.name())) {
-      throw new ConfigException(RecrawlOptions.METADATA_TRANSFER.name(),
+    if (engine.containsKey("metadata.transfer")
+        && values.containsKey(RecrawlOptions.METADATA_TRANSFER.name())) {
+      throw new ConfigException(
+          RecrawlOptions.METADATA_TRANSFER.name(),
           "given twice: here and as recrawl.engine.metadata.transfer; keep one");
     }
     engineConfig(); // the engine checks its own keys; refuse a bad one now, not in a running job
@@ -278,7 +302,10 @@ public final class RecrawlConfig implements Serializable {
     return get(RecrawlOptions.CONTROLLER_BUDGET) > 0;
   }
 
-  /** True if the control stream reads the control topic: with Kafka input, and always with the controller. */
+  /**
+   * True if the control stream reads the control topic: with Kafka input, and always with the
+   * controller.
+   */
   public boolean readsControlTopic() {
     return !get(RecrawlOptions.TOPIC_CONTROL).isEmpty() && (kafkaInput() || controllerOn());
   }
@@ -311,7 +338,9 @@ public final class RecrawlConfig implements Serializable {
     try {
       return Instant.parse(s).toEpochMilli();
     } catch (DateTimeParseException e) {
-      throw new ConfigException(RecrawlOptions.INPUT_SEEDS_TIME.name(), "must be epoch ms or an ISO-8601 instant (got '" + s + "')");
+      throw new ConfigException(
+          RecrawlOptions.INPUT_SEEDS_TIME.name(),
+          "must be epoch ms or an ISO-8601 instant (got '" + s + "')");
     }
   }
 
@@ -326,12 +355,19 @@ public final class RecrawlConfig implements Serializable {
     RecrawlOptions.all().values().forEach(k -> m.put(k.name(), get(k)));
     engineSettings().forEach((k, v) -> m.put(RecrawlOptions.ENGINE_PREFIX + k, v));
     // Values may be secrets (sasl.jaas.config): log the names only.
-    kafkaProperties.keySet().forEach(k -> m.put(RecrawlOptions.KAFKA_PROPERTIES_PREFIX + k, "(set)"));
+    kafkaProperties
+        .keySet()
+        .forEach(k -> m.put(RecrawlOptions.KAFKA_PROPERTIES_PREFIX + k, "(set)"));
     return m;
   }
 
   @Override
   public String toString() {
-    return "RecrawlConfig" + values + " engine=" + engine + " kafka.properties=" + kafkaProperties.keySet();
+    return "RecrawlConfig"
+        + values
+        + " engine="
+        + engine
+        + " kafka.properties="
+        + kafkaProperties.keySet();
   }
 }

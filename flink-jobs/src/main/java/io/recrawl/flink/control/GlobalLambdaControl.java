@@ -17,20 +17,25 @@ public final class GlobalLambdaControl {
 
   /**
    * One {@code LAMBDA} control message per control period, computed by one subtask from the reports
-   * of all scheduler subtasks ({@code HostSchedulerFunction.DEMAND}); {@code BUDGET} messages of the
-   * control stream change the budget. The caller sends the prices where the schedulers' control
+   * of all scheduler subtasks ({@code HostSchedulerFunction.DEMAND}); {@code BUDGET} messages of
+   * the control stream change the budget. The caller sends the prices where the schedulers' control
    * stream reads them (the control topic).
    */
   public static SingleOutputStreamOperator<ControlMessage> globalLambdas(
-      DataStream<DemandReport> reports, DataStream<ControlMessage> control, Map<String, ?> engineSettings,
-      double budget, long periodMs) {
-    DataStream<ControlMessage> budgets = control
-        .filter(m -> m.kind() == ControlMessage.Kind.BUDGET)
-        .name("control-budgets")
-        .uid("control-budgets");
+      DataStream<DemandReport> reports,
+      DataStream<ControlMessage> control,
+      Map<String, ?> engineSettings,
+      double budget,
+      long periodMs) {
+    DataStream<ControlMessage> budgets =
+        control
+            .filter(m -> m.kind() == ControlMessage.Kind.BUDGET)
+            .name("control-budgets")
+            .uid("control-budgets");
     return reports
         .connect(budgets)
-        .process(new GlobalLambdaFunction(engineSettings, budget, periodMs), WireTypes.CONTROL_MESSAGE)
+        .process(
+            new GlobalLambdaFunction(engineSettings, budget, periodMs), WireTypes.CONTROL_MESSAGE)
         .setParallelism(1)
         .setMaxParallelism(1)
         .uid(OPERATOR_UID)

@@ -26,7 +26,8 @@ import org.apache.flink.util.Collector;
  * on the second input change the budget. What the controller has learned, and a budget set that
  * way, are operator state, so a restore goes on where the checkpoint was.
  */
-public class GlobalLambdaFunction extends CoProcessFunction<DemandReport, ControlMessage, ControlMessage>
+public class GlobalLambdaFunction
+    extends CoProcessFunction<DemandReport, ControlMessage, ControlMessage>
     implements CheckpointedFunction {
 
   private static final long serialVersionUID = 1L;
@@ -46,9 +47,14 @@ public class GlobalLambdaFunction extends CoProcessFunction<DemandReport, Contro
    * @param periodMs the control period
    */
   public GlobalLambdaFunction(Map<String, ?> engineSettings, double budget, long periodMs) {
-    EngineConfig.fromMap(engineSettings, "recrawl.engine."); // a bad key fails when the job is built
+    EngineConfig.fromMap(
+        engineSettings, "recrawl.engine."); // a bad key fails when the job is built
     if (!(budget > 0) || Double.isInfinite(budget) || periodMs <= 0) {
-      throw new IllegalArgumentException("the controller needs a finite budget > 0 and a period > 0 ms, got " + budget + " and " + periodMs);
+      throw new IllegalArgumentException(
+          "the controller needs a finite budget > 0 and a period > 0 ms, got "
+              + budget
+              + " and "
+              + periodMs);
     }
     this.engineSettings = new HashMap<>(engineSettings);
     this.budget = budget;
@@ -58,10 +64,17 @@ public class GlobalLambdaFunction extends CoProcessFunction<DemandReport, Contro
   @Override
   public void initializeState(FunctionInitializationContext context) throws Exception {
     EngineConfig cfg = EngineConfig.fromMap(engineSettings, "recrawl.engine.");
-    rounds = new GlobalLambdaRounds(
-        new GlobalLambdaController(cfg.grid, budget, periodMs / (double) EngineConfig.DAY_MS), periodMs);
-    saved = context.getOperatorStateStore().getListState(
-        new ListStateDescriptor<>("global-lambda-controller", PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
+    rounds =
+        new GlobalLambdaRounds(
+            new GlobalLambdaController(cfg.grid, budget, periodMs / (double) EngineConfig.DAY_MS),
+            periodMs);
+    saved =
+        context
+            .getOperatorStateStore()
+            .getListState(
+                new ListStateDescriptor<>(
+                    "global-lambda-controller",
+                    PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
     for (double[] s : saved.get()) {
       restore(s);
     }
@@ -82,7 +95,8 @@ public class GlobalLambdaFunction extends CoProcessFunction<DemandReport, Contro
 
   @Override
   public void open(OpenContext openContext) {
-    MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("recrawl").addGroup("controller");
+    MetricGroup group =
+        getRuntimeContext().getMetricGroup().addGroup("recrawl").addGroup("controller");
     updates = group.counter("updates");
     budgetChanges = group.counter("budgetChanges");
     group.gauge("globalLambda", () -> rounds.controller().lambda());

@@ -15,24 +15,30 @@ import java.util.TreeMap;
  * Turns the scheduler subtasks' demand reports into one global lambda per control period. Every
  * subtask reports at every tick; a tick's round is complete when all of them have. At the first
  * complete round that ends a control period, the {@link GlobalLambdaController} gets the summed
- * demand curve, the rate of fetch outcomes over the period and the URLs in flight, and the new
- * λ_0 goes out with the tick's time as its epoch (ticks only move forward, also across restarts).
- * Plain Java: the Flink function around it only adds state and metrics.
+ * demand curve, the rate of fetch outcomes over the period and the URLs in flight, and the new λ_0
+ * goes out with the tick's time as its epoch (ticks only move forward, also across restarts). Plain
+ * Java: the Flink function around it only adds state and metrics.
  */
 public final class GlobalLambdaRounds {
 
   private final GlobalLambdaController controller;
   private final long periodMs;
+
   /** Rounds not yet complete, by tick time. */
   private final TreeMap<Long, Round> open = new TreeMap<>();
+
   /** Tick time of the last complete round. */
   private long lastRound = Long.MIN_VALUE;
+
   /** Tick time of the last update; Long.MIN_VALUE before the first. */
   private long periodStart = Long.MIN_VALUE;
+
   /** Fetch outcomes reported since {@link #periodStart}. */
   private long statuses;
+
   /** The fetch rate of the last period, crawls per day; NaN when not known. */
   private volatile double measuredRate = Double.NaN;
+
   /** False when a subtask restarted in this period: its count since its last report is lost. */
   private boolean statusesKnown = true;
 
@@ -66,7 +72,8 @@ public final class GlobalLambdaRounds {
       return null; // the same report twice (a replay): counted once
     }
     round.reported.set(r.subtask);
-    round.demand = round.demand == null ? r.demand.clone() : DemandLedger.sum(round.demand, r.demand);
+    round.demand =
+        round.demand == null ? r.demand.clone() : DemandLedger.sum(round.demand, r.demand);
     round.statuses += r.statuses;
     round.inFlight += r.inFlight;
     round.restarted |= r.since == Long.MIN_VALUE;
@@ -117,11 +124,15 @@ public final class GlobalLambdaRounds {
     return out;
   }
 
-  /** Continues from a {@link #snapshot()}; rounds still open then are not kept (their reports come again or not at all). */
+  /**
+   * Continues from a {@link #snapshot()}; rounds still open then are not kept (their reports come
+   * again or not at all).
+   */
   public void restore(double[] s) {
     int n = GlobalLambdaController.SNAPSHOT_SIZE;
     if (s.length != n + 3) {
-      throw new IllegalArgumentException("a controller snapshot has " + (n + 3) + " numbers, got " + s.length);
+      throw new IllegalArgumentException(
+          "a controller snapshot has " + (n + 3) + " numbers, got " + s.length);
     }
     controller.restore(Arrays.copyOf(s, n));
     periodStart = (long) s[n];

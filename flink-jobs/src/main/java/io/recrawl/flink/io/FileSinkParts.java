@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** The finished part files of a Flink {@code FileSink} directory, read while the sink may still be writing. */
+/**
+ * The finished part files of a Flink {@code FileSink} directory, read while the sink may still be
+ * writing.
+ */
 public final class FileSinkParts {
 
   private FileSinkParts() {}
@@ -26,23 +29,25 @@ public final class FileSinkParts {
       return List.of();
     }
     List<Path> out = new ArrayList<>();
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-        if (attrs.isRegularFile() && !file.getFileName().toString().startsWith(".")) {
-          out.add(file);
-        }
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        dir,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            if (attrs.isRegularFile() && !file.getFileName().toString().startsWith(".")) {
+              out.add(file);
+            }
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-        if (e instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE; // renamed or removed by the sink meanwhile
-        }
-        throw e;
-      }
-    });
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+            if (e instanceof NoSuchFileException) {
+              return FileVisitResult.CONTINUE; // renamed or removed by the sink meanwhile
+            }
+            throw e;
+          }
+        });
     Collections.sort(out);
     return out;
   }

@@ -11,7 +11,9 @@ import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.DeadLetter;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
-/** The job's outputs. Production takes them from the configuration; tests inject collecting ones. */
+/**
+ * The job's outputs. Production takes them from the configuration; tests inject collecting ones.
+ */
 public interface JobSinks {
 
   /** Attaches the sink of crawl requests. */
@@ -20,7 +22,10 @@ public interface JobSinks {
   /** Attaches the sink of dead letters (from every stage of the job). */
   void deadLetters(DataStream<DeadLetter> deadLetters);
 
-  /** Attaches the sink of the controller's λ_0 (only with the controller): where the control stream reads it. */
+  /**
+   * Attaches the sink of the controller's λ_0 (only with the controller): where the control stream
+   * reads it.
+   */
   void globalLambdas(DataStream<ControlMessage> lambdas);
 
   /** Attaches the sink of the decision log; by default there is none. */

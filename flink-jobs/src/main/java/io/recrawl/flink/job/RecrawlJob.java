@@ -23,9 +23,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * {@code crawl.status} topic to a crawl request:
  *
  * <ol>
- *   <li>{@link JobSources}: Kafka or files (+ seeds) → parsed events or dead letters, with watermarks
- *       ({@code io.recrawl.flink.io.status.StatusSources}); the control stream of lambda and ticks
- *       ({@code io.recrawl.flink.io.control.ControlSources});
+ *   <li>{@link JobSources}: Kafka or files (+ seeds) → parsed events or dead letters, with
+ *       watermarks ({@code io.recrawl.flink.io.status.StatusSources}); the control stream of lambda
+ *       and ticks ({@code io.recrawl.flink.io.control.ControlSources});
  *   <li>{@link RouteDeadLetters}: valid records on, refused ones to the dead-letter side output;
  *   <li>key by host ({@link StatusEvent#host()}, computed by {@code io.recrawl.wire.HostKeys});
  *   <li>{@link #schedule}: the keyed scheduler (RocksDB state, timers, broadcast control);
@@ -36,35 +36,48 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * </ol>
  *
  * <p>Sources and sinks are parameters, so the same pipeline runs in tests (bounded sources,
- * collecting sinks), on a local MiniCluster ({@code bin/recrawl run}) and on a cluster ({@code flink
- * run}).
+ * collecting sinks), on a local MiniCluster ({@code bin/recrawl run}) and on a cluster ({@code
+ * flink run}).
  */
 public final class RecrawlJob {
 
   private RecrawlJob() {}
 
   /** Builds the production pipeline into {@code env}. */
-  public static void build(StreamExecutionEnvironment env, RecrawlConfig config, JobSources sources, JobSinks sinks) {
+  public static void build(
+      StreamExecutionEnvironment env, RecrawlConfig config, JobSources sources, JobSinks sinks) {
     build(env, config, sources, sinks, RecrawlJob::schedule);
   }
 
-  /** Builds the pipeline with a given scheduling stage (tests use this to check the wiring alone). */
+  /**
+   * Builds the pipeline with a given scheduling stage (tests use this to check the wiring alone).
+   */
   public static void build(
-      StreamExecutionEnvironment env, RecrawlConfig config, JobSources sources, JobSinks sinks, SchedulerStage stage) {
+      StreamExecutionEnvironment env,
+      RecrawlConfig config,
+      JobSources sources,
+      JobSinks sinks,
+      SchedulerStage stage) {
     long parallelism = config.get(RecrawlOptions.PARALLELISM);
     if (parallelism > 0) {
       env.setParallelism((int) parallelism);
     }
 
     // 1-2. Status events in; refused ones aside.
-    SingleOutputStreamOperator<StatusEvent> events = sources.statusEvents(env)
-        .process(new RouteDeadLetters<StatusEvent>("status"), WireTypes.STATUS_EVENT)
-        .name("validate-status").uid("validate-status");
+    SingleOutputStreamOperator<StatusEvent> events =
+        sources
+            .statusEvents(env)
+            .process(new RouteDeadLetters<StatusEvent>("status"), WireTypes.STATUS_EVENT)
+            .name("validate-status")
+            .uid("validate-status");
 
     // The control stream: static lambda, ticks, control topic.
-    SingleOutputStreamOperator<ControlMessage> control = sources.control(env)
-        .process(new RouteDeadLetters<ControlMessage>("control"), WireTypes.CONTROL_MESSAGE)
-        .name("validate-control").uid("validate-control");
+    SingleOutputStreamOperator<ControlMessage> control =
+        sources
+            .control(env)
+            .process(new RouteDeadLetters<ControlMessage>("control"), WireTypes.CONTROL_MESSAGE)
+            .name("validate-control")
+            .uid("validate-control");
 
     // 3-4. Keyed by host, scheduled.
     KeyedStream<StatusEvent, String> byHost = events.keyBy(StatusEvent::host, Types.STRING);
@@ -72,30 +85,38 @@ public final class RecrawlJob {
 
     // 5. Out.
     sinks.requests(requests);
-    DataStream<DeadLetter> deadLetters = events.getSideOutput(DeadLetters.TAG)
-        .union(control.getSideOutput(DeadLetters.TAG), requests.getSideOutput(DeadLetters.TAG));
+    DataStream<DeadLetter> deadLetters =
+        events
+            .getSideOutput(DeadLetters.TAG)
+            .union(control.getSideOutput(DeadLetters.TAG), requests.getSideOutput(DeadLetters.TAG));
     sinks.deadLetters(deadLetters);
     sinks.decisions(requests.getSideOutput(HostSchedulerFunction.DECISIONS));
 
     // 6. The price of the global budget, back to the schedulers through the control topic.
     if (config.controllerOn()) {
-      sinks.globalLambdas(GlobalLambdaControl.globalLambdas(
-          requests.getSideOutput(HostSchedulerFunction.DEMAND),
-          control,
-          config.engineSettings(),
-          config.get(RecrawlOptions.CONTROLLER_BUDGET),
-          config.get(RecrawlOptions.CONTROLLER_PERIOD_MS)));
+      sinks.globalLambdas(
+          GlobalLambdaControl.globalLambdas(
+              requests.getSideOutput(HostSchedulerFunction.DEMAND),
+              control,
+              config.engineSettings(),
+              config.get(RecrawlOptions.CONTROLLER_BUDGET),
+              config.get(RecrawlOptions.CONTROLLER_PERIOD_MS)));
     }
   }
 
   /**
-   * The keyed scheduler: {@link HostSchedulerFunction} runs {@code io.recrawl.engine.HostEngine} over
-   * RocksDB keyed state, one event-time timer per host, with the control stream broadcast.
+   * The keyed scheduler: {@link HostSchedulerFunction} runs {@code io.recrawl.engine.HostEngine}
+   * over RocksDB keyed state, one event-time timer per host, with the control stream broadcast.
    */
   public static SingleOutputStreamOperator<CrawlRequest> schedule(
-      KeyedStream<StatusEvent, String> eventsByHost, DataStream<ControlMessage> control, RecrawlConfig config) {
+      KeyedStream<StatusEvent, String> eventsByHost,
+      DataStream<ControlMessage> control,
+      RecrawlConfig config) {
     return HostScheduler.schedule(
-        eventsByHost, control, config.engineSettings(), config.get(RecrawlOptions.GLOBAL_LAMBDA),
+        eventsByHost,
+        control,
+        config.engineSettings(),
+        config.get(RecrawlOptions.GLOBAL_LAMBDA),
         !"none".equals(config.get(RecrawlOptions.DECISIONS_TYPE)));
   }
 }

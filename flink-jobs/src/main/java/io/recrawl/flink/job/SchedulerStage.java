@@ -17,5 +17,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 public interface SchedulerStage {
 
   SingleOutputStreamOperator<CrawlRequest> schedule(
-      KeyedStream<StatusEvent, String> eventsByHost, DataStream<ControlMessage> control, RecrawlConfig config);
+      KeyedStream<StatusEvent, String> eventsByHost,
+      DataStream<ControlMessage> control,
+      RecrawlConfig config);
 }

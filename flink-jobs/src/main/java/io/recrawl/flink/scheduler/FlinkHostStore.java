@@ -24,8 +24,8 @@ import org.apache.flink.util.FlinkRuntimeException;
  *
  * <p>Host records go through a {@link HostRecordCache}: they are written back to RocksDB at
  * checkpoints rather than at every event. So are lease slots, kept per host in one {@link
- * LeaseSlots} value rather than as a slot entry each. The engine mutates the record it is given, so a call works
- * on a copy, and the copy becomes the cached record on commit.
+ * LeaseSlots} value rather than as a slot entry each. The engine mutates the record it is given, so
+ * a call works on a copy, and the copy becomes the cached record on commit.
  */
 final class FlinkHostStore implements HostStore {
 
@@ -42,17 +42,22 @@ final class FlinkHostStore implements HostStore {
   private HostState host;
   private boolean hostLoaded;
   private boolean hostChanged;
+
   /** Pages written in this call, by URL; a null value is a removal. */
   private Map<String, PageState> pageWrites = new HashMap<>();
+
   /** Slots written in this call (key to URL); a null value is a removal. */
   private Map<Long, String> slotWrites = new HashMap<>();
+
   /** Slots created in this call: they are not in RocksDB, so removing one needs no delete. */
   private HashSet<Long> newSlots = new HashSet<>();
 
   /** Writes of a typical call; the write tables are made anew after a call with more. */
   private static final int SMALL_CALL = 12;
 
-  /** @param leaseState where lease slots are kept (see {@link LeaseSlots}); null = in {@code slots} */
+  /**
+   * @param leaseState where lease slots are kept (see {@link LeaseSlots}); null = in {@code slots}
+   */
   FlinkHostStore(
       ValueState<HostState> hostState,
       ValueState<LeaseSlots> leaseState,
@@ -83,7 +88,9 @@ final class FlinkHostStore implements HostStore {
     return this;
   }
 
-  /** Applies the call's writes to keyed state. The host record stays readable until the next call. */
+  /**
+   * Applies the call's writes to keyed state. The host record stays readable until the next call.
+   */
   void commit() {
     LeaseSlots leases = keepsLeases && !slotWrites.isEmpty() ? hosts.leases(hostKey) : null;
     boolean leasesChanged = false;
@@ -125,8 +132,9 @@ final class FlinkHostStore implements HostStore {
   }
 
   /**
-   * Whether a slot written in this call is its page's lease slot: the page, written in the same call,
-   * is in flight and indexed under this key (the engine indexes a released page at its lease expiry).
+   * Whether a slot written in this call is its page's lease slot: the page, written in the same
+   * call, is in flight and indexed under this key (the engine indexes a released page at its lease
+   * expiry).
    */
   private boolean isLeaseSlot(long key, String url) {
     PageState p = pageWrites.get(url);
@@ -141,7 +149,9 @@ final class FlinkHostStore implements HostStore {
   }
 
   private void clearWrites() {
-    if (pageWrites.size() > SMALL_CALL || slotWrites.size() > SMALL_CALL || newSlots.size() > SMALL_CALL) {
+    if (pageWrites.size() > SMALL_CALL
+        || slotWrites.size() > SMALL_CALL
+        || newSlots.size() > SMALL_CALL) {
       // A big call (a wake-up draining many slots) grows the tables for good, and clearing and
       // iterating a hash table costs its capacity, not its size: start small again.
       pageWrites = new HashMap<>();

@@ -28,8 +28,10 @@ final class HostRecordCache {
   private static final class Entry {
     HostState record;
     boolean dirty;
+
     /** Null until first asked for. */
     LeaseSlots leases;
+
     boolean leasesDirty;
 
     Entry(HostState record) {
@@ -41,24 +43,32 @@ final class HostRecordCache {
     }
   }
 
-  // Not an access-ordered (LRU) map: relinking the entry on every look-up cost more, in cache misses,
+  // Not an access-ordered (LRU) map: relinking the entry on every look-up cost more, in cache
+  // misses,
   // than the occasional re-read of a host after the cache has been emptied.
   private final HashMap<String, Entry> entries = new HashMap<>(1024);
   private final ValueState<HostState> state;
   private final ValueState<LeaseSlots> leaseState;
   private final int capacity;
   private KeyContext keys;
+
   /** Entries that need a flush. */
   private int dirty;
-  /** The entry looked up last, by the identity of its host key (never dropped by {@link #bound}). */
+
+  /**
+   * The entry looked up last, by the identity of its host key (never dropped by {@link #bound}).
+   */
   private String lastHost;
+
   private Entry lastEntry;
 
   HostRecordCache(ValueState<HostState> state, int capacity) {
     this(state, null, capacity);
   }
 
-  /** @param leaseState where {@link #leases} are kept; null if the caller keeps none */
+  /**
+   * @param leaseState where {@link #leases} are kept; null if the caller keeps none
+   */
   HostRecordCache(ValueState<HostState> state, ValueState<LeaseSlots> leaseState, int capacity) {
     this.state = state;
     this.leaseState = leaseState;
@@ -70,14 +80,16 @@ final class HostRecordCache {
     this.keys = keys;
   }
 
-  /** The committed record of {@code host} (the current key); null if it has none. Do not mutate it. */
+  /**
+   * The committed record of {@code host} (the current key); null if it has none. Do not mutate it.
+   */
   HostState get(String host) {
     return entry(host).record;
   }
 
   /**
-   * The lease slots of {@code host} (the current key), read on first use; the caller may change them
-   * and must then call {@link #leasesChanged}.
+   * The lease slots of {@code host} (the current key), read on first use; the caller may change
+   * them and must then call {@link #leasesChanged}.
    */
   LeaseSlots leases(String host) {
     Entry e = entry(host);
@@ -211,8 +223,8 @@ final class HostRecordCache {
 
   /**
    * Keeps the cache at its capacity: writes the dirty records back, then drops every clean record
-   * (RocksDB has them all) but the one of {@code current}, the host in use; the others come back one
-   * read each.
+   * (RocksDB has them all) but the one of {@code current}, the host in use; the others come back
+   * one read each.
    */
   private void bound(String current) {
     if (entries.size() <= capacity) {

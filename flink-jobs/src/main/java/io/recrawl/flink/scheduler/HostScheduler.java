@@ -11,7 +11,9 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
-/** Wires the host scheduler into a job: status events keyed by host, the control stream broadcast. */
+/**
+ * Wires the host scheduler into a job: status events keyed by host, the control stream broadcast.
+ */
 public final class HostScheduler {
 
   private HostScheduler() {}
@@ -22,7 +24,8 @@ public final class HostScheduler {
    * {@link HostSchedulerFunction#DEAD_LETTERS}, {@link HostSchedulerFunction#DEMAND} and, with
    * {@code decisionLog}, {@link HostSchedulerFunction#DECISIONS}.
    *
-   * @param engineSettings the {@code recrawl.engine} section (keys of {@link io.recrawl.engine.EngineConfig#KEYS})
+   * @param engineSettings the {@code recrawl.engine} section (keys of {@link
+   *     io.recrawl.engine.EngineConfig#KEYS})
    * @param initialGlobalLambda λ_0 until the control stream sends one
    * @param decisionLog whether to write the decision log's side output
    */
@@ -53,7 +56,8 @@ public final class HostScheduler {
         .transform(
             "host-scheduler",
             WireTypes.CRAWL_REQUEST,
-            new HostSchedulerOperator(new HostSchedulerFunction(engineSettings, initialGlobalLambda, decisionLog)))
+            new HostSchedulerOperator(
+                new HostSchedulerFunction(engineSettings, initialGlobalLambda, decisionLog)))
         .uid(SchedulerState.OPERATOR_UID)
         .name("host-scheduler");
   }

@@ -10,11 +10,11 @@ import io.recrawl.engine.HostState;
 import io.recrawl.engine.HostThreshold;
 import io.recrawl.engine.PageState;
 import io.recrawl.engine.ReleaseReason;
-import io.recrawl.flink.io.decisions.ReleaseDecision;
 import io.recrawl.flink.io.deadletters.DeadLetters;
+import io.recrawl.flink.io.decisions.ReleaseDecision;
 import io.recrawl.wire.ControlMessage;
-import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.DeadLetter;
 import io.recrawl.wire.StatusEvent;
 import io.recrawl.wire.StatusEventCodec;
@@ -45,25 +45,30 @@ import org.apache.flink.util.OutputTag;
  *       and releases the best one if the host's pacing allows.
  *   <li>{@code LAMBDA} messages set the global lambda λ_0 (stale epochs are ignored); it is read at
  *       every wake-up, so a change takes effect at each waiting page's next re-check.
- *   <li>{@code HOST_RATE} overrides go to broadcast state. The broadcast side cannot register timers
- *       nor cheaply reach one key, so an override is applied lazily, on the host's next event or
- *       wake-up: releases only happen on wake-ups, so pacing always obeys the latest override. (A
- *       raised limit may wait for the wake-up already scheduled, at most one old spacing.)
+ *   <li>{@code HOST_RATE} overrides go to broadcast state. The broadcast side cannot register
+ *       timers nor cheaply reach one key, so an override is applied lazily, on the host's next
+ *       event or wake-up: releases only happen on wake-ups, so pacing always obeys the latest
+ *       override. (A raised limit may wait for the wake-up already scheduled, at most one old
+ *       spacing.)
  *   <li>{@code TICK}s only carry event time (as watermarks) and trigger the {@link #DEMAND} report.
  *   <li>{@code BUDGET}s are for the global lambda controller; the schedulers pass them by.
- *   <li>The end of a bounded input (the Long.MAX_VALUE watermark) ends the schedule: timers it fires
- *       are dropped, instead of re-releasing leased pages until the end of time.
+ *   <li>The end of a bounded input (the Long.MAX_VALUE watermark) ends the schedule: timers it
+ *       fires are dropped, instead of re-releasing leased pages until the end of time.
  * </ul>
  *
- * <p>The per-subtask {@link DemandLedger} and the URL/host counts are transient: after a restore they
- * are rebuilt from keyed state on the first control message (one pass over the subtask's hosts).
+ * <p>The per-subtask {@link DemandLedger} and the URL/host counts are transient: after a restore
+ * they are rebuilt from keyed state on the first control message (one pass over the subtask's
+ * hosts).
  */
 public class HostSchedulerFunction
     extends KeyedBroadcastProcessFunction<String, StatusEvent, ControlMessage, CrawlRequest> {
 
   private static final long serialVersionUID = 1L;
 
-  /** Inputs the operator refused, with a reason (the job's shared tag); counted in {@code recrawl.deadLetters.<reason>}. */
+  /**
+   * Inputs the operator refused, with a reason (the job's shared tag); counted in {@code
+   * recrawl.deadLetters.<reason>}.
+   */
   public static final OutputTag<DeadLetter> DEAD_LETTERS = DeadLetters.TAG;
 
   /** One {@link DemandReport} per subtask per tick: input of the global lambda controller. */
@@ -80,11 +85,14 @@ public class HostSchedulerFunction
 
   /** Dead-letter reasons of the operator itself (parsing has its own, see DeadLetterReason). */
   public static final String BAD_CONTROL = "bad_control";
+
   public static final String REJECTED_BY_ENGINE = "rejected_by_engine";
 
   // Descriptors are looked up on every event: build them once.
-  private static final MapStateDescriptor<String, Double> GLOBAL = SchedulerState.globalDescriptor();
-  private static final MapStateDescriptor<String, Double> HOST_RATES = SchedulerState.hostRatesDescriptor();
+  private static final MapStateDescriptor<String, Double> GLOBAL =
+      SchedulerState.globalDescriptor();
+  private static final MapStateDescriptor<String, Double> HOST_RATES =
+      SchedulerState.hostRatesDescriptor();
 
   /** The fired timer of a call that is not a wake-up: no timer has this time. */
   private static final long NO_TIMER = Long.MIN_VALUE;
@@ -112,10 +120,12 @@ public class HostSchedulerFunction
    * @param decisionLog whether to put a {@link ReleaseDecision} on {@link #DECISIONS} for every
    *     request; off, none is built
    */
-  public HostSchedulerFunction(Map<String, ?> engineSettings, double initialGlobalLambda, boolean decisionLog) {
+  public HostSchedulerFunction(
+      Map<String, ?> engineSettings, double initialGlobalLambda, boolean decisionLog) {
     EngineConfig.fromMap(engineSettings, "recrawl.engine.");
     if (!(initialGlobalLambda >= 0) || Double.isInfinite(initialGlobalLambda)) {
-      throw new IllegalArgumentException("initial global lambda must be finite and >= 0, got " + initialGlobalLambda);
+      throw new IllegalArgumentException(
+          "initial global lambda must be finite and >= 0, got " + initialGlobalLambda);
     }
     this.engineSettings = new HashMap<>(engineSettings);
     this.initialGlobalLambda = initialGlobalLambda;
@@ -127,8 +137,10 @@ public class HostSchedulerFunction
     EngineConfig cfg = EngineConfig.fromMap(engineSettings, "recrawl.engine.");
     engine = new HostEngine(cfg);
     ValueState<HostState> host = getRuntimeContext().getState(SchedulerState.hostDescriptor());
-    MapState<String, PageState> pages = getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());
-    MapState<Long, String> slots = getRuntimeContext().getMapState(SchedulerState.slotsDescriptor());
+    MapState<String, PageState> pages =
+        getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());
+    MapState<Long, String> slots =
+        getRuntimeContext().getMapState(SchedulerState.slotsDescriptor());
     ValueState<LeaseSlots> leases = getRuntimeContext().getState(SchedulerState.leasesDescriptor());
     store = new FlinkHostStore(host, leases, pages, slots);
     ledger = new DemandLedger(cfg.grid);
@@ -142,13 +154,21 @@ public class HostSchedulerFunction
   // ---------------------------------------------------------------- keyed side
 
   @Override
-  public void processElement(StatusEvent e, ReadOnlyContext ctx, Collector<CrawlRequest> out) throws Exception {
+  public void processElement(StatusEvent e, ReadOnlyContext ctx, Collector<CrawlRequest> out)
+      throws Exception {
     metrics.eventsIn.inc();
     String host = ctx.getCurrentKey();
     store.begin(host);
     HostState before = store.host();
     long now = statusClock(e.time(), ctx.timerService().currentWatermark(), before);
-    call.begin(host, now, globalLambda(ctx.getBroadcastState(GLOBAL)), ctx.timerService(), NO_TIMER, out, ctx::output);
+    call.begin(
+        host,
+        now,
+        globalLambda(ctx.getBroadcastState(GLOBAL)),
+        ctx.timerService(),
+        NO_TIMER,
+        out,
+        ctx::output);
     long backlogBefore = readySize(before);
     double inFlightBefore = inFlightForBudget(before);
     try {
@@ -176,7 +196,8 @@ public class HostSchedulerFunction
   }
 
   @Override
-  public void onTimer(long timestamp, OnTimerContext ctx, Collector<CrawlRequest> out) throws Exception {
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<CrawlRequest> out)
+      throws Exception {
     if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
       // End of a bounded input: the final watermark fires every timer at once. Waking up would
       // release and re-lease pages until the end of time; the schedule ends at the last real time.
@@ -224,8 +245,8 @@ public class HostSchedulerFunction
   /**
    * The host's clock for a status event: the event's time, but never at or past the host's pending
    * wake-up, and never behind the watermark. Events run ahead of the watermark (by the source's
-   * out-of-orderness, or a whole file); a clock past the pending wake-up would make the engine treat
-   * that wake-up as done and move it after the event, so a busy host would never wake up.
+   * out-of-orderness, or a whole file); a clock past the pending wake-up would make the engine
+   * treat that wake-up as done and move it after the event, so a busy host would never wake up.
    */
   static long statusClock(long eventTime, long watermark, HostState host) {
     long clock = eventTime;
@@ -236,7 +257,8 @@ public class HostSchedulerFunction
   }
 
   /** Applies the broadcast rate override of this host if its record does not have it yet. */
-  private void syncHostRate(String host, ReadOnlyBroadcastState<String, Double> rates) throws Exception {
+  private void syncHostRate(String host, ReadOnlyBroadcastState<String, Double> rates)
+      throws Exception {
     HostState h = store.host();
     if (h == null) {
       return;
@@ -251,7 +273,8 @@ public class HostSchedulerFunction
   // ---------------------------------------------------------------- broadcast side
 
   @Override
-  public void processBroadcastElement(ControlMessage m, Context ctx, Collector<CrawlRequest> out) throws Exception {
+  public void processBroadcastElement(ControlMessage m, Context ctx, Collector<CrawlRequest> out)
+      throws Exception {
     long now = Math.max(ctx.currentWatermark(), m.time());
     if (!rebuilt) {
       rebuild(ctx, now);
@@ -261,8 +284,16 @@ public class HostSchedulerFunction
         onGlobalLambda(m, ctx, now);
         break;
       case HOST_RATE:
-        if (m.host() == null || m.host().isBlank() || Double.isNaN(m.maxRate()) || Double.isInfinite(m.maxRate())) {
-          deadLetter(ctx::output, String.valueOf(m), BAD_CONTROL, "host rate override needs a host and a finite rate", now);
+        if (m.host() == null
+            || m.host().isBlank()
+            || Double.isNaN(m.maxRate())
+            || Double.isInfinite(m.maxRate())) {
+          deadLetter(
+              ctx::output,
+              String.valueOf(m),
+              BAD_CONTROL,
+              "host rate override needs a host and a finite rate",
+              now);
         } else if (m.maxRate() > 0) {
           ctx.getBroadcastState(HOST_RATES).put(m.host(), m.maxRate());
         } else {
@@ -282,8 +313,17 @@ public class HostSchedulerFunction
   /** The {@link #DEMAND} report of this tick: the global lambda controller's input. */
   private void report(Context ctx, long time) {
     TaskInfo task = getRuntimeContext().getTaskInfo();
-    ctx.output(DEMAND, new DemandReport(task.getIndexOfThisSubtask(), task.getNumberOfParallelSubtasks(), time, lastReport,
-        metrics.releasedSinceReport, metrics.statusesSinceReport, metrics.inFlightForBudget, ledger.snapshot()));
+    ctx.output(
+        DEMAND,
+        new DemandReport(
+            task.getIndexOfThisSubtask(),
+            task.getNumberOfParallelSubtasks(),
+            time,
+            lastReport,
+            metrics.releasedSinceReport,
+            metrics.statusesSinceReport,
+            metrics.inFlightForBudget,
+            ledger.snapshot()));
     metrics.releasedSinceReport = 0;
     metrics.statusesSinceReport = 0;
     lastReport = time;
@@ -291,7 +331,12 @@ public class HostSchedulerFunction
 
   private void onGlobalLambda(ControlMessage m, Context ctx, long now) throws Exception {
     if (!(m.globalLambda() >= 0) || Double.isInfinite(m.globalLambda())) {
-      deadLetter(ctx::output, String.valueOf(m), BAD_CONTROL, "global lambda must be finite and >= 0", now);
+      deadLetter(
+          ctx::output,
+          String.valueOf(m),
+          BAD_CONTROL,
+          "global lambda must be finite and >= 0",
+          now);
       return;
     }
     BroadcastState<String, Double> global = ctx.getBroadcastState(GLOBAL);
@@ -352,7 +397,9 @@ public class HostSchedulerFunction
   }
 
   private static double inFlightForBudget(HostState h) {
-    return h == null ? 0 : HostThreshold.inFlightForBudget(h, GlobalLambdaController.QUEUE_ALLOWANCE_DAYS);
+    return h == null
+        ? 0
+        : HostThreshold.inFlightForBudget(h, GlobalLambdaController.QUEUE_ALLOWANCE_DAYS);
   }
 
   private interface SideOutput {
@@ -387,8 +434,17 @@ public class HostSchedulerFunction
     private long wakeBefore;
     private long wakeAfter;
 
-    /** @param fired the timer that started this call, already gone from the timer service; or {@link #NO_TIMER} */
-    void begin(String host, long now, double lambda0, TimerService timers, long fired, Collector<CrawlRequest> out,
+    /**
+     * @param fired the timer that started this call, already gone from the timer service; or {@link
+     *     #NO_TIMER}
+     */
+    void begin(
+        String host,
+        long now,
+        double lambda0,
+        TimerService timers,
+        long fired,
+        Collector<CrawlRequest> out,
         SideOutput side) {
       begin(host, now, lambda0);
       this.timers = timers;
@@ -412,7 +468,10 @@ public class HostSchedulerFunction
       wakeAfter = next;
     }
 
-    /** Moves the host's one timer (the engine's wake-up) from where it was to where the call left it. */
+    /**
+     * Moves the host's one timer (the engine's wake-up) from where it was to where the call left
+     * it.
+     */
     void commitTimer() {
       if (!moved) {
         return;

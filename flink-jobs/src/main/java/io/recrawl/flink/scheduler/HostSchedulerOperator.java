@@ -19,7 +19,8 @@ public final class HostSchedulerOperator
   private static final long serialVersionUID = 1L;
 
   public HostSchedulerOperator(HostSchedulerFunction function) {
-    super(function, List.of(SchedulerState.globalDescriptor(), SchedulerState.hostRatesDescriptor()));
+    super(
+        function, List.of(SchedulerState.globalDescriptor(), SchedulerState.hostRatesDescriptor()));
   }
 
   private HostSchedulerFunction scheduler() {

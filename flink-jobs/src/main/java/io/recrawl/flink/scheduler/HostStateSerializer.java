@@ -11,15 +11,16 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Binary form of a host's {@link HostState}: rate limits, pacing, demand curve, the host prior's sums
- * and slot-queue heads. Layout 2; layout 1 (builds before the host prior) lacks the sums, and state
- * written in it is migrated on restore (see {@link Snapshot}).
+ * Binary form of a host's {@link HostState}: rate limits, pacing, demand curve, the host prior's
+ * sums and slot-queue heads. Layout 2; layout 1 (builds before the host prior) lacks the sums, and
+ * state written in it is migrated on restore (see {@link Snapshot}).
  */
 public final class HostStateSerializer extends TypeSerializerSingleton<HostState> {
 
   private static final long serialVersionUID = 1L;
 
   public static final HostStateSerializer INSTANCE = new HostStateSerializer(2);
+
   /** Reads layout 1, for the migration of state written by earlier builds. */
   static final HostStateSerializer LAYOUT_1 = new HostStateSerializer(1);
 
@@ -96,8 +97,8 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
 
   /**
    * Bucket ids ascend: each is written as its distance from the previous one (a byte or two instead
-   * of four); a head as is and a tail as its distance from the head. The host record is rewritten on
-   * every event of the host, so its size is write volume.
+   * of four); a head as is and a tail as its distance from the head. The host record is rewritten
+   * on every event of the host, so its size is write volume.
    */
   private static void writeQueues(SlotQueues q, DataOutputView out) throws IOException {
     int n = q.bucketCount();
@@ -214,13 +215,18 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     }
 
     @Override
-    public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader) throws IOException {
+    public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
+        throws IOException {
       if (readVersion == SIMPLE_SNAPSHOT_VERSION) {
         layout = 1;
       } else if (readVersion == VERSION) {
         layout = in.readByte();
       } else {
-        throw new IOException("unknown snapshot version " + readVersion + " of " + HostStateSerializer.class.getName());
+        throw new IOException(
+            "unknown snapshot version "
+                + readVersion
+                + " of "
+                + HostStateSerializer.class.getName());
       }
     }
 
@@ -230,7 +236,8 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     }
 
     @Override
-    public TypeSerializerSchemaCompatibility<HostState> resolveSchemaCompatibility(TypeSerializerSnapshot<HostState> old) {
+    public TypeSerializerSchemaCompatibility<HostState> resolveSchemaCompatibility(
+        TypeSerializerSnapshot<HostState> old) {
       if (!(old instanceof Snapshot)) {
         return TypeSerializerSchemaCompatibility.incompatible();
       }

@@ -8,9 +8,10 @@ import java.util.function.ObjLongConsumer;
  * RocksDB entry each.
  *
  * <p>A released page is indexed at its lease expiry, and that slot is removed again when the page's
- * status comes back: as RocksDB entries, a put and a delete for nearly every release, for a slot that
- * is hardly ever read. Held here, they are written with the host record, once per checkpoint. A host
- * has at most its in-flight pages here, and at most {@link #MAX} (further lease slots go to RocksDB).
+ * status comes back: as RocksDB entries, a put and a delete for nearly every release, for a slot
+ * that is hardly ever read. Held here, they are written with the host record, once per checkpoint.
+ * A host has at most its in-flight pages here, and at most {@link #MAX} (further lease slots go to
+ * RocksDB).
  */
 public final class LeaseSlots {
 

@@ -46,14 +46,15 @@ public final class LeaseSlotsSerializer extends TypeSerializerSingleton<LeaseSlo
   public void serialize(LeaseSlots slots, DataOutputView out) throws IOException {
     VarInts.writeVarInt(out, slots.size());
     IOException[] failed = new IOException[1];
-    slots.forEach((url, key) -> {
-      try {
-        out.writeLong(key);
-        StringValue.writeString(url, out);
-      } catch (IOException e) {
-        failed[0] = e;
-      }
-    });
+    slots.forEach(
+        (url, key) -> {
+          try {
+            out.writeLong(key);
+            StringValue.writeString(url, out);
+          } catch (IOException e) {
+            failed[0] = e;
+          }
+        });
     if (failed[0] != null) {
       throw failed[0];
     }

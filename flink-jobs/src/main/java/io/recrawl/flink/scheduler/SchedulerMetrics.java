@@ -12,8 +12,8 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
 /**
  * The scheduler's metrics, in the {@code recrawl} metric group of each subtask. It is also the
- * engine's {@link EngineListener}. Counts of URLs, hosts and backlog are per subtask and are rebuilt
- * from state after a restore (see {@link HostSchedulerFunction}).
+ * engine's {@link EngineListener}. Counts of URLs, hosts and backlog are per subtask and are
+ * rebuilt from state after a restore (see {@link HostSchedulerFunction}).
  */
 final class SchedulerMetrics implements EngineListener {
 
@@ -55,13 +55,16 @@ final class SchedulerMetrics implements EngineListener {
     group.gauge("dueBacklog", () -> dueBacklog);
     group.gauge("globalLambda", () -> globalLambda);
     group.gauge("inFlightForBudget", () -> inFlightForBudget);
-    hostLambdaMicros = group.histogram("hostLambdaMicros", new DescriptiveStatisticsHistogram(WINDOW));
+    hostLambdaMicros =
+        group.histogram("hostLambdaMicros", new DescriptiveStatisticsHistogram(WINDOW));
     releaseLagMs = group.histogram("releaseLagMs", new DescriptiveStatisticsHistogram(WINDOW));
   }
 
   /** Counts a dead letter under its reason (one counter per reason, created on first use). */
   void deadLetter(String reason) {
-    deadLetters.computeIfAbsent(reason, r -> deadLetterGroup.counter(r.replaceAll("[^A-Za-z0-9_]", "_"))).inc();
+    deadLetters
+        .computeIfAbsent(reason, r -> deadLetterGroup.counter(r.replaceAll("[^A-Za-z0-9_]", "_")))
+        .inc();
   }
 
   /** The dead-letter count of one reason; for tests. */

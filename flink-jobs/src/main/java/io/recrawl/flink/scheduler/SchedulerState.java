@@ -16,8 +16,8 @@ import org.apache.flink.api.common.typeutils.base.StringSerializer;
  * LeaseSlots}). Broadcast (every subtask keeps a copy): the global lambda with its epoch, and
  * per-host rate overrides.
  *
- * <p>URLs are stored relative to their host key when they start with {@code http(s)://host/}: the key
- * already holds the host, and both the page key and every slot value would otherwise repeat it.
+ * <p>URLs are stored relative to their host key when they start with {@code http(s)://host/}: the
+ * key already holds the host, and both the page key and every slot value would otherwise repeat it.
  */
 public final class SchedulerState {
 
@@ -37,14 +37,17 @@ public final class SchedulerState {
   }
 
   public static MapStateDescriptor<String, PageState> pagesDescriptor() {
-    return new MapStateDescriptor<>("pages", StringSerializer.INSTANCE, PageStateSerializer.INSTANCE);
+    return new MapStateDescriptor<>(
+        "pages", StringSerializer.INSTANCE, PageStateSerializer.INSTANCE);
   }
 
   public static MapStateDescriptor<Long, String> slotsDescriptor() {
     return new MapStateDescriptor<>("slots", LongSerializer.INSTANCE, StringSerializer.INSTANCE);
   }
 
-  /** The host's lease slots (slot key to URL), in one value; a lease slot is in this or in slots. */
+  /**
+   * The host's lease slots (slot key to URL), in one value; a lease slot is in this or in slots.
+   */
   public static ValueStateDescriptor<LeaseSlots> leasesDescriptor() {
     return new ValueStateDescriptor<>("leases", LeaseSlotsSerializer.INSTANCE);
   }
@@ -56,15 +59,20 @@ public final class SchedulerState {
 
   /** Broadcast: host key to its overriding rate limit, crawls per day. */
   public static MapStateDescriptor<String, Double> hostRatesDescriptor() {
-    return new MapStateDescriptor<>("host-rates", StringSerializer.INSTANCE, DoubleSerializer.INSTANCE);
+    return new MapStateDescriptor<>(
+        "host-rates", StringSerializer.INSTANCE, DoubleSerializer.INSTANCE);
   }
 
   /** The stored form of a URL of {@code host}. */
   public static String compactUrl(String host, String url) {
-    if (url.startsWith("https://") && url.startsWith(host, 8) && url.startsWith("/", 8 + host.length())) {
+    if (url.startsWith("https://")
+        && url.startsWith(host, 8)
+        && url.startsWith("/", 8 + host.length())) {
       return HTTPS + url.substring(8 + host.length());
     }
-    if (url.startsWith("http://") && url.startsWith(host, 7) && url.startsWith("/", 7 + host.length())) {
+    if (url.startsWith("http://")
+        && url.startsWith(host, 7)
+        && url.startsWith("/", 7 + host.length())) {
       return HTTP + url.substring(7 + host.length());
     }
     return url;

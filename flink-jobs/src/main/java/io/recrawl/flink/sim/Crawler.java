@@ -8,11 +8,11 @@ import java.util.Arrays;
  * the whole crawl at most once per 1/k_0 days (k_0 = the budget): minimum spacing, the strictest
  * reading of "crawls per day", so no window of any length ever sees more than its share (+1).
  *
- * <p>Among hosts that are ready, a host whose page waited for the host's own spacing goes first, then
- * the one that has waited longest. A fetch held back by its host's spacing is paced: making it wait
- * for the global gate as well would push every later fetch of that host back by the wait, and a
- * host at its limit never gets that capacity back, while a page of an unpaced host just goes a few
- * seconds later. Without this, the largest limited hosts got 13–40 % fewer crawls than their
+ * <p>Among hosts that are ready, a host whose page waited for the host's own spacing goes first,
+ * then the one that has waited longest. A fetch held back by its host's spacing is paced: making it
+ * wait for the global gate as well would push every later fetch of that host back by the wait, and
+ * a host at its limit never gets that capacity back, while a page of an unpaced host just goes a
+ * few seconds later. Without this, the largest limited hosts got 13–40 % fewer crawls than their
  * limits behind a 99 %-busy budget, under every policy, and a policy that releases more than the
  * budget could starve them outright.
  */
@@ -26,12 +26,16 @@ public final class Crawler {
   private final int[] queueNext;
   private final int[] head;
   private final int[] tail;
+
   /** Per page, when it was released; NaN while it is not waiting (one array read per release). */
   private final double[] releasedAt;
+
   private final int[] hostOf;
   private final IndexedHeap ready;
+
   /** Hosts whose next fetch waits for their own spacing, not for a release. */
   private final IndexedHeap paced;
+
   private int queuedCount;
   private long duplicates;
 

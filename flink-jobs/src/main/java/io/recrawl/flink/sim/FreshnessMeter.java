@@ -1,8 +1,8 @@
 package io.recrawl.flink.sim;
 
 /**
- * Weighted freshness over the measured window [warmUp, end]: sum of w x time fresh over sum of
- * w x time the page existed, plus the same per time bucket for the chart.
+ * Weighted freshness over the measured window [warmUp, end]: sum of w x time fresh over sum of w x
+ * time the page existed, plus the same per time bucket for the chart.
  */
 public final class FreshnessMeter {
 

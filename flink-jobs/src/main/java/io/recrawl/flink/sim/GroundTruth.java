@@ -4,9 +4,10 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * The real web: each page changes as a Poisson process at its true rate. Only the first change after
- * each fetch matters (the copy is stale from then on), and the process is memoryless, so it is drawn
- * at fetch time: exact, with no change events. Freshness is accounted exactly per fetch interval.
+ * The real web: each page changes as a Poisson process at its true rate. Only the first change
+ * after each fetch matters (the copy is stale from then on), and the process is memoryless, so it
+ * is drawn at fetch time: exact, with no change events. Freshness is accounted exactly per fetch
+ * interval.
  */
 public final class GroundTruth {
 
@@ -52,7 +53,9 @@ public final class GroundTruth {
     return visibleFrom[page];
   }
 
-  /** Marks a page as not existing before {@code t} (it neither counts nor can be crawled before). */
+  /**
+   * Marks a page as not existing before {@code t} (it neither counts nor can be crawled before).
+   */
   public void hideUntil(int page, double t) {
     visibleFrom[page] = t;
   }

@@ -2,7 +2,8 @@ package io.recrawl.flink.sim;
 
 /**
  * Integrates piecewise-constant contributions over fixed-width time buckets in O(1) per interval:
- * partial buckets at the ends are added directly, the full buckets between go to a difference array.
+ * partial buckets at the ends are added directly, the full buckets between go to a difference
+ * array.
  */
 public final class IntervalSeries {
 

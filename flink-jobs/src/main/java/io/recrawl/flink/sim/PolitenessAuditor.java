@@ -11,7 +11,10 @@ public final class PolitenessAuditor {
 
   /** Relative slack for floating-point rounding of the gate's own arithmetic. */
   private static final double SLACK = 1e-9;
-  /** Absolute slack, days (about a microsecond): t + 1/k - t is not exactly 1/k in floating point. */
+
+  /**
+   * Absolute slack, days (about a microsecond): t + 1/k - t is not exactly 1/k in floating point.
+   */
   private static final double ABS_SLACK = 1e-11;
 
   private final double[] hostLast;

@@ -18,13 +18,21 @@ final class RateBook {
   private final double[] shape;
   private final double[] rate;
   private final double[] lastFetch;
-  /** Per page its host, and per host the sum and count of its observed pages' rates; null = no host prior. */
+
+  /**
+   * Per page its host, and per host the sum and count of its observed pages' rates; null = no host
+   * prior.
+   */
   private final int[] hostOf;
+
   private final double[] learnedRateSum;
   private final int[] learnedPages;
 
-  /** @param hostOf each page's host index, or null to plan every page from the estimator's own prior */
-  RateBook(GroundTruth truth, boolean oracle, ChangeRateEstimator estimator, int[] hostOf, int hosts) {
+  /**
+   * @param hostOf each page's host index, or null to plan every page from the estimator's own prior
+   */
+  RateBook(
+      GroundTruth truth, boolean oracle, ChangeRateEstimator estimator, int[] hostOf, int hosts) {
     this.truth = truth;
     this.oracle = oracle;
     this.estimator = estimator;
@@ -55,7 +63,9 @@ final class RateBook {
     ChangeStats s = new ChangeStats(shape[page], rate[page]);
     if (hostOf != null) {
       int h = hostOf[page];
-      double priorMean = estimator.pooledPriorMean(learnedRateSum[h], learnedPages[h], observed(page) ? estimator.rate(s) : Double.NaN);
+      double priorMean =
+          estimator.pooledPriorMean(
+              learnedRateSum[h], learnedPages[h], observed(page) ? estimator.rate(s) : Double.NaN);
       s = estimator.withPriorMean(s, priorMean);
     }
     return estimator.rate(s);

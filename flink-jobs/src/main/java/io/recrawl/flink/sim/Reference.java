@@ -14,10 +14,13 @@ public final class Reference {
 
   public final double weightedFreshness;
   public final double lambda0;
+
   /** lambda_0 after the scenario's change (equal to lambda0 when stationary). */
   public final double lambda0After;
+
   /** The optimum's crawls per day on limited hosts, and in all (before any change). */
   public final double limitedRate;
+
   public final double totalRate;
 
   private Reference(double f, double l, double la, double limitedRate, double totalRate) {
@@ -42,7 +45,8 @@ public final class Reference {
         weightBefore += w.weight(p);
       }
     }
-    Optimum.Solution s0 = Optimum.solve(w, w.changeRates(), limits, cfg.budget, Freshness.INSTANCE, before);
+    Optimum.Solution s0 =
+        Optimum.solve(w, w.changeRates(), limits, cfg.budget, Freshness.INSTANCE, before);
     double limitedRate = 0;
     double totalRate = 0;
     for (int p = 0; p < w.pages(); p++) {
@@ -52,14 +56,16 @@ public final class Reference {
       }
     }
     if (sc.stationary() || !(sc.changeTime() < cfg.days)) {
-      return new Reference(s0.weightedFreshness(), s0.lambda0(), s0.lambda0(), limitedRate, totalRate);
+      return new Reference(
+          s0.weightedFreshness(), s0.lambda0(), s0.lambda0(), limitedRate, totalRate);
     }
     double[] rates = sc.newRates() != null ? sc.newRates() : w.changeRates();
     double[] limitsAfter = limits.clone();
     if (sc.dropsCapacity()) {
       limitsAfter[sc.host()] = sc.newMaxRate();
     }
-    Optimum.Solution s1 = Optimum.solve(w, rates, limitsAfter, cfg.budget, Freshness.INSTANCE, null);
+    Optimum.Solution s1 =
+        Optimum.solve(w, rates, limitsAfter, cfg.budget, Freshness.INSTANCE, null);
     double t0 = Math.max(0, sc.changeTime() - cfg.warmUp);
     double t1 = cfg.days - Math.max(cfg.warmUp, sc.changeTime());
     double a = weightBefore * t0;

@@ -40,26 +40,31 @@ public final class Scenario {
         return new Scenario(name, Double.POSITIVE_INFINITY, -1, 0, null);
       case NEW_HOST:
         return new Scenario(name, mid, largest(w, false), 0, null);
-      case CAPACITY_DROP: {
-        int h = largest(w, true);
-        if (h < 0) {
-          throw new IllegalArgumentException("capacity-drop needs a workload with at least one limited host");
+      case CAPACITY_DROP:
+        {
+          int h = largest(w, true);
+          if (h < 0) {
+            throw new IllegalArgumentException(
+                "capacity-drop needs a workload with at least one limited host");
+          }
+          return new Scenario(name, mid, h, w.hostMaxRate(h) / 10, null);
         }
-        return new Scenario(name, mid, h, w.hostMaxRate(h) / 10, null);
-      }
-      case RATE_DRIFT: {
-        SplittableRandom rnd = new SplittableRandom(seed ^ 0x5DEECE66DL);
-        double[] rates = new double[w.pages()];
-        for (int p = 0; p < rates.length; p++) {
-          double u = 1 - rnd.nextDouble();
-          double z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rnd.nextDouble());
-          rates[p] = w.changeRate(p) * Math.exp(DRIFT_SIGMA * z);
+      case RATE_DRIFT:
+        {
+          SplittableRandom rnd = new SplittableRandom(seed ^ 0x5DEECE66DL);
+          double[] rates = new double[w.pages()];
+          for (int p = 0; p < rates.length; p++) {
+            double u = 1 - rnd.nextDouble();
+            double z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rnd.nextDouble());
+            rates[p] = w.changeRate(p) * Math.exp(DRIFT_SIGMA * z);
+          }
+          return new Scenario(name, mid, -1, 0, rates);
         }
-        return new Scenario(name, mid, -1, 0, rates);
-      }
       default:
         throw new IllegalArgumentException(
-            "unknown scenario '" + name + "'; expected stationary, learned, new-host, capacity-drop or rate-drift");
+            "unknown scenario '"
+                + name
+                + "'; expected stationary, learned, new-host, capacity-drop or rate-drift");
     }
   }
 

@@ -12,7 +12,10 @@ public interface SimPolicy {
   /** The name used on the command line and in results. */
   String name();
 
-  /** Called once at time 0. Pages hidden by the scenario arrive later through {@link #onPagesAppeared}. */
+  /**
+   * Called once at time 0. Pages hidden by the scenario arrive later through {@link
+   * #onPagesAppeared}.
+   */
   void start(SimContext ctx);
 
   /** When the policy wants {@link #wake} next; +infinity for never. */

@@ -20,7 +20,8 @@ public final class SimulationReport {
   private final Reference reference;
   private final List<PolicyRun> runs;
 
-  public SimulationReport(Simulator.Config cfg, String workloadName, Reference reference, List<PolicyRun> runs) {
+  public SimulationReport(
+      Simulator.Config cfg, String workloadName, Reference reference, List<PolicyRun> runs) {
     this.cfg = cfg;
     this.workloadName = workloadName;
     this.reference = reference;
@@ -77,8 +78,11 @@ public final class SimulationReport {
       m.put("series", series(r));
       double change = cfg.scenario.changeTime();
       if (change < cfg.days) {
-        m.put("freshness_first_day_after_change", meanOver(r.freshnessSeries, r.bucketDays, change, change + 1));
-        m.put("freshness_after_change", meanOver(r.freshnessSeries, r.bucketDays, change, cfg.days));
+        m.put(
+            "freshness_first_day_after_change",
+            meanOver(r.freshnessSeries, r.bucketDays, change, change + 1));
+        m.put(
+            "freshness_after_change", meanOver(r.freshnessSeries, r.bucketDays, change, cfg.days));
       }
       policies.put(r.policy, m);
     }
@@ -96,7 +100,10 @@ public final class SimulationReport {
     return m;
   }
 
-  /** The mean of the chart buckets that lie inside [from, to): how a policy does right after a change. */
+  /**
+   * The mean of the chart buckets that lie inside [from, to): how a policy does right after a
+   * change.
+   */
   private static double meanOver(double[] series, double width, double from, double to) {
     double sum = 0;
     int n = 0;
@@ -120,7 +127,8 @@ public final class SimulationReport {
     for (int p = 0; p < cfg.workload.pages(); p++) {
       int h = cfg.workload.hostOf(p);
       int c = cfg.workload.constrained(h) ? 0 : 1;
-      double from = sc.hidesHost() && h == sc.host() ? Math.max(cfg.warmUp, sc.changeTime()) : cfg.warmUp;
+      double from =
+          sc.hidesHost() && h == sc.host() ? Math.max(cfg.warmUp, sc.changeTime()) : cfg.warmUp;
       double w = cfg.workload.weight(p);
       weightTime[c] += w * Math.max(0, cfg.days - from);
       freshTime[c] += w * r.freshTimeInWindow[p];
@@ -138,7 +146,9 @@ public final class SimulationReport {
   }
 
   public void writeJson(Path file) throws IOException {
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), results());
+    new ObjectMapper()
+        .enable(SerializationFeature.INDENT_OUTPUT)
+        .writeValue(file.toFile(), results());
   }
 
   public void writeHtml(Path file) throws IOException {
@@ -148,32 +158,69 @@ public final class SimulationReport {
   String html() {
     StringBuilder sb = new StringBuilder();
     sb.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>recrawl simulation: ")
-        .append(SvgChart.esc(cfg.scenario.name())).append("</title><style>body{font-family:sans-serif;margin:20px;max-width:960px}"
-            + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-            + "th:first-child,td:first-child{text-align:left}</style></head><body>\n");
+        .append(SvgChart.esc(cfg.scenario.name()))
+        .append(
+            "</title><style>body{font-family:sans-serif;margin:20px;max-width:960px}"
+                + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+                + "th:first-child,td:first-child{text-align:left}</style></head><body>\n");
     sb.append("<h1>recrawl simulation</h1>\n<p>");
-    sb.append(String.format(Locale.ROOT, "Workload <code>%s</code>: %,d pages on %,d hosts (%,d limited). Budget %s crawls/day, "
-        + "%s days (first %s warm-up, not measured), scenario <b>%s</b>, %s change rates, seed %d.",
-        SvgChart.esc(workloadName), cfg.workload.pages(), cfg.workload.hosts(), cfg.workload.constrainedHosts(),
-        SvgChart.fmt(cfg.budget), SvgChart.fmt(cfg.days), SvgChart.fmt(cfg.warmUp), SvgChart.esc(cfg.scenario.name()),
-        cfg.oracleRates ? "oracle" : "learned", cfg.seed));
-    sb.append(String.format(Locale.ROOT, " Optimum (exact static solver, periodic crawling): weighted freshness %.4f, "
-        + "&lambda;<sub>0</sub> = %.4g.</p>%n", reference.weightedFreshness, reference.lambda0));
-    sb.append("<table><tr><th>policy</th><th>weighted freshness</th><th>ratio to optimum</th><th>crawls/day</th>"
-        + "<th>politeness violations</th><th>budget violations</th><th>never crawled</th><th>wall s</th></tr>\n");
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "Workload <code>%s</code>: %,d pages on %,d hosts (%,d limited). Budget %s crawls/day, "
+                + "%s days (first %s warm-up, not measured), scenario <b>%s</b>, %s change rates, seed %d.",
+            SvgChart.esc(workloadName),
+            cfg.workload.pages(),
+            cfg.workload.hosts(),
+            cfg.workload.constrainedHosts(),
+            SvgChart.fmt(cfg.budget),
+            SvgChart.fmt(cfg.days),
+            SvgChart.fmt(cfg.warmUp),
+            SvgChart.esc(cfg.scenario.name()),
+            cfg.oracleRates ? "oracle" : "learned",
+            cfg.seed));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            " Optimum (exact static solver, periodic crawling): weighted freshness %.4f, "
+                + "&lambda;<sub>0</sub> = %.4g.</p>%n",
+            reference.weightedFreshness,
+            reference.lambda0));
+    sb.append(
+        "<table><tr><th>policy</th><th>weighted freshness</th><th>ratio to optimum</th><th>crawls/day</th>"
+            + "<th>politeness violations</th><th>budget violations</th><th>never crawled</th><th>wall s</th></tr>\n");
     for (PolicyRun r : runs) {
-      sb.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.4f</td><td>%.4f</td><td>%.0f</td><td>%d</td><td>%d</td>"
-          + "<td>%,d</td><td>%.1f</td></tr>%n", SvgChart.esc(r.policy), r.weightedFreshness,
-          r.weightedFreshness / reference.weightedFreshness, r.crawlsPerDay, r.politenessViolations, r.budgetViolations,
-          r.neverCrawled, r.wallSeconds));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<tr><td>%s</td><td>%.4f</td><td>%.4f</td><td>%.0f</td><td>%d</td><td>%d</td>"
+                  + "<td>%,d</td><td>%.1f</td></tr>%n",
+              SvgChart.esc(r.policy),
+              r.weightedFreshness,
+              r.weightedFreshness / reference.weightedFreshness,
+              r.crawlsPerDay,
+              r.politenessViolations,
+              r.budgetViolations,
+              r.neverCrawled,
+              r.wallSeconds));
     }
     sb.append("</table>\n");
     double change = cfg.scenario.changeTime();
-    SvgChart fresh = new SvgChart("Weighted freshness over time", "simulated day", "weighted freshness", false, false);
-    SvgChart crawl = new SvgChart("Crawl rate against the budget", "simulated day", "crawls per day", false, false);
-    SvgChart lambda = new SvgChart("Global lambda (λ0) over time", "simulated day", "λ0", false, false);
-    SvgChart revisit = new SvgChart("Revisit interval against change rate (sample of pages; never-crawled pages omitted)",
-        "true change rate at start (per day, log)", "mean revisit interval in the window (days, log)", true, true);
+    SvgChart fresh =
+        new SvgChart(
+            "Weighted freshness over time", "simulated day", "weighted freshness", false, false);
+    SvgChart crawl =
+        new SvgChart(
+            "Crawl rate against the budget", "simulated day", "crawls per day", false, false);
+    SvgChart lambda =
+        new SvgChart("Global lambda (λ0) over time", "simulated day", "λ0", false, false);
+    SvgChart revisit =
+        new SvgChart(
+            "Revisit interval against change rate (sample of pages; never-crawled pages omitted)",
+            "true change rate at start (per day, log)",
+            "mean revisit interval in the window (days, log)",
+            true,
+            true);
     for (SvgChart c : new SvgChart[] {fresh, crawl, lambda}) {
       c.marker(cfg.warmUp, "warm-up ends");
       if (change < cfg.days) {
@@ -212,14 +259,26 @@ public final class SimulationReport {
       revisit.points(r.policy, x, y, color);
     }
     double[] ends = {0, cfg.days};
-    fresh.line("optimum", ends, new double[] {reference.weightedFreshness, reference.weightedFreshness}, "#000000", true);
+    fresh.line(
+        "optimum",
+        ends,
+        new double[] {reference.weightedFreshness, reference.weightedFreshness},
+        "#000000",
+        true);
     crawl.line("budget", ends, new double[] {cfg.budget, cfg.budget}, "#000000", true);
     if (!anyLambda) {
-      lambda.line("optimum", ends, new double[] {reference.lambda0, reference.lambda0}, "#000000", true);
+      lambda.line(
+          "optimum", ends, new double[] {reference.lambda0, reference.lambda0}, "#000000", true);
     }
-    sb.append(fresh.render()).append(crawl.render()).append(lambda.render()).append(revisit.render());
-    sb.append("<p>Crawl rates are fetches per chart bucket of ").append(SvgChart.fmt(cfg.bucketDays))
-        .append(" days. The revisit chart plots ").append(sample).append(" random pages per policy.</p>\n");
+    sb.append(fresh.render())
+        .append(crawl.render())
+        .append(lambda.render())
+        .append(revisit.render());
+    sb.append("<p>Crawl rates are fetches per chart bucket of ")
+        .append(SvgChart.fmt(cfg.bucketDays))
+        .append(" days. The revisit chart plots ")
+        .append(sample)
+        .append(" random pages per policy.</p>\n");
     sb.append("</body></html>\n");
     return sb.toString();
   }

@@ -16,6 +16,7 @@ public final class Simulator {
 
   /** 2026-01-01T00:00:00Z: simulated day 0 in epoch milliseconds. */
   public static final long EPOCH_MS = 1_767_225_600_000L;
+
   public static final long DAY_MS = 86_400_000L;
 
   private static final int DAY = 0;
@@ -31,19 +32,35 @@ public final class Simulator {
     public boolean oracleRates;
     public Scenario scenario;
     public long seed = 1;
+
     /** Chart resolution; 0 picks days / 240. */
     public double bucketDays;
+
     public ChangeRateEstimator estimator = ChangeRateEstimator.defaults();
-    /** Whether the estimates pool each host's evidence into its pages' prior, as the engine does. */
+
+    /**
+     * Whether the estimates pool each host's evidence into its pages' prior, as the engine does.
+     */
     public boolean hostPrior = true;
-    /** recrawl.engine keys (see EngineConfig) for the crawl-value policy; empty = the engine's defaults. */
+
+    /**
+     * recrawl.engine keys (see EngineConfig) for the crawl-value policy; empty = the engine's
+     * defaults.
+     */
     public Map<String, Object> engineSettings = new java.util.HashMap<>();
+
     /** Where progress goes (every few seconds); null for silence. */
     public PrintStream progress = System.err;
 
     void validate() {
-      if (workload == null || !(budget > 0) || Double.isInfinite(budget) || !(days > 0) || !(warmUp >= 0) || warmUp >= days) {
-        throw new IllegalArgumentException("need a workload, 0 < budget < infinity, days > 0 and 0 <= warm-up < days");
+      if (workload == null
+          || !(budget > 0)
+          || Double.isInfinite(budget)
+          || !(days > 0)
+          || !(warmUp >= 0)
+          || warmUp >= days) {
+        throw new IllegalArgumentException(
+            "need a workload, 0 < budget < infinity, days > 0 and 0 <= warm-up < days");
       }
       if (scenario == null) {
         scenario = Scenario.build(Scenario.STATIONARY, workload, warmUp, days, seed);
@@ -100,7 +117,13 @@ public final class Simulator {
       hostLimit = w.hostMaxRates();
       crawler = new Crawler(w.hostIndex(), hostLimit, cfg.budget);
       auditor = new PolitenessAuditor(w.hosts());
-      rates = new RateBook(truth, cfg.oracleRates, cfg.estimator, cfg.hostPrior ? w.hostIndex() : null, w.hosts());
+      rates =
+          new RateBook(
+              truth,
+              cfg.oracleRates,
+              cfg.estimator,
+              cfg.hostPrior ? w.hostIndex() : null,
+              w.hosts());
       int buckets = (int) Math.ceil(end / cfg.bucketDays - 1e-9);
       crawlSeries = new IntervalSeries(cfg.bucketDays, buckets);
       lambdaSeries = new double[buckets];
@@ -152,7 +175,8 @@ public final class Simulator {
           long nowNs = System.nanoTime();
           if (nowNs - lastReport > 5_000_000_000L) {
             lastReport = nowNs;
-            cfg.progress.printf("  %s: day %.1f of %.0f, %,d fetches, %.0f s%n",
+            cfg.progress.printf(
+                "  %s: day %.1f of %.0f, %,d fetches, %.0f s%n",
                 policy.name(), now, end, fetches, (nowNs - wallStart) / 1e9);
           }
         }
@@ -175,10 +199,19 @@ public final class Simulator {
         fetchesInWindow[page]++;
       }
       crawlSeries.addPoint(t, 1);
-      Boolean changed = outcome == GroundTruth.Outcome.FIRST ? null : outcome == GroundTruth.Outcome.CHANGED;
+      Boolean changed =
+          outcome == GroundTruth.Outcome.FIRST ? null : outcome == GroundTruth.Outcome.CHANGED;
       rates.observe(page, t, changed);
-      StatusEvent e = new StatusEvent(w.url(page), w.hostName(h), CrawlStatus.FETCHED, epochMillis(t), Map.of(),
-          changed, w.weight(page), outcome == GroundTruth.Outcome.UNCHANGED ? 304 : 200);
+      StatusEvent e =
+          new StatusEvent(
+              w.url(page),
+              w.hostName(h),
+              CrawlStatus.FETCHED,
+              epochMillis(t),
+              Map.of(),
+              changed,
+              w.weight(page),
+              outcome == GroundTruth.Outcome.UNCHANGED ? 304 : 200);
       policy.onStatus(page, e, t);
     }
 
@@ -196,7 +229,10 @@ public final class Simulator {
           break;
         case CHANGE:
           if (sc.hidesHost()) {
-            int[] pages = java.util.stream.IntStream.range(0, w.pages()).filter(p -> w.hostOf(p) == sc.host()).toArray();
+            int[] pages =
+                java.util.stream.IntStream.range(0, w.pages())
+                    .filter(p -> w.hostOf(p) == sc.host())
+                    .toArray();
             policy.onPagesAppeared(pages, now);
           } else if (sc.dropsCapacity()) {
             hostLimit[sc.host()] = sc.newMaxRate();

@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** A minimal inline-SVG chart (lines and points, linear or log axes) for the self-contained report. */
+/**
+ * A minimal inline-SVG chart (lines and points, linear or log axes) for the self-contained report.
+ */
 final class SvgChart {
 
   static final String[] COLORS = {
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-    "#000000", "#aec7e8"
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf", "#000000", "#aec7e8"
   };
   private static final int W = 760;
   private static final int H = 300;
@@ -18,7 +20,8 @@ final class SvgChart {
   private static final int T = 20;
   private static final int B = 45;
 
-  private record Series(String name, double[] x, double[] y, String color, boolean points, boolean dashed) {}
+  private record Series(
+      String name, double[] x, double[] y, String color, boolean points, boolean dashed) {}
 
   private final String title;
   private final String xLabel;
@@ -81,8 +84,14 @@ final class SvgChart {
       }
     }
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "<h3>%s</h3>%n<svg width=\"%d\" height=\"%d\" "
-        + "font-family=\"sans-serif\" font-size=\"11\">%n", esc(title), W, H));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<h3>%s</h3>%n<svg width=\"%d\" height=\"%d\" "
+                + "font-family=\"sans-serif\" font-size=\"11\">%n",
+            esc(title),
+            W,
+            H));
     if (!(x1 >= x0) || !(y1 >= y0)) {
       sb.append("<text x=\"20\" y=\"40\">no data</text></svg>\n");
       return sb.toString();
@@ -107,28 +116,70 @@ final class SvgChart {
     final double fy1 = y1;
     java.util.function.DoubleUnaryOperator px = v -> L + (v - fx0) / (fx1 - fx0) * (W - L - R);
     java.util.function.DoubleUnaryOperator py = v -> H - B - (v - fy0) / (fy1 - fy0) * (H - T - B);
-    sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>%n",
-        L, T, W - L - R, H - T - B));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>%n",
+            L,
+            T,
+            W - L - R,
+            H - T - B));
     for (int k = 0; k <= 4; k++) {
       double vx = x0 + (x1 - x0) * k / 4;
       double vy = y0 + (y1 - y0) * k / 4;
-      sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-          px.applyAsDouble(vx), H - B + 15, fmt(logX ? Math.pow(10, vx) : vx)));
-      sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",
-          L - 5, py.applyAsDouble(vy) + 4, fmt(logY ? Math.pow(10, vy) : vy)));
-      sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>%n",
-          L, W - R, py.applyAsDouble(vy), py.applyAsDouble(vy)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
+              px.applyAsDouble(vx),
+              H - B + 15,
+              fmt(logX ? Math.pow(10, vx) : vx)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",
+              L - 5,
+              py.applyAsDouble(vy) + 4,
+              fmt(logY ? Math.pow(10, vy) : vy)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>%n",
+              L,
+              W - R,
+              py.applyAsDouble(vy),
+              py.applyAsDouble(vy)));
     }
-    sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-        (W - R + L) / 2, H - 8, esc(xLabel)));
-    sb.append(String.format(Locale.ROOT, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">%s</text>%n",
-        (H - B + T) / 2, (H - B + T) / 2, esc(yLabel)));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
+            (W - R + L) / 2,
+            H - 8,
+            esc(xLabel)));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">%s</text>%n",
+            (H - B + T) / 2,
+            (H - B + T) / 2,
+            esc(yLabel)));
     for (int i = 0; i < vLines.size(); i++) {
       double v = tx(vLines.get(i)[0]);
       if (v >= x0 && v <= x1) {
         double x = px.applyAsDouble(v);
-        sb.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#888\" stroke-dasharray=\"3,3\"/>"
-            + "<text x=\"%.1f\" y=\"%d\" fill=\"#555\">%s</text>%n", x, x, T, H - B, x + 3, T + 12, esc(vLabels.get(i))));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#888\" stroke-dasharray=\"3,3\"/>"
+                    + "<text x=\"%.1f\" y=\"%d\" fill=\"#555\">%s</text>%n",
+                x,
+                x,
+                T,
+                H - B,
+                x + 3,
+                T + 12,
+                esc(vLabels.get(i))));
       }
     }
     int legendY = T + 10;
@@ -136,8 +187,13 @@ final class SvgChart {
       if (s.points) {
         for (int i = 0; i < s.x.length; i++) {
           if (ok(s.x[i], s.y[i])) {
-            sb.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\" fill=\"%s\" fill-opacity=\"0.6\"/>",
-                px.applyAsDouble(tx(s.x[i])), py.applyAsDouble(ty(s.y[i])), s.color));
+            sb.append(
+                String.format(
+                    Locale.ROOT,
+                    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\" fill=\"%s\" fill-opacity=\"0.6\"/>",
+                    px.applyAsDouble(tx(s.x[i])),
+                    py.applyAsDouble(ty(s.y[i])),
+                    s.color));
           }
         }
         sb.append('\n');
@@ -149,15 +205,34 @@ final class SvgChart {
             pen = false;
             continue;
           }
-          path.append(pen ? " L" : " M").append(String.format(Locale.ROOT, "%.1f %.1f",
-              px.applyAsDouble(tx(s.x[i])), py.applyAsDouble(ty(s.y[i]))));
+          path.append(pen ? " L" : " M")
+              .append(
+                  String.format(
+                      Locale.ROOT,
+                      "%.1f %.1f",
+                      px.applyAsDouble(tx(s.x[i])),
+                      py.applyAsDouble(ty(s.y[i]))));
           pen = true;
         }
-        sb.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s/>%n",
-            path.toString().trim(), s.color, s.dashed ? " stroke-dasharray=\"6,4\"" : ""));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s/>%n",
+                path.toString().trim(),
+                s.color,
+                s.dashed ? " stroke-dasharray=\"6,4\"" : ""));
       }
-      sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-          + "<text x=\"%d\" y=\"%d\">%s</text>%n", W - R + 10, legendY - 9, s.color, W - R + 25, legendY, esc(s.name)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+                  + "<text x=\"%d\" y=\"%d\">%s</text>%n",
+              W - R + 10,
+              legendY - 9,
+              s.color,
+              W - R + 25,
+              legendY,
+              esc(s.name)));
       legendY += 15;
     }
     sb.append("</svg>\n");

@@ -22,15 +22,15 @@ import org.apache.flink.state.api.SavepointReader;
 import org.apache.flink.state.api.functions.KeyedStateReaderFunction;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.Collector;
 import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.Collector;
 
 /**
- * Reads the scheduler's frontier from a savepoint (State Processor API) and explains every page with
- * the engine's own math ({@link PageExplanation}): one JSON object per URL.
+ * Reads the scheduler's frontier from a savepoint (State Processor API) and explains every page
+ * with the engine's own math ({@link PageExplanation}): one JSON object per URL.
  *
- * <p>"Now" is, unless given, each host's own clock in the savepoint: the latest of its last release,
- * its last wake-up and its pages' last fetches.
+ * <p>"Now" is, unless given, each host's own clock in the savepoint: the latest of its last
+ * release, its last wake-up and its pages' last fetches.
  */
 public final class FrontierReader {
 
@@ -46,17 +46,22 @@ public final class FrontierReader {
    * @param url only this URL, or null for all
    * @param now the time to explain at, epoch ms, or null for each host's own clock
    */
-  public static List<String> read(String savepoint, Map<String, ?> engineSettings, String host, String url, Long now)
+  public static List<String> read(
+      String savepoint, Map<String, ?> engineSettings, String host, String url, Long now)
       throws Exception {
-    EngineConfig.fromMap(engineSettings, "recrawl.engine."); // refuse bad settings before starting a job
+    EngineConfig.fromMap(
+        engineSettings, "recrawl.engine."); // refuse bad settings before starting a job
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
-    SavepointReader reader = SavepointReader.read(env, savepoint, new EmbeddedRocksDBStateBackend());
+    SavepointReader reader =
+        SavepointReader.read(env, savepoint, new EmbeddedRocksDBStateBackend());
     OperatorIdentifier op = OperatorIdentifier.forUid(SchedulerState.OPERATOR_UID);
 
     double lambda0 = 0;
     try (CloseableIterator<Tuple2<String, Double>> global =
-        reader.readBroadcastState(op, SchedulerState.globalDescriptor().getName(), Types.STRING, Types.DOUBLE)
+        reader
+            .readBroadcastState(
+                op, SchedulerState.globalDescriptor().getName(), Types.STRING, Types.DOUBLE)
             .executeAndCollect("recrawl-read-global-lambda")) {
       while (global.hasNext()) {
         Tuple2<String, Double> e = global.next();
@@ -69,9 +74,15 @@ public final class FrontierReader {
     List<String> out = new ArrayList<>();
     StreamExecutionEnvironment env2 = StreamExecutionEnvironment.getExecutionEnvironment();
     env2.setParallelism(1);
-    SavepointReader reader2 = SavepointReader.read(env2, savepoint, new EmbeddedRocksDBStateBackend());
+    SavepointReader reader2 =
+        SavepointReader.read(env2, savepoint, new EmbeddedRocksDBStateBackend());
     try (CloseableIterator<String> rows =
-        reader2.readKeyedState(op, new Pages(new HashMap<>(engineSettings), lambda0, host, url, now), Types.STRING, Types.STRING)
+        reader2
+            .readKeyedState(
+                op,
+                new Pages(new HashMap<>(engineSettings), lambda0, host, url, now),
+                Types.STRING,
+                Types.STRING)
             .executeAndCollect("recrawl-read-frontier")) {
       rows.forEachRemaining(out::add);
     }
@@ -89,7 +100,12 @@ public final class FrontierReader {
     private transient ValueState<HostState> hostState;
     private transient MapState<String, PageState> pages;
 
-    Pages(HashMap<String, Object> engineSettings, double lambda0, String onlyHost, String onlyUrl, Long now) {
+    Pages(
+        HashMap<String, Object> engineSettings,
+        double lambda0,
+        String onlyHost,
+        String onlyUrl,
+        Long now) {
       this.engineSettings = engineSettings;
       this.lambda0 = lambda0;
       this.onlyHost = onlyHost;
@@ -102,7 +118,8 @@ public final class FrontierReader {
       engine = new HostEngine(EngineConfig.fromMap(engineSettings, "recrawl.engine."));
       hostState = getRuntimeContext().getState(SchedulerState.hostDescriptor());
       pages = getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());
-      // Registered for the savepoint's layout even if unread: every state of the operator is restored.
+      // Registered for the savepoint's layout even if unread: every state of the operator is
+      // restored.
       getRuntimeContext().getMapState(SchedulerState.slotsDescriptor());
       getRuntimeContext().getState(SchedulerState.leasesDescriptor());
     }

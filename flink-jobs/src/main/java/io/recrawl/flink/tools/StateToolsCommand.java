@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code bin/recrawl explain URL --savepoint DIR} and {@code bin/recrawl export --savepoint DIR}: the
- * scheduler's frontier as stored in a savepoint, explained with the engine's own numbers.
+ * {@code bin/recrawl explain URL --savepoint DIR} and {@code bin/recrawl export --savepoint DIR}:
+ * the scheduler's frontier as stored in a savepoint, explained with the engine's own numbers.
  */
 public final class StateToolsCommand {
 
@@ -37,12 +37,15 @@ public final class StateToolsCommand {
     RecrawlConfig config = config(o);
     String host;
     try {
-      host = HostKeys.of(HostKeys.Mode.fromConfigName(config.get(RecrawlOptions.PARTITION_MODE))).keyOf(url);
+      host =
+          HostKeys.of(HostKeys.Mode.fromConfigName(config.get(RecrawlOptions.PARTITION_MODE)))
+              .keyOf(url);
     } catch (IllegalArgumentException e) {
       System.err.println("recrawl explain: " + e.getMessage());
       return 2;
     }
-    List<String> rows = FrontierReader.read(o.get("savepoint"), config.engineSettings(), host, url, now(o));
+    List<String> rows =
+        FrontierReader.read(o.get("savepoint"), config.engineSettings(), host, url, now(o));
     if (rows.isEmpty()) {
       out.println(url + ": not in the savepoint (host " + host + ")");
       return 1;
@@ -70,7 +73,8 @@ public final class StateToolsCommand {
       return 2;
     }
     RecrawlConfig config = config(o);
-    List<String> rows = FrontierReader.read(o.get("savepoint"), config.engineSettings(), null, null, now(o));
+    List<String> rows =
+        FrontierReader.read(o.get("savepoint"), config.engineSettings(), null, null, now(o));
     if (o.containsKey("out")) {
       Files.write(Path.of(o.get("out")), rows);
       System.err.printf("recrawl export: %d URLs to %s%n", rows.size(), o.get("out"));
@@ -96,7 +100,9 @@ public final class StateToolsCommand {
   }
 
   private static RecrawlConfig config(Map<String, String> o) throws Exception {
-    return o.containsKey("config") ? RecrawlConfig.load(Path.of(o.get("config"))) : RecrawlConfig.defaults();
+    return o.containsKey("config")
+        ? RecrawlConfig.load(Path.of(o.get("config")))
+        : RecrawlConfig.defaults();
   }
 
   private static Long now(Map<String, String> o) {
@@ -104,6 +110,8 @@ public final class StateToolsCommand {
     if (s == null) {
       return null;
     }
-    return s.chars().allMatch(Character::isDigit) ? Long.parseLong(s) : Instant.parse(s).toEpochMilli();
+    return s.chars().allMatch(Character::isDigit)
+        ? Long.parseLong(s)
+        : Instant.parse(s).toEpochMilli();
   }
 }

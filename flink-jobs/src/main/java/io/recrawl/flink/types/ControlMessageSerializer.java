@@ -31,7 +31,13 @@ public final class ControlMessageSerializer extends WireSerializer<ControlMessag
 
   @Override
   public ControlMessage deserialize(DataInputView in) throws IOException {
-    return new ControlMessage(KINDS[in.readByte()], in.readLong(), in.readLong(), in.readDouble(), Fields.readString(in), in.readDouble());
+    return new ControlMessage(
+        KINDS[in.readByte()],
+        in.readLong(),
+        in.readLong(),
+        in.readDouble(),
+        Fields.readString(in),
+        in.readDouble());
   }
 
   @Override

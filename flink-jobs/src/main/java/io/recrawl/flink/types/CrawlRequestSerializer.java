@@ -34,8 +34,14 @@ public final class CrawlRequestSerializer extends WireSerializer<CrawlRequest> {
   @Override
   public CrawlRequest deserialize(DataInputView in) throws IOException {
     return new CrawlRequest(
-        Fields.readString(in), Fields.readString(in), Fields.readMetadata(in),
-        in.readLong(), in.readLong(), in.readDouble(), in.readDouble(), in.readLong());
+        Fields.readString(in),
+        Fields.readString(in),
+        Fields.readMetadata(in),
+        in.readLong(),
+        in.readLong(),
+        in.readDouble(),
+        in.readDouble(),
+        in.readLong());
   }
 
   @Override

@@ -28,7 +28,8 @@ public final class DeadLetterSerializer extends WireSerializer<DeadLetter> {
 
   @Override
   public DeadLetter deserialize(DataInputView in) throws IOException {
-    return new DeadLetter(Fields.readString(in), Fields.readString(in), Fields.readString(in), in.readLong());
+    return new DeadLetter(
+        Fields.readString(in), Fields.readString(in), Fields.readString(in), in.readLong());
   }
 
   @Override

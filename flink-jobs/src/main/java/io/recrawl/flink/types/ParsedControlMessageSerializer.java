@@ -1,7 +1,7 @@
 package io.recrawl.flink.types;
 
-import io.recrawl.wire.Parsed;
 import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.Parsed;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 
@@ -9,7 +9,8 @@ import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 public final class ParsedControlMessageSerializer extends ParsedSerializer<ControlMessage> {
 
   private static final long serialVersionUID = 1L;
-  public static final ParsedControlMessageSerializer INSTANCE = new ParsedControlMessageSerializer();
+  public static final ParsedControlMessageSerializer INSTANCE =
+      new ParsedControlMessageSerializer();
 
   @Override
   WireSerializer<ControlMessage> values() {

@@ -68,7 +68,10 @@ public final class WireTypeInfo<T> extends TypeInformation<T> {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof WireTypeInfo<?> other && other.canEqual(this) && other.name.equals(name) && other.type == type;
+    return o instanceof WireTypeInfo<?> other
+        && other.canEqual(this)
+        && other.name.equals(name)
+        && other.type == type;
   }
 
   @Override

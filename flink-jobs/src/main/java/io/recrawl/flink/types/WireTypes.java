@@ -20,10 +20,13 @@ public final class WireTypes {
       new WireTypeInfo<>(ControlMessage.class, "ControlMessage", ControlMessageSerializer.INSTANCE);
   public static final TypeInformation<DeadLetter> DEAD_LETTER =
       new WireTypeInfo<>(DeadLetter.class, "DeadLetter", DeadLetterSerializer.INSTANCE);
+
   /** A status source's output: a status event or a dead letter. */
   public static final TypeInformation<Parsed<StatusEvent>> PARSED_STATUS_EVENT =
       new WireTypeInfo<>(Parsed.class, "Parsed<StatusEvent>", ParsedStatusEventSerializer.INSTANCE);
+
   /** A control source's output: a control message or a dead letter. */
   public static final TypeInformation<Parsed<ControlMessage>> PARSED_CONTROL_MESSAGE =
-      new WireTypeInfo<>(Parsed.class, "Parsed<ControlMessage>", ParsedControlMessageSerializer.INSTANCE);
+      new WireTypeInfo<>(
+          Parsed.class, "Parsed<ControlMessage>", ParsedControlMessageSerializer.INSTANCE);
 }

@@ -15,10 +15,10 @@ import java.util.Map;
 
 /**
  * Imports the layout of Microsoft/Bing's "PoliteCrawling" dataset (academic.md section 9): four
- * tab-separated files. Each URL's change rate is the posterior mean of the project's
- * {@link ChangeRateEstimator} over its [interval, changed] history, its weight is its
- * {@code urlid_imp} score, and hosts flagged as constrained get {@code base + perPage x size}
- * crawls per day (the public data has only the flag, not the limits).
+ * tab-separated files. Each URL's change rate is the posterior mean of the project's {@link
+ * ChangeRateEstimator} over its [interval, changed] history, its weight is its {@code urlid_imp}
+ * score, and hosts flagged as constrained get {@code base + perPage x size} crawls per day (the
+ * public data has only the flag, not the limits).
  */
 public final class BingImporter {
 
@@ -31,13 +31,16 @@ public final class BingImporter {
   public static final class Options {
     public double constrainedBase = 1.0;
     public double constrainedPerPage = 0.05;
+
     /** Importance scores below this (Bing's may be 0) are raised to it: weights must be > 0. */
     public double minWeight = 1e-3;
+
     public ChangeRateEstimator estimator = ChangeRateEstimator.defaults();
   }
 
   /** What the import did, for the terminal. */
-  public record Summary(int imported, int noHistory, int noImportance, int raisedWeights, int constrainedHosts) {}
+  public record Summary(
+      int imported, int noHistory, int noImportance, int raisedWeights, int constrainedHosts) {}
 
   private final Options options;
   private Summary summary;
@@ -54,39 +57,55 @@ public final class BingImporter {
     List<String> problems = new ArrayList<>();
     Map<Long, String> hostName = new HashMap<>();
     Map<Long, Boolean> hostConstrained = new HashMap<>();
-    readTsv(dir.resolve(HOSTS), 3, 1, problems, (f, where) -> {
-      long id = parseLong(f[1], where, "Host_ID", problems);
-      int flag = (int) parseLong(f[2], where, "Is_constrained", problems);
-      if (flag != 0 && flag != 1 && flag != Integer.MIN_VALUE) {
-        problems.add(where + ": Is_constrained must be 0 or 1, got '" + f[2] + "'");
-      }
-      if (hostName.put(id, hostKey(f[0])) != null) {
-        problems.add(where + ": duplicate Host_ID " + id);
-      }
-      hostConstrained.put(id, flag == 1);
-    });
+    readTsv(
+        dir.resolve(HOSTS),
+        3,
+        1,
+        problems,
+        (f, where) -> {
+          long id = parseLong(f[1], where, "Host_ID", problems);
+          int flag = (int) parseLong(f[2], where, "Is_constrained", problems);
+          if (flag != 0 && flag != 1 && flag != Integer.MIN_VALUE) {
+            problems.add(where + ": Is_constrained must be 0 or 1, got '" + f[2] + "'");
+          }
+          if (hostName.put(id, hostKey(f[0])) != null) {
+            problems.add(where + ": duplicate Host_ID " + id);
+          }
+          hostConstrained.put(id, flag == 1);
+        });
     Map<Long, Double> importance = new HashMap<>();
-    readTsv(dir.resolve(IMPORTANCE), 2, 0, problems, (f, where) -> {
-      long id = parseLong(f[0], where, "URL_ID", problems);
-      double imp = parseDouble(f[1], where, "Importance_score", problems);
-      importance.put(id, imp);
-    });
+    readTsv(
+        dir.resolve(IMPORTANCE),
+        2,
+        0,
+        problems,
+        (f, where) -> {
+          long id = parseLong(f[0], where, "URL_ID", problems);
+          double imp = parseDouble(f[1], where, "Importance_score", problems);
+          importance.put(id, imp);
+        });
     Map<Long, Double> rate = new HashMap<>();
     ChangeRateEstimator est = options.estimator;
-    readTsv(dir.resolve(HISTORY), 3, 0, problems, (f, where) -> {
-      long id = parseLong(f[0], where, "URL_ID", problems);
-      parseDouble(f[1], where, "First_crawl_time_offset", problems);
-      double[] h = parseHistory(f[2]);
-      if (h == null) {
-        problems.add(where + ": Crawl_and_change_history must be a JSON list of [days, 0|1] pairs");
-        return;
-      }
-      ChangeStats s = est.prior();
-      for (int k = 0; k < h.length; k += 2) {
-        s = est.observe(s, h[k], h[k + 1] == 1);
-      }
-      rate.put(id, est.rate(s));
-    });
+    readTsv(
+        dir.resolve(HISTORY),
+        3,
+        0,
+        problems,
+        (f, where) -> {
+          long id = parseLong(f[0], where, "URL_ID", problems);
+          parseDouble(f[1], where, "First_crawl_time_offset", problems);
+          double[] h = parseHistory(f[2]);
+          if (h == null) {
+            problems.add(
+                where + ": Crawl_and_change_history must be a JSON list of [days, 0|1] pairs");
+            return;
+          }
+          ChangeStats s = est.prior();
+          for (int k = 0; k < h.length; k += 2) {
+            s = est.observe(s, h[k], h[k + 1] == 1);
+          }
+          rate.put(id, est.rate(s));
+        });
     List<String> urls = new ArrayList<>();
     List<Long> urlHost = new ArrayList<>();
     List<Double> urlWeight = new ArrayList<>();
@@ -94,48 +113,57 @@ public final class BingImporter {
     int[] noHistory = {0};
     int[] noImportance = {0};
     int[] raised = {0};
-    readTsv(dir.resolve(URLS), 3, 1, problems, (f, where) -> {
-      long id = parseLong(f[1], where, "URL_ID", problems);
-      long host = parseLong(f[2], where, "Host_ID", problems);
-      if (!hostName.containsKey(host)) {
-        problems.add(where + ": Host_ID " + host + " is not in " + HOSTS);
-        return;
-      }
-      Double r = rate.get(id);
-      Double imp = importance.get(id);
-      if (r == null) {
-        noHistory[0]++;
-        return;
-      }
-      if (imp == null) {
-        noImportance[0]++;
-        return;
-      }
-      double w = imp;
-      if (!(w >= options.minWeight)) {
-        w = options.minWeight;
-        raised[0]++;
-      }
-      urls.add(f[0].strip());
-      urlHost.add(host);
-      urlWeight.add(w);
-      urlRate.add(r);
-    });
+    readTsv(
+        dir.resolve(URLS),
+        3,
+        1,
+        problems,
+        (f, where) -> {
+          long id = parseLong(f[1], where, "URL_ID", problems);
+          long host = parseLong(f[2], where, "Host_ID", problems);
+          if (!hostName.containsKey(host)) {
+            problems.add(where + ": Host_ID " + host + " is not in " + HOSTS);
+            return;
+          }
+          Double r = rate.get(id);
+          Double imp = importance.get(id);
+          if (r == null) {
+            noHistory[0]++;
+            return;
+          }
+          if (imp == null) {
+            noImportance[0]++;
+            return;
+          }
+          double w = imp;
+          if (!(w >= options.minWeight)) {
+            w = options.minWeight;
+            raised[0]++;
+          }
+          urls.add(f[0].strip());
+          urlHost.add(host);
+          urlWeight.add(w);
+          urlRate.add(r);
+        });
     if (!problems.isEmpty()) {
       throw new WorkloadException(problems.size() > 50 ? problems.subList(0, 50) : problems);
     }
     if (urls.isEmpty()) {
-      throw new WorkloadException(List.of(dir + ": no URL has both a history and an importance score"));
+      throw new WorkloadException(
+          List.of(dir + ": no URL has both a history and an importance score"));
     }
     Map<Long, Integer> hostIndex = new HashMap<>();
     List<Long> hostIds = new ArrayList<>();
     int n = urls.size();
     int[] hostOf = new int[n];
     for (int p = 0; p < n; p++) {
-      hostOf[p] = hostIndex.computeIfAbsent(urlHost.get(p), id -> {
-        hostIds.add(id);
-        return hostIds.size() - 1;
-      });
+      hostOf[p] =
+          hostIndex.computeIfAbsent(
+              urlHost.get(p),
+              id -> {
+                hostIds.add(id);
+                return hostIds.size() - 1;
+              });
     }
     int[] sizes = new int[hostIds.size()];
     for (int h : hostOf) {
@@ -224,7 +252,8 @@ public final class BingImporter {
   }
 
   /** Reads a TSV file; a first line whose ID column is a word is taken as a header and skipped. */
-  private static void readTsv(Path file, int columns, int idColumn, List<String> problems, RowHandler handler)
+  private static void readTsv(
+      Path file, int columns, int idColumn, List<String> problems, RowHandler handler)
       throws IOException {
     if (!Files.isRegularFile(file)) {
       problems.add(file + ": missing");
@@ -243,7 +272,14 @@ public final class BingImporter {
           continue;
         }
         if (f.length != columns) {
-          problems.add(file + ":" + lineNo + ": expected " + columns + " tab-separated columns, got " + f.length);
+          problems.add(
+              file
+                  + ":"
+                  + lineNo
+                  + ": expected "
+                  + columns
+                  + " tab-separated columns, got "
+                  + f.length);
           continue;
         }
         int before = problems.size();

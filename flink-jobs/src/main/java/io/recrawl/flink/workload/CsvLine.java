@@ -3,7 +3,9 @@ package io.recrawl.flink.workload;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Splits one CSV line (RFC 4180 quoting, so URLs may contain commas). Returns null on bad quoting. */
+/**
+ * Splits one CSV line (RFC 4180 quoting, so URLs may contain commas). Returns null on bad quoting.
+ */
 final class CsvLine {
 
   private CsvLine() {}

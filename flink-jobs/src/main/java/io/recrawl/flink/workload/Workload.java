@@ -16,9 +16,17 @@ public final class Workload {
   private final double[] hostMaxRate;
 
   public Workload(
-      String[] urls, int[] hostOf, double[] weight, double[] changeRate, String[] hostNames, double[] hostMaxRate) {
+      String[] urls,
+      int[] hostOf,
+      double[] weight,
+      double[] changeRate,
+      String[] hostNames,
+      double[] hostMaxRate) {
     int n = urls.length;
-    if (hostOf.length != n || weight.length != n || changeRate.length != n || hostNames.length != hostMaxRate.length) {
+    if (hostOf.length != n
+        || weight.length != n
+        || changeRate.length != n
+        || hostNames.length != hostMaxRate.length) {
       throw new IllegalArgumentException("array lengths disagree");
     }
     this.urls = urls;

@@ -14,20 +14,28 @@ public final class WorkloadGenerator {
     public int pages = 100_000;
     public int hosts = 1_000;
     public long seed = 1;
+
     /** Median change rate, per day. */
     public double rateMedian = 0.2;
+
     /** Standard deviation of ln(change rate). */
     public double rateSigma = 1.5;
+
     public double rateMin = 1e-3;
     public double rateMax = 20;
+
     /** Pareto shape of the weights (scale 1); smaller is heavier-tailed. */
     public double weightAlpha = 1.5;
+
     /** Zipf exponent of host sizes: host r (1-based) gets pages in proportion to r^-s. */
     public double zipf = 1.0;
+
     /** Fraction of hosts with a politeness limit. */
     public double constrainedFraction = 0.3;
+
     /** Tightness: a limited host allows base + perPage x (its pages) crawls per day. */
     public double constrainedPerPage = 0.05;
+
     public double constrainedBase = 1.0;
 
     void validate() {
@@ -37,8 +45,13 @@ public final class WorkloadGenerator {
       require(rateMin > 0 && rateMax >= rateMin, "need 0 < --rate-min <= --rate-max");
       require(weightAlpha > 0, "--weight-alpha must be > 0");
       require(zipf >= 0, "--zipf must be >= 0");
-      require(constrainedFraction >= 0 && constrainedFraction <= 1, "--constrained-fraction must be in [0, 1]");
-      require(constrainedPerPage >= 0 && constrainedBase >= 0 && constrainedPerPage + constrainedBase > 0,
+      require(
+          constrainedFraction >= 0 && constrainedFraction <= 1,
+          "--constrained-fraction must be in [0, 1]");
+      require(
+          constrainedPerPage >= 0
+              && constrainedBase >= 0
+              && constrainedPerPage + constrainedBase > 0,
           "--constrained-per-page and --constrained-base must be >= 0, not both 0");
     }
 
@@ -89,7 +102,9 @@ public final class WorkloadGenerator {
     return new Workload(urls, hostOf, weight, rate, hostNames, maxRate);
   }
 
-  /** Host sizes proportional to rank^-s, at least one page each, summing exactly to {@code pages}. */
+  /**
+   * Host sizes proportional to rank^-s, at least one page each, summing exactly to {@code pages}.
+   */
   static int[] zipfSizes(int pages, int hosts, double s) {
     double[] share = new double[hosts];
     double total = 0;

@@ -15,7 +15,8 @@ import java.util.Set;
 
 /**
  * Reads a workload directory ({@code pages.csv}, optional {@code hosts.csv}) strictly: every
- * malformed row is reported with its file and line number, and nothing is returned if any row is bad.
+ * malformed row is reported with its file and line number, and nothing is returned if any row is
+ * bad.
  */
 public final class WorkloadLoader {
 
@@ -23,15 +24,22 @@ public final class WorkloadLoader {
   public static final String HOSTS = "hosts.csv";
   static final String PAGES_HEADER = "url,host,weight,change_rate";
   static final String HOSTS_HEADER = "host,max_rate";
-  /** Beyond this many problems the rest are only counted: a broken 1M-row file should not flood the terminal. */
+
+  /**
+   * Beyond this many problems the rest are only counted: a broken 1M-row file should not flood the
+   * terminal.
+   */
   private static final int MAX_LISTED = 50;
 
   private final double defaultHostMaxRate;
 
-  /** @param defaultHostMaxRate crawls per day for hosts not in hosts.csv; +infinity = unlimited */
+  /**
+   * @param defaultHostMaxRate crawls per day for hosts not in hosts.csv; +infinity = unlimited
+   */
   public WorkloadLoader(double defaultHostMaxRate) {
     if (!(defaultHostMaxRate > 0)) {
-      throw new IllegalArgumentException("default host max rate must be > 0, got " + defaultHostMaxRate);
+      throw new IllegalArgumentException(
+          "default host max rate must be > 0, got " + defaultHostMaxRate);
     }
     this.defaultHostMaxRate = defaultHostMaxRate;
   }
@@ -43,29 +51,41 @@ public final class WorkloadLoader {
     if (!Files.isRegularFile(pagesFile)) {
       throw new WorkloadException(List.of(pagesFile + ": missing"));
     }
-    Map<String, Double> limits = Files.isRegularFile(hostsFile) ? readHosts(hostsFile, problems) : Map.of();
+    Map<String, Double> limits =
+        Files.isRegularFile(hostsFile) ? readHosts(hostsFile, problems) : Map.of();
 
     PageColumns pages = new PageColumns();
     Set<String> seenUrls = new HashSet<>();
-    boolean headerOk = readRows(pagesFile, PAGES_HEADER, problems, (lineNo, f) -> {
-      String url = f.get(0).strip();
-      String host = f.get(1).strip();
-      double w = number(f.get(2));
-      double d = number(f.get(3));
-      if (url.isEmpty()) {
-        problems.add(pagesFile, lineNo, "empty url");
-      } else if (host.isEmpty()) {
-        problems.add(pagesFile, lineNo, "empty host");
-      } else if (!(w > 0) || Double.isInfinite(w)) {
-        problems.add(pagesFile, lineNo, "weight must be a finite number > 0, got '" + f.get(2) + "'");
-      } else if (!(d >= 0) || Double.isInfinite(d)) {
-        problems.add(pagesFile, lineNo, "change_rate must be a finite number >= 0, got '" + f.get(3) + "'");
-      } else if (!seenUrls.add(url)) {
-        problems.add(pagesFile, lineNo, "duplicate url " + url);
-      } else {
-        pages.add(url, host, w, d);
-      }
-    });
+    boolean headerOk =
+        readRows(
+            pagesFile,
+            PAGES_HEADER,
+            problems,
+            (lineNo, f) -> {
+              String url = f.get(0).strip();
+              String host = f.get(1).strip();
+              double w = number(f.get(2));
+              double d = number(f.get(3));
+              if (url.isEmpty()) {
+                problems.add(pagesFile, lineNo, "empty url");
+              } else if (host.isEmpty()) {
+                problems.add(pagesFile, lineNo, "empty host");
+              } else if (!(w > 0) || Double.isInfinite(w)) {
+                problems.add(
+                    pagesFile,
+                    lineNo,
+                    "weight must be a finite number > 0, got '" + f.get(2) + "'");
+              } else if (!(d >= 0) || Double.isInfinite(d)) {
+                problems.add(
+                    pagesFile,
+                    lineNo,
+                    "change_rate must be a finite number >= 0, got '" + f.get(3) + "'");
+              } else if (!seenUrls.add(url)) {
+                problems.add(pagesFile, lineNo, "duplicate url " + url);
+              } else {
+                pages.add(url, host, w, d);
+              }
+            });
     if (!headerOk) {
       throw problems.toException();
     }
@@ -80,17 +100,24 @@ public final class WorkloadLoader {
 
   private static Map<String, Double> readHosts(Path file, Problems problems) throws IOException {
     Map<String, Double> limits = new HashMap<>();
-    readRows(file, HOSTS_HEADER, problems, (lineNo, f) -> {
-      String host = f.get(0).strip();
-      double r = number(f.get(1));
-      if (host.isEmpty()) {
-        problems.add(file, lineNo, "empty host");
-      } else if (!(r > 0)) {
-        problems.add(file, lineNo, "max_rate must be a number > 0 (crawls per day), got '" + f.get(1) + "'");
-      } else if (limits.putIfAbsent(host, r) != null) {
-        problems.add(file, lineNo, "duplicate host " + host);
-      }
-    });
+    readRows(
+        file,
+        HOSTS_HEADER,
+        problems,
+        (lineNo, f) -> {
+          String host = f.get(0).strip();
+          double r = number(f.get(1));
+          if (host.isEmpty()) {
+            problems.add(file, lineNo, "empty host");
+          } else if (!(r > 0)) {
+            problems.add(
+                file,
+                lineNo,
+                "max_rate must be a number > 0 (crawls per day), got '" + f.get(1) + "'");
+          } else if (limits.putIfAbsent(host, r) != null) {
+            problems.add(file, lineNo, "duplicate host " + host);
+          }
+        });
     return limits;
   }
 
@@ -103,7 +130,8 @@ public final class WorkloadLoader {
    * Reads a CSV file that must start with {@code header}: blank lines are skipped, rows with the
    * wrong number of fields are reported, the others handed on. False (reported) for a wrong header.
    */
-  private static boolean readRows(Path file, String header, Problems problems, RowHandler handler) throws IOException {
+  private static boolean readRows(Path file, String header, Problems problems, RowHandler handler)
+      throws IOException {
     int fields = header.split(",").length;
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       String line = in.readLine();

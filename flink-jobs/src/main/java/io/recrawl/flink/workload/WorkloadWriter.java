@@ -6,14 +6,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Writes a workload as {@code pages.csv} and {@code hosts.csv} (only the limited hosts are listed). */
+/**
+ * Writes a workload as {@code pages.csv} and {@code hosts.csv} (only the limited hosts are listed).
+ */
 public final class WorkloadWriter {
 
   private WorkloadWriter() {}
 
   public static void write(Workload w, Path dir) throws IOException {
     Files.createDirectories(dir);
-    try (BufferedWriter out = Files.newBufferedWriter(dir.resolve(WorkloadLoader.PAGES), StandardCharsets.UTF_8)) {
+    try (BufferedWriter out =
+        Files.newBufferedWriter(dir.resolve(WorkloadLoader.PAGES), StandardCharsets.UTF_8)) {
       out.write(WorkloadLoader.PAGES_HEADER);
       out.newLine();
       for (int p = 0; p < w.pages(); p++) {
@@ -27,7 +30,8 @@ public final class WorkloadWriter {
         out.newLine();
       }
     }
-    try (BufferedWriter out = Files.newBufferedWriter(dir.resolve(WorkloadLoader.HOSTS), StandardCharsets.UTF_8)) {
+    try (BufferedWriter out =
+        Files.newBufferedWriter(dir.resolve(WorkloadLoader.HOSTS), StandardCharsets.UTF_8)) {
       out.write(WorkloadLoader.HOSTS_HEADER);
       out.newLine();
       for (int h = 0; h < w.hosts(); h++) {

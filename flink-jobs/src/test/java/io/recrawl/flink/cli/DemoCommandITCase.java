@@ -11,7 +11,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code recrawl demo}: the real job with the toy crawler in the loop requests every seed and recrawls. */
+/**
+ * {@code recrawl demo}: the real job with the toy crawler in the loop requests every seed and
+ * recrawls.
+ */
 class DemoCommandITCase {
 
   @TempDir Path dir;
@@ -25,8 +28,13 @@ class DemoCommandITCase {
     }
     assertThat(requested).hasSize(20);
     assertThat(requested.values()).anySatisfy(n -> assertThat(n).isGreaterThan(1));
-    assertThat(text.toString(StandardCharsets.UTF_8)).contains("request http://host1.example/page1").contains("URLs recrawled")
-        // Each request is shown with the reason the decision log gives: first crawls, then recrawls that fell due.
-        .contains("why: first_crawl").contains("why: due").contains("why they went: {");
+    assertThat(text.toString(StandardCharsets.UTF_8))
+        .contains("request http://host1.example/page1")
+        .contains("URLs recrawled")
+        // Each request is shown with the reason the decision log gives: first crawls, then recrawls
+        // that fell due.
+        .contains("why: first_crawl")
+        .contains("why: due")
+        .contains("why they went: {");
   }
 }

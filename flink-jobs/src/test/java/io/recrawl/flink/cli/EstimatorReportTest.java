@@ -20,7 +20,9 @@ class EstimatorReportTest {
       System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
       System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
       int rc = EstimatorReport.run(args);
-      return new String[] {Integer.toString(rc), o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
+      return new String[] {
+        Integer.toString(rc), o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)
+      };
     } finally {
       System.setOut(out);
       System.setErr(err);
@@ -32,7 +34,10 @@ class EstimatorReportTest {
     String[] r = run("--pages", "200", "--seed", "3");
     assertThat(r[0]).isEqualTo("0");
     assertThat(r[1]).contains("200 pages per row", "seed 3");
-    assertThat(r[1].lines().filter(l -> l.startsWith("| regular") || l.startsWith("| exponential")).count())
+    assertThat(
+            r[1].lines()
+                .filter(l -> l.startsWith("| regular") || l.startsWith("| exponential"))
+                .count())
         .isEqualTo(12 * 4);
     // Deterministic for a seed.
     assertThat(run("--pages", "200", "--seed", "3")[1]).isEqualTo(r[1]);

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 class FlinkRunITCase {
 
-  private static final List<String> SEEDS = List.of("https://a.example/1", "https://a.example/2", "https://b.example/1");
+  private static final List<String> SEEDS =
+      List.of("https://a.example/1", "https://a.example/2", "https://b.example/1");
 
   @TempDir Path dir;
 
@@ -45,37 +46,49 @@ class FlinkRunITCase {
     Files.createDirectories(job.resolve("input"));
     Files.write(job.resolve("seeds.txt"), SEEDS);
     Path out = job.resolve("out");
-    Files.writeString(job.resolve("recrawl.yaml"), String.join("\n",
-        "recrawl.input.type: files",
-        "recrawl.input.path: " + job.resolve("input"),
-        "recrawl.input.monitor-interval-ms: 1000",
-        "recrawl.input.seeds: " + job.resolve("seeds.txt"),
-        "recrawl.output.type: files",
-        "recrawl.output.path: " + out.resolve("requests"),
-        "recrawl.deadletters.type: files",
-        "recrawl.deadletters.path: " + out.resolve("deadletters"),
-        "recrawl.control.tick-interval-ms: 1000",
-        "recrawl.watermark.idleness-ms: 2000",
-        "recrawl.watermark.out-of-orderness-ms: 1000",
-        "recrawl.job.name: flink-run-check",
-        ""));
+    Files.writeString(
+        job.resolve("recrawl.yaml"),
+        String.join(
+            "\n",
+            "recrawl.input.type: files",
+            "recrawl.input.path: " + job.resolve("input"),
+            "recrawl.input.monitor-interval-ms: 1000",
+            "recrawl.input.seeds: " + job.resolve("seeds.txt"),
+            "recrawl.output.type: files",
+            "recrawl.output.path: " + out.resolve("requests"),
+            "recrawl.deadletters.type: files",
+            "recrawl.deadletters.path: " + out.resolve("deadletters"),
+            "recrawl.control.tick-interval-ms: 1000",
+            "recrawl.watermark.idleness-ms: 2000",
+            "recrawl.watermark.out-of-orderness-ms: 1000",
+            "recrawl.job.name: flink-run-check",
+            ""));
 
     // The README: the keys of config/flink-config.yaml go into the cluster's config.yaml.
-    Map<String, String> settings = new LinkedHashMap<>(FlinkSettings.load(RepoFiles.file("config/flink-config.yaml")).toMap());
+    Map<String, String> settings =
+        new LinkedHashMap<>(FlinkSettings.load(RepoFiles.file("config/flink-config.yaml")).toMap());
     settings.put("execution.checkpointing.interval", "2 s");
     settings.put("execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString());
 
     try (StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir, classpath, settings)) {
       cluster.start(Duration.ofSeconds(90));
-      String submitted = cluster.flinkRun(Duration.ofSeconds(120),
-          "-d", jar.toString(), "run", "--config", job.resolve("recrawl.yaml").toString());
+      String submitted =
+          cluster.flinkRun(
+              Duration.ofSeconds(120),
+              "-d",
+              jar.toString(),
+              "run",
+              "--config",
+              job.resolve("recrawl.yaml").toString());
       assertThat(submitted).contains("Job has been submitted with JobID");
 
       Map<String, Long> requested = awaitRequests(out.resolve("requests"), Duration.ofSeconds(120));
       assertThat(requested).containsOnlyKeys(SEEDS);
       // Politeness on the output: a.example's two pages at least the default 1 s apart.
-      assertThat(Math.abs(requested.get(SEEDS.get(1)) - requested.get(SEEDS.get(0)))).isGreaterThanOrEqualTo(1000);
-      assertThat(cluster.rest("/jobs/overview")).contains("\"name\":\"flink-run-check\"", "\"state\":\"RUNNING\"");
+      assertThat(Math.abs(requested.get(SEEDS.get(1)) - requested.get(SEEDS.get(0))))
+          .isGreaterThanOrEqualTo(1000);
+      assertThat(cluster.rest("/jobs/overview"))
+          .contains("\"name\":\"flink-run-check\"", "\"state\":\"RUNNING\"");
     }
   }
 
@@ -94,7 +107,10 @@ class FlinkRunITCase {
     return cp.toString();
   }
 
-  /** Polls the file sink's committed files until every seed was requested; URL -> first request time. */
+  /**
+   * Polls the file sink's committed files until every seed was requested; URL -> first request
+   * time.
+   */
   private static Map<String, Long> awaitRequests(Path requests, Duration timeout) throws Exception {
     ObjectMapper json = new ObjectMapper();
     long deadline = System.nanoTime() + timeout.toNanos();

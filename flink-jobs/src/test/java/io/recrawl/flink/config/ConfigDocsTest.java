@@ -6,7 +6,9 @@ import io.recrawl.flink.testutil.RepoFiles;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
-/** The shipped YAML and the README document exactly the keys the code knows, with the same defaults. */
+/**
+ * The shipped YAML and the README document exactly the keys the code knows, with the same defaults.
+ */
 class ConfigDocsTest {
 
   @Test

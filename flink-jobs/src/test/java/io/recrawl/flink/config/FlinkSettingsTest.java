@@ -20,9 +20,11 @@ class FlinkSettingsTest {
     assertThat(c.get(StateBackendOptions.STATE_BACKEND)).isEqualTo("rocksdb");
     assertThat(c.get(RocksDBConfigurableOptions.USE_BLOOM_FILTER)).isTrue();
     assertThat(c.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).isTrue();
-    assertThat(c.get(CheckpointingOptions.CHECKPOINTING_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
+    assertThat(c.get(CheckpointingOptions.CHECKPOINTING_INTERVAL))
+        .isEqualTo(Duration.ofSeconds(10));
     assertThat(c.get(PipelineOptions.GENERIC_TYPES)).isFalse();
     assertThat(c.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("exponential-delay");
-    assertThat(c.get(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF)).isEqualTo(Duration.ofMinutes(1));
+    assertThat(c.get(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF))
+        .isEqualTo(Duration.ofMinutes(1));
   }
 }

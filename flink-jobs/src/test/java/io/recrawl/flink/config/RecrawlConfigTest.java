@@ -31,12 +31,18 @@ class RecrawlConfigTest {
 
   @Test
   void flatAndNestedKeysAreTheSame() throws Exception {
-    RecrawlConfig flat = RecrawlConfig.load(yaml("""
+    RecrawlConfig flat =
+        RecrawlConfig.load(
+            yaml(
+                """
         recrawl.input.type: kafka
         recrawl.kafka.topic.status: s
         recrawl.partition.mode: bydomain
         """));
-    RecrawlConfig nested = RecrawlConfig.load(yaml("""
+    RecrawlConfig nested =
+        RecrawlConfig.load(
+            yaml(
+                """
         recrawl:
           input: {type: KAFKA}
           kafka:
@@ -81,34 +87,52 @@ class RecrawlConfigTest {
         .hasMessageStartingWith("recrawl.global-lambda: must be between 0.0");
     assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.global-lambda", "NaN")))
         .hasMessageStartingWith("recrawl.global-lambda:");
-    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.output.kafka.transaction-timeout-ms", 10)))
-        .hasMessageStartingWith("recrawl.output.kafka.transaction-timeout-ms: must be between 1000");
-    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.watermark.out-of-orderness-ms", -1)))
+    assertThatThrownBy(
+            () -> RecrawlConfig.fromMap(Map.of("recrawl.output.kafka.transaction-timeout-ms", 10)))
+        .hasMessageStartingWith(
+            "recrawl.output.kafka.transaction-timeout-ms: must be between 1000");
+    assertThatThrownBy(
+            () -> RecrawlConfig.fromMap(Map.of("recrawl.watermark.out-of-orderness-ms", -1)))
         .hasMessageStartingWith("recrawl.watermark.out-of-orderness-ms:");
   }
 
   @Test
   void crossKeyRulesNameTheKey() {
-    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.output.type", "kafka", "recrawl.kafka.bootstrap.servers", "")))
+    assertThatThrownBy(
+            () ->
+                RecrawlConfig.fromMap(
+                    Map.of("recrawl.output.type", "kafka", "recrawl.kafka.bootstrap.servers", "")))
         .hasMessageStartingWith("recrawl.kafka.bootstrap.servers: must not be empty");
-    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.input.seeds-time", "last tuesday")))
-        .hasMessageStartingWith("recrawl.input.seeds-time: must be epoch ms or an ISO-8601 instant");
-    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of(
-        "recrawl.metadata.transfer", List.of("a"), "recrawl.engine", Map.of("metadata.transfer", List.of("b")))))
+    assertThatThrownBy(
+            () -> RecrawlConfig.fromMap(Map.of("recrawl.input.seeds-time", "last tuesday")))
+        .hasMessageStartingWith(
+            "recrawl.input.seeds-time: must be epoch ms or an ISO-8601 instant");
+    assertThatThrownBy(
+            () ->
+                RecrawlConfig.fromMap(
+                    Map.of(
+                        "recrawl.metadata.transfer",
+                        List.of("a"),
+                        "recrawl.engine",
+                        Map.of("metadata.transfer", List.of("b")))))
         .hasMessageStartingWith("recrawl.metadata.transfer: given twice");
   }
 
   @Test
   void theControllerIsRefusedWithoutWhatItNeedsNamingTheKey() {
-    Map<String, Object> on = Map.of("recrawl.controller.budget", 20_000, "recrawl.input.type", "kafka");
+    Map<String, Object> on =
+        Map.of("recrawl.controller.budget", 20_000, "recrawl.input.type", "kafka");
     assertThat(RecrawlConfig.fromMap(on).controllerOn()).isTrue();
     assertThat(RecrawlConfig.fromMap(on).readsControlTopic()).isTrue();
     assertThatThrownBy(() -> RecrawlConfig.fromMap(with(on, "recrawl.kafka.topic.control", "")))
-        .hasMessageStartingWith("recrawl.kafka.topic.control: must not be empty when recrawl.controller.budget is set");
+        .hasMessageStartingWith(
+            "recrawl.kafka.topic.control: must not be empty when recrawl.controller.budget is set");
     assertThatThrownBy(() -> RecrawlConfig.fromMap(with(on, "recrawl.control.tick-interval-ms", 0)))
-        .hasMessageStartingWith("recrawl.control.tick-interval-ms: must be > 0 when recrawl.controller.budget is set");
+        .hasMessageStartingWith(
+            "recrawl.control.tick-interval-ms: must be > 0 when recrawl.controller.budget is set");
     assertThatThrownBy(() -> RecrawlConfig.fromMap(with(on, "recrawl.controller.period-ms", 5_000)))
-        .hasMessageStartingWith("recrawl.controller.period-ms: must be at least recrawl.control.tick-interval-ms");
+        .hasMessageStartingWith(
+            "recrawl.controller.period-ms: must be at least recrawl.control.tick-interval-ms");
     assertThatThrownBy(() -> RecrawlConfig.fromMap(with(on, "recrawl.controller.budget", -1)))
         .hasMessageStartingWith("recrawl.controller.budget: ");
     // With file input the control topic is read for the controller's sake alone.
@@ -125,14 +149,18 @@ class RecrawlConfigTest {
 
   @Test
   void numbersMayBeQuotedAndEmptyStringKeysMayBeBlank() throws Exception {
-    RecrawlConfig c = RecrawlConfig.load(yaml("recrawl.watermark.idleness-ms: \"5000\"\nrecrawl.input.seeds:\n"));
+    RecrawlConfig c =
+        RecrawlConfig.load(yaml("recrawl.watermark.idleness-ms: \"5000\"\nrecrawl.input.seeds:\n"));
     assertThat(c.get(RecrawlOptions.WATERMARK_IDLENESS_MS)).isEqualTo(5000L);
     assertThat(c.get(RecrawlOptions.INPUT_SEEDS)).isEmpty();
   }
 
   @Test
   void engineKeysArePassedOnWithoutThePrefix() throws Exception {
-    RecrawlConfig c = RecrawlConfig.load(yaml("""
+    RecrawlConfig c =
+        RecrawlConfig.load(
+            yaml(
+                """
         recrawl.metadata.transfer: [depth, "tag"]
         recrawl.engine:
           objective: harmonic-staleness
@@ -140,8 +168,17 @@ class RecrawlConfigTest {
             max-rate: 1440
         recrawl.engine.lease: 30 min
         """));
-    assertThat(c.engineSettings()).containsExactlyInAnyOrderEntriesOf(Map.of(
-        "objective", "harmonic-staleness", "host.max-rate", 1440, "lease", "30 min", "metadata.transfer", List.of("depth", "tag")));
+    assertThat(c.engineSettings())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "objective",
+                "harmonic-staleness",
+                "host.max-rate",
+                1440,
+                "lease",
+                "30 min",
+                "metadata.transfer",
+                List.of("depth", "tag")));
     assertThat(c.metadataTransfer()).containsExactly("depth", "tag");
   }
 
@@ -153,27 +190,44 @@ class RecrawlConfigTest {
     assertThatThrownBy(() -> RecrawlConfig.load(yaml("recrawl.engine.bogus: 1\n")))
         .isInstanceOf(ConfigException.class)
         .hasMessageStartingWith("recrawl.engine.bogus: unknown key");
-    RecrawlConfig c = RecrawlConfig.load(yaml("recrawl.engine.lease: 30 min\nrecrawl.metadata.transfer: [depth]\n"));
+    RecrawlConfig c =
+        RecrawlConfig.load(
+            yaml("recrawl.engine.lease: 30 min\nrecrawl.metadata.transfer: [depth]\n"));
     assertThat(c.engineConfig().leaseMs).isEqualTo(1_800_000L);
     assertThat(c.engineConfig().metadataTransfer).containsExactly("depth");
   }
 
   @Test
   void kafkaClientPropertiesArePassedOnButNeverLoggedAndNeverTheJobsOwn() throws Exception {
-    RecrawlConfig c = RecrawlConfig.load(yaml("""
+    RecrawlConfig c =
+        RecrawlConfig.load(
+            yaml(
+                """
         recrawl.kafka.properties:
           security.protocol: SASL_SSL
           sasl.jaas.config: "secret"
         recrawl.kafka.properties.request.timeout.ms: 60000
         """));
-    assertThat(c.kafkaProperties()).containsExactlyInAnyOrderEntriesOf(Map.of(
-        "security.protocol", "SASL_SSL", "sasl.jaas.config", "secret", "request.timeout.ms", "60000"));
+    assertThat(c.kafkaProperties())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "security.protocol",
+                "SASL_SSL",
+                "sasl.jaas.config",
+                "secret",
+                "request.timeout.ms",
+                "60000"));
     assertThat(c.effective()).containsEntry("recrawl.kafka.properties.sasl.jaas.config", "(set)");
     assertThat(c.effective().toString()).doesNotContain("secret");
-    assertThat(c.with(Map.of("recrawl.parallelism", 2)).kafkaProperties()).isEqualTo(c.kafkaProperties());
-    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.kafka.properties.bootstrap.servers", "x:1")))
-        .hasMessageStartingWith("recrawl.kafka.properties.bootstrap.servers: set by the job itself");
-    assertThatThrownBy(() -> RecrawlConfig.fromMap(Map.of("recrawl.kafka.properties.acks", List.of("all"))))
+    assertThat(c.with(Map.of("recrawl.parallelism", 2)).kafkaProperties())
+        .isEqualTo(c.kafkaProperties());
+    assertThatThrownBy(
+            () ->
+                RecrawlConfig.fromMap(Map.of("recrawl.kafka.properties.bootstrap.servers", "x:1")))
+        .hasMessageStartingWith(
+            "recrawl.kafka.properties.bootstrap.servers: set by the job itself");
+    assertThatThrownBy(
+            () -> RecrawlConfig.fromMap(Map.of("recrawl.kafka.properties.acks", List.of("all"))))
         .hasMessageStartingWith("recrawl.kafka.properties.acks: must be a string");
   }
 
@@ -188,13 +242,18 @@ class RecrawlConfigTest {
   @Test
   void seedsTimeIsEpochMillisIsoOrTheBuildTime() {
     assertThat(RecrawlConfig.defaults().seedsTime(42)).isEqualTo(42);
-    assertThat(RecrawlConfig.fromMap(Map.of("recrawl.input.seeds-time", "1000")).seedsTime(42)).isEqualTo(1000);
-    assertThat(RecrawlConfig.fromMap(Map.of("recrawl.input.seeds-time", "1970-01-01T00:00:01Z")).seedsTime(42)).isEqualTo(1000);
+    assertThat(RecrawlConfig.fromMap(Map.of("recrawl.input.seeds-time", "1000")).seedsTime(42))
+        .isEqualTo(1000);
+    assertThat(
+            RecrawlConfig.fromMap(Map.of("recrawl.input.seeds-time", "1970-01-01T00:00:01Z"))
+                .seedsTime(42))
+        .isEqualTo(1000);
   }
 
   @Test
   void malformedYamlNamesTheFile() throws Exception {
     Path f = yaml("recrawl.input.type: [unclosed\n");
-    assertThatThrownBy(() -> RecrawlConfig.load(f)).hasMessageStartingWith(f.toString() + ": not valid YAML");
+    assertThatThrownBy(() -> RecrawlConfig.load(f))
+        .hasMessageStartingWith(f.toString() + ": not valid YAML");
   }
 }

@@ -16,20 +16,24 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.TwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
-/** The controller operator: budget messages; its learned state survives a checkpoint and restore. */
+/**
+ * The controller operator: budget messages; its learned state survives a checkpoint and restore.
+ */
 class GlobalLambdaFunctionTest {
 
   private static final ThresholdGrid GRID = EngineConfig.defaults().grid;
   private static final long T0 = 1_700_000_000_000L;
   private static final long HOUR = 3_600_000;
 
-  private static TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage> harness() throws Exception {
+  private static TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage>
+      harness() throws Exception {
     return harness(10_000);
   }
 
-  private static TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage> harness(double budget)
-      throws Exception {
-    return new TwoInputStreamOperatorTestHarness<>(new CoProcessOperator<>(new GlobalLambdaFunction(Map.of(), budget, HOUR)));
+  private static TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage>
+      harness(double budget) throws Exception {
+    return new TwoInputStreamOperatorTestHarness<>(
+        new CoProcessOperator<>(new GlobalLambdaFunction(Map.of(), budget, HOUR)));
   }
 
   /** Period {@code i}'s two reports: a demand that grows, a steady fetch count, a backlog. */
@@ -45,8 +49,11 @@ class GlobalLambdaFunctionTest {
         new DemandReport(1, 2, t, since, 0, 210, 40, curve));
   }
 
-  private static List<Double> feed(TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage> h,
-      int from, int to) throws Exception {
+  private static List<Double> feed(
+      TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage> h,
+      int from,
+      int to)
+      throws Exception {
     int before = h.extractOutputValues().size();
     for (int i = from; i < to; i++) {
       for (DemandReport r : period(i)) {
@@ -107,21 +114,25 @@ class GlobalLambdaFunctionTest {
     try (var restored = harness(10_000)) {
       restored.initializeState(snapshot);
       restored.open();
-      assertThat(feed(restored, 5, 10)).as("the budget from the message, not the configuration")
+      assertThat(feed(restored, 5, 10))
+          .as("the budget from the message, not the configuration")
           .containsExactlyElementsOf(atTheNewBudget.subList(5, 10));
     }
     try (var reconfigured = harness(7_000)) {
       reconfigured.initializeState(snapshot);
       reconfigured.open();
-      assertThat(feed(reconfigured, 5, 6).get(0)).as("a new configured budget wins over the restored one")
+      assertThat(feed(reconfigured, 5, 6).get(0))
+          .as("a new configured budget wins over the restored one")
           .isLessThan(atTheNewBudget.get(5));
     }
   }
 
   @Test
   void aBudgetOrPeriodThatCannotWorkIsRefusedWhenTheJobIsBuilt() {
-    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of(), 0, HOUR)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of(), 100, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of(), 0, HOUR))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of(), 100, 0))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of("bogus", 1), 100, HOUR))
         .hasMessageContaining("bogus");
   }

@@ -25,29 +25,38 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The job with a global budget, as configured for production: status events from a real Kafka
  * broker (in-process KRaft), two scheduler subtasks on RocksDB, their demand reports summed by the
  * controller, and its λ_0 sent through the control topic back to the schedulers. Checked on the
- * topics themselves: the controller prices a budget below demand, and pages released afterwards
- * are released at that price.
+ * topics themselves: the controller prices a budget below demand, and pages released afterwards are
+ * released at that price.
  */
 class GlobalLambdaLoopITCase {
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = TestClusters.miniCluster(TestClusters.strict("500 ms"));
+  static final MiniClusterExtension CLUSTER =
+      TestClusters.miniCluster(TestClusters.strict("500 ms"));
 
   @RegisterExtension
-  static final KafkaExtension KAFKA = new KafkaExtension("crawl.status", 2, "crawl.requests", 2, "crawl.control", 1);
+  static final KafkaExtension KAFKA =
+      new KafkaExtension("crawl.status", 2, "crawl.requests", 2, "crawl.control", 1);
 
   private static final long HOUR = 3_600_000L;
   private static final long DAY = 24 * HOUR;
 
   /** Pages fetched {@code ago} ms before now that change once a day, of the given weight. */
-  private static List<String> fetched(String hostPrefix, int hosts, int perHost, long ago, double weight) {
+  private static List<String> fetched(
+      String hostPrefix, int hosts, int perHost, long ago, double weight) {
     long time = System.currentTimeMillis() - ago;
     List<String> out = new ArrayList<>();
     for (int h = 0; h < hosts; h++) {
       for (int p = 0; p < perHost; p++) {
         String url = "http://" + hostPrefix + h + ".example/page" + p;
-        out.add("{\"url\":\"" + url + "\",\"status\":\"FETCHED\",\"time\":" + time
-            + ",\"changed\":true,\"weight\":" + weight + ",\"metadata\":{\"recrawl.change-rate\":\"1\"}}");
+        out.add(
+            "{\"url\":\""
+                + url
+                + "\",\"status\":\"FETCHED\",\"time\":"
+                + time
+                + ",\"changed\":true,\"weight\":"
+                + weight
+                + ",\"metadata\":{\"recrawl.change-rate\":\"1\"}}");
       }
     }
     return out;
@@ -61,18 +70,20 @@ class GlobalLambdaLoopITCase {
     // wait: V grows by days, not seconds.)
     KAFKA.kafka().send("crawl.status", fetched("first", 20, 20, HOUR, 1));
     Map<String, Object> settings = KAFKA.jobSettings("lambda-loop");
-    settings.putAll(Map.ofEntries(
-        Map.entry("recrawl.deadletters.type", "discard"),
-        Map.entry("recrawl.watermark.idleness-ms", 500),
-        Map.entry("recrawl.control.tick-interval-ms", 200),
-        Map.entry("recrawl.controller.budget", 500),
-        Map.entry("recrawl.controller.period-ms", 1_000),
-        // Hosts far from their own limit: their threshold is then λ_0 itself.
-        Map.entry("recrawl.engine.host.max-rate", 8_640_000),
-        // Nobody answers the requests here: a lease longer than the test keeps the pages in flight
-        // instead of re-releasing them.
-        Map.entry("recrawl.engine.lease", "3 d"),
-        Map.entry("recrawl.parallelism", 2)));
+    settings.putAll(
+        Map.ofEntries(
+            Map.entry("recrawl.deadletters.type", "discard"),
+            Map.entry("recrawl.watermark.idleness-ms", 500),
+            Map.entry("recrawl.control.tick-interval-ms", 200),
+            Map.entry("recrawl.controller.budget", 500),
+            Map.entry("recrawl.controller.period-ms", 1_000),
+            // Hosts far from their own limit: their threshold is then λ_0 itself.
+            Map.entry("recrawl.engine.host.max-rate", 8_640_000),
+            // Nobody answers the requests here: a lease longer than the test keeps the pages in
+            // flight
+            // instead of re-releasing them.
+            Map.entry("recrawl.engine.lease", "3 d"),
+            Map.entry("recrawl.parallelism", 2)));
     // Checkpoints commit the crawl requests' transactions (exactly-once, the default delivery).
     JobClient job = TestClusters.startJob(RecrawlConfig.fromMap(settings), "global-lambda-loop");
     try {
@@ -85,15 +96,26 @@ class GlobalLambdaLoopITCase {
       List<CrawlRequest> second = new ArrayList<>();
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (second.size() < 100 && System.nanoTime() < deadline) {
-        second = KAFKA.kafka().read("crawl.requests", "read_committed", Integer.MAX_VALUE, Duration.ofSeconds(1)).stream()
-            .map(r -> CrawlRequestCodec.parse(r.value(), 0).value())
-            .filter(r -> r.host().startsWith("second"))
-            .toList();
+        second =
+            KAFKA
+                .kafka()
+                .read("crawl.requests", "read_committed", Integer.MAX_VALUE, Duration.ofSeconds(1))
+                .stream()
+                .map(r -> CrawlRequestCodec.parse(r.value(), 0).value())
+                .filter(r -> r.host().startsWith("second"))
+                .toList();
       }
-      assertThat(second.stream().map(CrawlRequest::url).distinct()).as("requests of the second batch: %s", second).hasSize(100);
+      assertThat(second.stream().map(CrawlRequest::url).distinct())
+          .as("requests of the second batch: %s", second)
+          .hasSize(100);
       Set<Double> published = new TreeSet<>();
       controllerPrices(1, Duration.ofSeconds(1)).forEach(m -> published.add(m.globalLambda()));
-      assertThat(second).allSatisfy(r -> assertThat(published).as("thresholds of the released pages").contains(r.threshold()));
+      assertThat(second)
+          .allSatisfy(
+              r ->
+                  assertThat(published)
+                      .as("thresholds of the released pages")
+                      .contains(r.threshold()));
       assertThat(second).allSatisfy(r -> assertThat(r.threshold()).isPositive());
       assertThat(published.stream().filter(l -> l > 0)).isNotEmpty();
 
@@ -101,20 +123,29 @@ class GlobalLambdaLoopITCase {
       List<ControlMessage> before = controllerPrices(1, Duration.ofSeconds(1));
       ControlMessage last = before.get(before.size() - 1);
       long raised = System.currentTimeMillis();
-      KAFKA.kafka().send("crawl.control", List.of("{\"type\":\"budget\",\"time\":" + raised + ",\"budget\":50000}"));
+      KAFKA
+          .kafka()
+          .send(
+              "crawl.control",
+              List.of("{\"type\":\"budget\",\"time\":" + raised + ",\"budget\":50000}"));
       List<ControlMessage> after = new ArrayList<>();
       deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (after.size() < 2 && System.nanoTime() < deadline) {
         after = allPrices().stream().filter(m -> m.time() > raised + 1_000).toList();
       }
-      assertThat(after).as("prices after the budget message").isNotEmpty()
+      assertThat(after)
+          .as("prices after the budget message")
+          .isNotEmpty()
           .allSatisfy(m -> assertThat(m.globalLambda()).isLessThan(last.globalLambda()));
     } finally {
       TestClusters.cancelAndWait(job);
     }
   }
 
-  /** The controller's LAMBDA messages on the control topic with a price above 0 (waits for {@code atLeast}). */
+  /**
+   * The controller's LAMBDA messages on the control topic with a price above 0 (waits for {@code
+   * atLeast}).
+   */
   private static List<ControlMessage> controllerPrices(int atLeast, Duration timeout) {
     List<ControlMessage> out;
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -128,7 +159,10 @@ class GlobalLambdaLoopITCase {
   private static List<ControlMessage> allPrices() {
     ControlMessageCodec codec = new ControlMessageCodec(-1);
     List<ControlMessage> out = new ArrayList<>();
-    for (ConsumerRecord<String, String> r : KAFKA.kafka().read("crawl.control", "read_committed", Integer.MAX_VALUE, Duration.ofMillis(500))) {
+    for (ConsumerRecord<String, String> r :
+        KAFKA
+            .kafka()
+            .read("crawl.control", "read_committed", Integer.MAX_VALUE, Duration.ofMillis(500))) {
       ControlMessage m = codec.parse(r.value(), 0).value();
       if (m.kind() == ControlMessage.Kind.LAMBDA) {
         assertThat(r.key()).isEqualTo("lambda");

@@ -10,7 +10,10 @@ import io.recrawl.wire.ControlMessage;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
-/** Demand reports of several scheduler subtasks, gathered into rounds and periods for the controller. */
+/**
+ * Demand reports of several scheduler subtasks, gathered into rounds and periods for the
+ * controller.
+ */
 class GlobalLambdaRoundsTest {
 
   private static final ThresholdGrid GRID = EngineConfig.defaults().grid;
@@ -32,23 +35,30 @@ class GlobalLambdaRoundsTest {
     return new GlobalLambdaController(GRID, BUDGET, HOUR / (double) EngineConfig.DAY_MS);
   }
 
-  private static DemandReport report(int subtask, long time, long since, long statuses, double inFlight, double a) {
+  private static DemandReport report(
+      int subtask, long time, long since, long statuses, double inFlight, double a) {
     return new DemandReport(subtask, 2, time, since, 0, statuses, inFlight, curve(a));
   }
 
   @Test
   void theFirstCompleteRoundPricesTheSummedDemandAtOnce() {
     GlobalLambdaRounds rounds = new GlobalLambdaRounds(controller(), HOUR);
-    assertThat(rounds.add(report(0, T0, Long.MIN_VALUE, 0, 700, 12_000))).as("one subtask of two").isNull();
+    assertThat(rounds.add(report(0, T0, Long.MIN_VALUE, 0, 700, 12_000)))
+        .as("one subtask of two")
+        .isNull();
     ControlMessage m = rounds.add(report(1, T0, Long.MIN_VALUE, 0, 300, 8_000));
     assertThat(m).isNotNull();
     assertThat(m.kind()).isEqualTo(ControlMessage.Kind.LAMBDA);
     assertThat(m.time()).isEqualTo(T0);
-    assertThat(m.epoch()).as("the tick's time, so epochs only grow, across restarts too").isEqualTo(T0);
+    assertThat(m.epoch())
+        .as("the tick's time, so epochs only grow, across restarts too")
+        .isEqualTo(T0);
     // What one controller computes from the whole frontier's curve and backlog.
     double expected = controller().update(curve(20_000), Double.NaN, 1_000);
     assertThat(m.globalLambda()).isEqualTo(expected).isPositive();
-    assertThat(GRID.demandAt(curve(20_000), m.globalLambda())).isLessThan(BUDGET).isGreaterThan(0.99 * BUDGET);
+    assertThat(GRID.demandAt(curve(20_000), m.globalLambda()))
+        .isLessThan(BUDGET)
+        .isGreaterThan(0.99 * BUDGET);
   }
 
   @Test
@@ -99,7 +109,9 @@ class GlobalLambdaRoundsTest {
     GlobalLambdaRounds rounds = new GlobalLambdaRounds(controller(), HOUR);
     rounds.add(report(0, T0, Long.MIN_VALUE, 0, 0, 12_000));
     rounds.add(report(1, T0, Long.MIN_VALUE, 0, 0, 8_000));
-    assertThat(rounds.add(report(1, T0, Long.MIN_VALUE, 999, 0, 8_000))).as("a round already closed").isNull();
+    assertThat(rounds.add(report(1, T0, Long.MIN_VALUE, 999, 0, 8_000)))
+        .as("a round already closed")
+        .isNull();
     long end = T0 + HOUR;
     assertThat(rounds.add(report(0, end, T0, 100, 0, 12_000))).isNull();
     assertThat(rounds.add(report(0, end, T0, 100, 0, 12_000))).as("the same report again").isNull();
@@ -113,7 +125,9 @@ class GlobalLambdaRoundsTest {
     double[] small = new double[GRID.size()];
     Arrays.fill(small, 2_000); // every page at most 2,000 a day, at any price
     rounds.add(new DemandReport(0, 2, T0, Long.MIN_VALUE, 0, 0, 0, small));
-    assertThat(rounds.add(new DemandReport(1, 2, T0, Long.MIN_VALUE, 0, 0, 0, small)).globalLambda()).isZero();
+    assertThat(
+            rounds.add(new DemandReport(1, 2, T0, Long.MIN_VALUE, 0, 0, 0, small)).globalLambda())
+        .isZero();
   }
 
   @Test

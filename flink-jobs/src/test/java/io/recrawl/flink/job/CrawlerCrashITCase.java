@@ -25,12 +25,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Nothing is lost when the crawler dies: the loop of {@link CrawlLoopITCase}, with the crawler's JVM
- * killed without warning once it has fetched the seed, and a new one started in its place (same
- * consumer group). The requests the dead crawler had taken but not answered are still in Kafka
- * (the spout commits an offset only once its tuple tree is acked), and so are those the job wrote
- * while no crawler ran: the new crawler fetches every page, and the seed again (a replay of its
- * request or the job's recrawl, at least once either way), with the same checks as the loop.
+ * Nothing is lost when the crawler dies: the loop of {@link CrawlLoopITCase}, with the crawler's
+ * JVM killed without warning once it has fetched the seed, and a new one started in its place (same
+ * consumer group). The requests the dead crawler had taken but not answered are still in Kafka (the
+ * spout commits an offset only once its tuple tree is acked), and so are those the job wrote while
+ * no crawler ran: the new crawler fetches every page, and the seed again (a replay of its request
+ * or the job's recrawl, at least once either way), with the same checks as the loop.
  */
 class CrawlerCrashITCase {
 
@@ -39,7 +39,8 @@ class CrawlerCrashITCase {
 
   @RegisterExtension
   static final KafkaExtension KAFKA =
-      new KafkaExtension("crawl.status", 2, "crawl.requests", 2, "crawl.deadletters", 1, "crawl.control", 1);
+      new KafkaExtension(
+          "crawl.status", 2, "crawl.requests", 2, "crawl.deadletters", 1, "crawl.control", 1);
 
   @TempDir Path dir;
 
@@ -50,15 +51,22 @@ class CrawlerCrashITCase {
       String home = site.base() + "/";
       JobClient job = startJob(KAFKA, dir, home);
       try {
-        // Closed as well as killed: a failed assertion before the kill must not leave the JVM running.
-        try (LocalCrawler first = LocalCrawler.start(KAFKA.kafka().bootstrapServers(), dir, "first-crawler")) {
-          List<StatusEvent> before = await(KAFKA, first, s -> count(s, home, CrawlStatus.FETCHED) >= 1);
-          assertThat(count(before, home, CrawlStatus.FETCHED)).as("the seed fetched; crawler log: %s", first.log()).isEqualTo(1);
+        // Closed as well as killed: a failed assertion before the kill must not leave the JVM
+        // running.
+        try (LocalCrawler first =
+            LocalCrawler.start(KAFKA.kafka().bootstrapServers(), dir, "first-crawler")) {
+          List<StatusEvent> before =
+              await(KAFKA, first, s -> count(s, home, CrawlStatus.FETCHED) >= 1);
+          assertThat(count(before, home, CrawlStatus.FETCHED))
+              .as("the seed fetched; crawler log: %s", first.log())
+              .isEqualTo(1);
           first.kill();
           assertThat(first.isAlive()).isFalse();
         }
-        try (LocalCrawler second = LocalCrawler.start(KAFKA.kafka().bootstrapServers(), dir, "second-crawler")) {
-          List<StatusEvent> statuses = await(KAFKA, second, s -> siteCrawledAndSeedRecrawled(s, site));
+        try (LocalCrawler second =
+            LocalCrawler.start(KAFKA.kafka().bootstrapServers(), dir, "second-crawler")) {
+          List<StatusEvent> statuses =
+              await(KAFKA, second, s -> siteCrawledAndSeedRecrawled(s, site));
           checkCrawl(KAFKA, site, statuses, requests(KAFKA), second);
         }
       } finally {

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DecisionLogITCase {
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = TestClusters.miniCluster(TestClusters.strict("300 ms"));
+  static final MiniClusterExtension CLUSTER =
+      TestClusters.miniCluster(TestClusters.strict("300 ms"));
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int HOSTS = 3;
@@ -50,23 +51,43 @@ class DecisionLogITCase {
     List<String> lines = new ArrayList<>();
     for (int h = 0; h < HOSTS; h++) {
       for (int p = 0; p < PAGES_PER_HOST; p++) {
-        lines.add("{\"url\":\"http://h" + h + ".example/p" + p + "\",\"status\":\"DISCOVERED\",\"time\":" + discovered + "}");
+        lines.add(
+            "{\"url\":\"http://h"
+                + h
+                + ".example/p"
+                + p
+                + "\",\"status\":\"DISCOVERED\",\"time\":"
+                + discovered
+                + "}");
       }
     }
     Files.writeString(input.resolve("status.jsonl"), String.join("\n", lines) + "\n");
-    RecrawlConfig config = RecrawlConfig.fromMap(Map.of(
-        "recrawl.input.path", input.toString(),
-        "recrawl.input.monitor-interval-ms", 200, // unbounded, as in production
-        "recrawl.watermark.out-of-orderness-ms", 0,
-        "recrawl.watermark.idleness-ms", 500,
-        "recrawl.control.tick-interval-ms", 200,
-        "recrawl.global-lambda", 0.25,
-        "recrawl.engine.host.max-rate", 1440, // one a minute
-        "recrawl.output.path", dir.resolve("out").toString(),
-        "recrawl.decisions.type", "files",
-        "recrawl.decisions.path", dir.resolve("decisions").toString()));
+    RecrawlConfig config =
+        RecrawlConfig.fromMap(
+            Map.of(
+                "recrawl.input.path",
+                input.toString(),
+                "recrawl.input.monitor-interval-ms",
+                200, // unbounded, as in production
+                "recrawl.watermark.out-of-orderness-ms",
+                0,
+                "recrawl.watermark.idleness-ms",
+                500,
+                "recrawl.control.tick-interval-ms",
+                200,
+                "recrawl.global-lambda",
+                0.25,
+                "recrawl.engine.host.max-rate",
+                1440, // one a minute
+                "recrawl.output.path",
+                dir.resolve("out").toString(),
+                "recrawl.decisions.type",
+                "files",
+                "recrawl.decisions.path",
+                dir.resolve("decisions").toString()));
 
-    JobClient job = TestClusters.startJob(config, "decision-log"); // file parts are finalised at checkpoints
+    JobClient job =
+        TestClusters.startJob(config, "decision-log"); // file parts are finalised at checkpoints
     int expected = HOSTS * PAGES_PER_HOST;
     try {
       // Part files are finalised at checkpoints: wait until both outputs hold every page.
@@ -78,15 +99,18 @@ class DecisionLogITCase {
       TestClusters.cancelAndWait(job);
     }
 
-    Map<String, CrawlRequest> requests = JsonLines.readAll(dir.resolve("out")).stream()
-        .map(l -> CrawlRequestCodec.parse(l, 0).value())
-        .collect(Collectors.toMap(CrawlRequest::url, Function.identity()));
+    Map<String, CrawlRequest> requests =
+        JsonLines.readAll(dir.resolve("out")).stream()
+            .map(l -> CrawlRequestCodec.parse(l, 0).value())
+            .collect(Collectors.toMap(CrawlRequest::url, Function.identity()));
     List<JsonNode> decisions = new ArrayList<>();
     for (String l : JsonLines.readAll(dir.resolve("decisions"))) {
       decisions.add(JSON.readTree(l));
     }
     assertThat(requests).hasSize(expected); // each page once: its lease (1 h) outlasts the test
-    assertThat(decisions).extracting(d -> d.get("url").asText()).containsExactlyInAnyOrderElementsOf(requests.keySet());
+    assertThat(decisions)
+        .extracting(d -> d.get("url").asText())
+        .containsExactlyInAnyOrderElementsOf(requests.keySet());
     for (JsonNode d : decisions) {
       CrawlRequest r = requests.get(d.get("url").asText());
       assertThat(d.get("host").asText()).isEqualTo(r.host());

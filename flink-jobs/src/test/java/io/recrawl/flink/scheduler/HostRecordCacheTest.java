@@ -86,7 +86,8 @@ class HostRecordCacheTest {
     assertThat(cache.dirtyCount()).isLessThanOrEqualTo(2);
     for (int i = 0; i < 5; i++) {
       state.setCurrentKey("h" + i);
-      assertThat(cache.get("h" + i).pages).isEqualTo(i); // from the heap or written back, never lost
+      assertThat(cache.get("h" + i).pages)
+          .isEqualTo(i); // from the heap or written back, never lost
     }
     cache.flush();
     for (int i = 0; i < 5; i++) {

@@ -24,7 +24,10 @@ import java.util.List;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.junit.jupiter.api.Test;
 
-/** The scheduler operator on RocksDB: status transitions, leases, thresholds, overrides, clean-up, restore. */
+/**
+ * The scheduler operator on RocksDB: status transitions, leases, thresholds, overrides, clean-up,
+ * restore.
+ */
 class HostSchedulerFunctionTest {
 
   private static final String A = "https://a.example/page";
@@ -77,14 +80,18 @@ class HostSchedulerFunctionTest {
       s.advance(redirect + 2 * HOUR - MIN);
       assertThat(s.newRequests()).isEmpty();
       s.advance(redirect + 2 * HOUR + 2 * MIN);
-      assertThat(s.newRequests()).extracting(CrawlRequest::due).containsExactly(redirect + 2 * HOUR);
+      assertThat(s.newRequests())
+          .extracting(CrawlRequest::due)
+          .containsExactly(redirect + 2 * HOUR);
     }
   }
 
   @Test
   void fetchErrorsBackOffThenBecomeError() throws Exception {
     try (SchedulerHarness s =
-        new SchedulerHarness(settings("fetch-error.backoff", "2 h", "fetch-error.max", "3", "timer.horizon", "12 h"))) {
+        new SchedulerHarness(
+            settings(
+                "fetch-error.backoff", "2 h", "fetch-error.max", "3", "timer.horizon", "12 h"))) {
       s.status(A, DISCOVERED, T0);
       s.advance(T0 + MIN);
       assertThat(s.newRequests()).hasSize(1);
@@ -123,7 +130,10 @@ class HostSchedulerFunctionTest {
       s.status(event("https://a.example/other", FETCHED, T0 + 2 * MIN, true));
       s.advance(T0 + 10 * DAY);
       // Only the healthy page comes back (every revisit interval); the ERROR page never does.
-      assertThat(s.newRequests()).extracting(CrawlRequest::url).isNotEmpty().containsOnly("https://a.example/other");
+      assertThat(s.newRequests())
+          .extracting(CrawlRequest::url)
+          .isNotEmpty()
+          .containsOnly("https://a.example/other");
     }
   }
 
@@ -153,8 +163,10 @@ class HostSchedulerFunctionTest {
         s.advance(t);
       }
       List<CrawlRequest> sent = s.newRequests();
-      // Leases of 1, 2, 4, 8 and 16 h, then a day (24 × the lease): 7 releases in three days, not 72.
-      assertThat(sent).extracting(r -> (r.lease() - r.time()) / HOUR)
+      // Leases of 1, 2, 4, 8 and 16 h, then a day (24 × the lease): 7 releases in three days, not
+      // 72.
+      assertThat(sent)
+          .extracting(r -> (r.lease() - r.time()) / HOUR)
           .containsExactly(1L, 2L, 4L, 8L, 16L, 24L, 24L);
       assertThat(s.fn.metrics().leaseExpiries.getCount()).isEqualTo(6);
       // The crawler answers; its next release of the URL has the base lease again.
@@ -191,13 +203,17 @@ class HostSchedulerFunctionTest {
         assertThat(d.hostLambda + d.globalLambda).isCloseTo(r.threshold(), within(1e-12));
         assertThat(d.hostMaxRate).isEqualTo(6.0);
       }
-      assertThat(decisions.subList(0, first.size())).extracting(d -> d.reason).containsOnly("first_crawl");
+      assertThat(decisions.subList(0, first.size()))
+          .extracting(d -> d.reason)
+          .containsOnly("first_crawl");
       // The pages that never came back are sent again when their leases run out.
       assertThat(decisions).extracting(d -> d.reason).contains("lease_expired");
       // Five pages, each worth about three crawls a day at this price, on a host limited to six a
       // day: its demand exceeds its limit, so it has a price of its own.
       assertThat(decisions).anySatisfy(d -> assertThat(d.hostLambda).isGreaterThan(0));
-      assertThat(decisions.get(0).toJson()).contains("\"reason\":\"first_crawl\"").contains("\"host_lambda\":")
+      assertThat(decisions.get(0).toJson())
+          .contains("\"reason\":\"first_crawl\"")
+          .contains("\"host_lambda\":")
           .contains("\"host_max_rate\":6.0");
     }
   }
@@ -225,7 +241,8 @@ class HostSchedulerFunctionTest {
 
   @Test
   void thresholdChangeOnTheBroadcastSideIsRecheckedAtTheNextWakeUp() throws Exception {
-    try (SchedulerHarness s = new SchedulerHarness(settings("timer.horizon", "6 h", "estimator.prior-rate", "1.0"))) {
+    try (SchedulerHarness s =
+        new SchedulerHarness(settings("timer.horizon", "6 h", "estimator.prior-rate", "1.0"))) {
       s.status(A, DISCOVERED, T0);
       s.advance(T0 + MIN);
       assertThat(s.newRequests()).hasSize(1);
@@ -244,9 +261,11 @@ class HostSchedulerFunctionTest {
       long lowered = T0 + 4 * DAY;
       s.control(ControlMessage.lambda(lowered, 2, 0.1));
       s.advance(lowered + 6 * HOUR + 2 * MIN);
-      List<CrawlRequest> out = s.newRequests(); // the first, then its lease expiries (no status comes back)
+      List<CrawlRequest> out =
+          s.newRequests(); // the first, then its lease expiries (no status comes back)
       assertThat(out).isNotEmpty();
-      assertThat(out.get(0).time()).isLessThanOrEqualTo(lowered + 6 * HOUR + MIN); // within the horizon
+      assertThat(out.get(0).time())
+          .isLessThanOrEqualTo(lowered + 6 * HOUR + MIN); // within the horizon
       assertThat(out.get(0).threshold()).isCloseTo(0.1, within(1e-12));
       assertThat(out.get(0).value()).isGreaterThanOrEqualTo(0.1);
       assertThat(s.fn.metrics().globalLambda).isEqualTo(0.1);
@@ -263,7 +282,8 @@ class HostSchedulerFunctionTest {
         s.status("https://b.example/" + i, DISCOVERED, T0);
         s.status("https://c.example/" + i, DISCOVERED, T0);
       }
-      s.advance(T0 + 40 * SEC); // the first wake-up (end of the first due bucket): one release per host
+      s.advance(
+          T0 + 40 * SEC); // the first wake-up (end of the first due bucket): one release per host
       assertThat(s.newRequests()).hasSize(3);
       // Override after c's first release: applied at c's next wake-up, before it releases again.
       s.control(ControlMessage.hostRate(T0 + 40 * SEC, "c.example", 1440));
@@ -274,12 +294,14 @@ class HostSchedulerFunctionTest {
       assertThat(gaps(out, "c.example")).hasSize(4).allMatch(g -> g >= MIN);
 
       s.control(ControlMessage.hostRate(T0 + HOUR, "a.example", 0)); // removes it
-      assertThat(s.h.getBroadcastState(SchedulerState.hostRatesDescriptor()).contains("a.example")).isFalse();
+      assertThat(s.h.getBroadcastState(SchedulerState.hostRatesDescriptor()).contains("a.example"))
+          .isFalse();
     }
   }
 
   @Test
-  void aStatusEventReleasesAPageDiscoveredWhileItsHostIsIdleButNeverFasterThanAnOverride() throws Exception {
+  void aStatusEventReleasesAPageDiscoveredWhileItsHostIsIdleButNeverFasterThanAnOverride()
+      throws Exception {
     try (SchedulerHarness s = new SchedulerHarness(settings("lease", "1 d"))) {
       s.control(ControlMessage.hostRate(T0, "a.example", 24)); // one an hour
       // A price at which the host's few pages want less than its limit: its own lambda is 0. (On a
@@ -291,7 +313,9 @@ class HostSchedulerFunctionTest {
       s.status("https://a.example/1", DISCOVERED, T0 + 30 * MIN);
       assertThat(s.newRequests()).isEmpty(); // half an hour after the last: the override holds it
       s.advance(T0 + 2 * HOUR);
-      assertThat(s.newRequests()).extracting(CrawlRequest::url).containsExactly("https://a.example/1");
+      assertThat(s.newRequests())
+          .extracting(CrawlRequest::url)
+          .containsExactly("https://a.example/1");
       // The host is idle again: a page discovered now goes out with the event, no timer needed.
       s.status("https://a.example/2", DISCOVERED, T0 + 2 * HOUR + 30 * MIN);
       List<CrawlRequest> atOnce = s.newRequests();
@@ -301,14 +325,19 @@ class HostSchedulerFunctionTest {
       s.status("https://a.example/3", DISCOVERED, T0 + 2 * HOUR + 40 * MIN);
       assertThat(s.newRequests()).isEmpty();
       s.advance(T0 + 5 * HOUR);
-      assertThat(s.newRequests()).extracting(CrawlRequest::url).containsExactly("https://a.example/3");
+      assertThat(s.newRequests())
+          .extracting(CrawlRequest::url)
+          .containsExactly("https://a.example/3");
       assertThat(gaps(s.h.extractOutputValues(), "a.example")).hasSize(3).allMatch(g -> g >= HOUR);
     }
   }
 
   private static List<Long> gaps(List<CrawlRequest> out, String host) {
-    List<Long> times = out.stream().filter(r -> r.host().equals(host)).map(CrawlRequest::time).sorted().toList();
-    return java.util.stream.IntStream.range(1, times.size()).mapToObj(i -> times.get(i) - times.get(i - 1)).toList();
+    List<Long> times =
+        out.stream().filter(r -> r.host().equals(host)).map(CrawlRequest::time).sorted().toList();
+    return java.util.stream.IntStream.range(1, times.size())
+        .mapToObj(i -> times.get(i) - times.get(i - 1))
+        .toList();
   }
 
   @Test
@@ -319,7 +348,9 @@ class HostSchedulerFunctionTest {
       s.control(ControlMessage.hostRate(T0, null, 10));
       s.control(ControlMessage.hostRate(T0, "a.example", Double.POSITIVE_INFINITY));
       List<DeadLetter> dead = s.deadLetters();
-      assertThat(dead).hasSize(4).allMatch(d -> d.reason().equals(HostSchedulerFunction.BAD_CONTROL));
+      assertThat(dead)
+          .hasSize(4)
+          .allMatch(d -> d.reason().equals(HostSchedulerFunction.BAD_CONTROL));
       assertThat(s.fn.metrics().deadLetterCount(HostSchedulerFunction.BAD_CONTROL)).isEqualTo(4);
       assertThat(s.fn.metrics().globalLambda).isEqualTo(0.0); // unchanged
       // The job goes on.
@@ -358,7 +389,8 @@ class HostSchedulerFunctionTest {
     try (SchedulerHarness s = new SchedulerHarness(settings())) {
       s.status(A, DISCOVERED, T0);
       int withoutHost = s.keyedStateEntriesNow(); // the page, its slot and the timer
-      assertThat(s.keyedStateEntries()).isEqualTo(withoutHost + 1); // the barrier writes the host record
+      assertThat(s.keyedStateEntries())
+          .isEqualTo(withoutHost + 1); // the barrier writes the host record
       assertThat(s.keyedStateEntriesNow()).isEqualTo(withoutHost + 1);
     }
   }
@@ -375,7 +407,8 @@ class HostSchedulerFunctionTest {
       // ...until the barrier, with the host's other lease slots in one value.
       assertThat(s.keyedStateEntries()).isEqualTo(discovered);
       s.status(event(A, FETCHED, T0 + 2 * MIN, true));
-      // The status removes the lease slot (the value goes at the next barrier) and indexes the revisit.
+      // The status removes the lease slot (the value goes at the next barrier) and indexes the
+      // revisit.
       assertThat(s.keyedStateEntries()).isEqualTo(discovered);
     }
   }
@@ -391,7 +424,8 @@ class HostSchedulerFunctionTest {
       assertThat(reports).hasSize(1);
       assertThat(reports.get(0).released).isEqualTo(2);
       assertThat(reports.get(0).demand).isEqualTo(s.fn.ledger().snapshot());
-      assertThat(reports.get(0).demand[0]).isGreaterThan(0); // two pages ask to be crawled at a low price
+      assertThat(reports.get(0).demand[0])
+          .isGreaterThan(0); // two pages ask to be crawled at a low price
       assertThat(reports.get(0).subtasks).isEqualTo(1);
       assertThat(reports.get(0).since).isEqualTo(Long.MIN_VALUE);
       assertThat(reports.get(0).statuses).as("discoveries are no fetches").isZero();
@@ -426,21 +460,35 @@ class HostSchedulerFunctionTest {
       r.control(ControlMessage.tick(T0 + 3 * MIN));
       DemandReport report = r.demandReports().get(0);
       assertThat(report.inFlight).as("rebuilt from the hosts' records").isEqualTo(7.0);
-      assertThat(report.since).as("the count since the last report did not survive").isEqualTo(Long.MIN_VALUE);
+      assertThat(report.since)
+          .as("the count since the last report did not survive")
+          .isEqualTo(Long.MIN_VALUE);
       for (int i = 0; i < demandBefore.length; i++) {
-        assertThat(report.demand[i]).isCloseTo(demandBefore[i], within(1e-9 * (1 + demandBefore[i])));
+        assertThat(report.demand[i])
+            .isCloseTo(demandBefore[i], within(1e-9 * (1 + demandBefore[i])));
       }
       assertThat(r.fn.metrics().urls).isEqualTo(8);
       assertThat(r.fn.metrics().hosts).isEqualTo(2);
-      assertThat(r.fn.metrics().globalLambda).isEqualTo(0.0); // gauge only moves on the next LAMBDA...
-      assertThat(r.h.getBroadcastState(SchedulerState.globalDescriptor()).get(SchedulerState.GLOBAL_LAMBDA))
+      assertThat(r.fn.metrics().globalLambda)
+          .isEqualTo(0.0); // gauge only moves on the next LAMBDA...
+      assertThat(
+              r.h
+                  .getBroadcastState(SchedulerState.globalDescriptor())
+                  .get(SchedulerState.GLOBAL_LAMBDA))
           .isEqualTo(0.05); // ...but λ0 itself was restored
       r.advance(T0 + 12 * HOUR);
-      // Every page comes back: the released ones when their leases expire, the fetched one when due.
+      // Every page comes back: the released ones when their leases expire, the fetched one when
+      // due.
       assertThat(r.newRequests().stream().map(CrawlRequest::url).distinct())
           .containsExactlyInAnyOrder(
-              "https://a.example/0", "https://a.example/1", "https://a.example/2", "https://a.example/3",
-              "https://b.example/0", "https://b.example/1", "https://b.example/2", "https://b.example/3");
+              "https://a.example/0",
+              "https://a.example/1",
+              "https://a.example/2",
+              "https://a.example/3",
+              "https://b.example/0",
+              "https://b.example/1",
+              "https://b.example/2",
+              "https://b.example/3");
     }
   }
 
@@ -456,7 +504,8 @@ class HostSchedulerFunctionTest {
         s.status(event("https://a.example/busy", FETCHED, t, false));
       }
       s.advance(T0 + 3 * HOUR);
-      // The quiet page's lease ran out after an hour: it is released then, not after the last event.
+      // The quiet page's lease ran out after an hour: it is released then, not after the last
+      // event.
       List<CrawlRequest> quiet =
           s.newRequests().stream().filter(r -> r.url().endsWith("quiet")).toList();
       assertThat(quiet).isNotEmpty();
@@ -478,7 +527,8 @@ class HostSchedulerFunctionTest {
 
   @Test
   void metricsCountEventsRequestsBacklogAndReleaseLag() throws Exception {
-    try (SchedulerHarness s = new SchedulerHarness(settings("host.max-rate", 1440))) { // one a minute
+    try (SchedulerHarness s =
+        new SchedulerHarness(settings("host.max-rate", 1440))) { // one a minute
       for (int i = 0; i < 5; i++) {
         s.status("https://a.example/" + i, DISCOVERED, T0);
       }
@@ -506,10 +556,15 @@ class HostSchedulerFunctionTest {
   void anEventTheEngineCannotDigestBecomesADeadLetter() throws Exception {
     try (SchedulerHarness s = new SchedulerHarness(settings())) {
       // Built by hand (the codec would refuse it): no status.
-      s.status(new io.recrawl.wire.StatusEvent(A, "a.example", null, T0, java.util.Map.of(), null, null, null));
-      assertThat(s.deadLetters()).extracting(DeadLetter::reason).containsExactly(HostSchedulerFunction.REJECTED_BY_ENGINE);
+      s.status(
+          new io.recrawl.wire.StatusEvent(
+              A, "a.example", null, T0, java.util.Map.of(), null, null, null));
+      assertThat(s.deadLetters())
+          .extracting(DeadLetter::reason)
+          .containsExactly(HostSchedulerFunction.REJECTED_BY_ENGINE);
       assertThat(s.deadLetters().get(0).raw()).contains(A);
-      assertThat(s.fn.metrics().deadLetterCount(HostSchedulerFunction.REJECTED_BY_ENGINE)).isEqualTo(1);
+      assertThat(s.fn.metrics().deadLetterCount(HostSchedulerFunction.REJECTED_BY_ENGINE))
+          .isEqualTo(1);
       assertThat(s.keyedStateEntries()).isZero(); // nothing half-written
       s.status(A, DISCOVERED, T0); // and the host goes on
       s.advance(T0 + MIN);

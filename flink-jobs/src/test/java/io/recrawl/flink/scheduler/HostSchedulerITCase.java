@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.recrawl.flink.io.decisions.ReleaseDecision;
 import io.recrawl.flink.testing.AttemptCollectingSink;
 import io.recrawl.flink.testing.ClosedLoopCrawler;
+import io.recrawl.flink.testutil.TestClusters;
 import io.recrawl.flink.types.WireTypes;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.ControlMessageCodec;
@@ -47,7 +48,6 @@ import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import io.recrawl.flink.testutil.TestClusters;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
@@ -76,7 +76,17 @@ class HostSchedulerITCase {
   private static final int HOSTS = 8;
   private static final int PAGES_PER_HOST = 8;
   private static final Map<String, Object> ENGINE =
-      Map.of("host.max-rate", HOST_RATE, "revisit.min-interval", "30 min", "lease", "1 h", "timer.recheck", "2 h", "timer.horizon", "2 h");
+      Map.of(
+          "host.max-rate",
+          HOST_RATE,
+          "revisit.min-interval",
+          "30 min",
+          "lease",
+          "1 h",
+          "timer.recheck",
+          "2 h",
+          "timer.horizon",
+          "2 h");
 
   /** Status lines parsed by the job (all attempts): the crawler waits until its statuses are in. */
   static final AtomicLong STATUSES_PARSED = new AtomicLong();
@@ -94,14 +104,20 @@ class HostSchedulerITCase {
 
     // The decision log: one record per request, saying why it went and at which prices.
     List<ReleaseDecision> decisions = loop.decisions.values();
-    assertThat(decisions).extracting(d -> d.url + "@" + d.time)
-        .containsExactlyInAnyOrderElementsOf(out.stream().map(r -> r.url() + "@" + r.time()).toList());
-    assertThat(decisions).extracting(d -> d.reason).contains("first_crawl", "due")
+    assertThat(decisions)
+        .extracting(d -> d.url + "@" + d.time)
+        .containsExactlyInAnyOrderElementsOf(
+            out.stream().map(r -> r.url() + "@" + r.time()).toList());
+    assertThat(decisions)
+        .extracting(d -> d.reason)
+        .contains("first_crawl", "due")
         .allMatch(r -> List.of("first_crawl", "due", "early", "lease_expired").contains(r));
-    assertThat(decisions).allSatisfy(d -> {
-      assertThat(d.globalLambda).isZero();
-      assertThat(d.hostLambda).isEqualTo(d.threshold);
-    });
+    assertThat(decisions)
+        .allSatisfy(
+            d -> {
+              assertThat(d.globalLambda).isZero();
+              assertThat(d.hostLambda).isEqualTo(d.threshold);
+            });
 
     Map<String, List<Long>> byHost = new TreeMap<>();
     for (CrawlRequest r : out) {
@@ -122,7 +138,8 @@ class HostSchedulerITCase {
         maxInAnHour = Math.max(maxInAnHour, i - j + 1);
       }
     }
-    Map<String, Long> counts = out.stream().collect(Collectors.groupingBy(CrawlRequest::url, Collectors.counting()));
+    Map<String, Long> counts =
+        out.stream().collect(Collectors.groupingBy(CrawlRequest::url, Collectors.counting()));
     double fast = mean(loop.crawler, counts, 8.0);
     double slow = mean(loop.crawler, counts, 0.25);
     System.out.printf(
@@ -151,8 +168,13 @@ class HostSchedulerITCase {
 
     assertThat(FailOnceAfterCheckpoint.FAILED).isTrue();
     // The restarted attempt resumed from the checkpoint: it read no seed again...
-    assertThat(FailOnceAfterCheckpoint.DISCOVERED_BY_ATTEMPT.get(0).get()).isEqualTo(HOSTS * PAGES_PER_HOST);
-    assertThat(FailOnceAfterCheckpoint.DISCOVERED_BY_ATTEMPT.getOrDefault(1, new AtomicInteger()).get()).isZero();
+    assertThat(FailOnceAfterCheckpoint.DISCOVERED_BY_ATTEMPT.get(0).get())
+        .isEqualTo(HOSTS * PAGES_PER_HOST);
+    assertThat(
+            FailOnceAfterCheckpoint.DISCOVERED_BY_ATTEMPT
+                .getOrDefault(1, new AtomicInteger())
+                .get())
+        .isZero();
     // ...yet every URL is still in its state, and requested after the restart.
     Set<String> after =
         loop.requests.results().stream()
@@ -197,7 +219,13 @@ class HostSchedulerITCase {
           crawler.tick(t);
           long tick = t;
           await(
-              () -> demand.values().stream().filter(d -> d.time == tick).map(d -> d.subtask).distinct().count() == 2,
+              () ->
+                  demand.values().stream()
+                          .filter(d -> d.time == tick)
+                          .map(d -> d.subtask)
+                          .distinct()
+                          .count()
+                      == 2,
               "tick " + t + " on both subtasks");
         }
       } finally {
@@ -219,12 +247,15 @@ class HostSchedulerITCase {
       Map<String, String> m = new HashMap<>();
       m.put("state.backend.type", "rocksdb");
       m.put("execution.checkpointing.interval", "300 ms");
-      m.put("execution.checkpointing.dir", TestClusters.checkpointDir("HostSchedulerITCase-" + name).toUri().toString());
+      m.put(
+          "execution.checkpointing.dir",
+          TestClusters.checkpointDir("HostSchedulerITCase-" + name).toUri().toString());
       m.put("pipeline.generic-types", "false");
       m.put("restart-strategy.type", injectFailure ? "fixed-delay" : "none");
       m.put("restart-strategy.fixed-delay.attempts", "1");
       m.put("restart-strategy.fixed-delay.delay", "100 ms");
-      StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
+      StreamExecutionEnvironment env =
+          StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
       env.setParallelism(2);
 
       DataStream<StatusEvent> statuses =
@@ -234,7 +265,11 @@ class HostSchedulerITCase {
               .returns(WireTypes.STATUS_EVENT)
               .setParallelism(1);
       if (injectFailure) {
-        statuses = statuses.map(new FailOnceAfterCheckpoint()).returns(WireTypes.STATUS_EVENT).setParallelism(1);
+        statuses =
+            statuses
+                .map(new FailOnceAfterCheckpoint())
+                .returns(WireTypes.STATUS_EVENT)
+                .setParallelism(1);
       }
       // Event time comes from the crawler's ticks alone: statuses may arrive a round late, and
       // must not hold it back (their input's watermark is "no constraint").
@@ -247,7 +282,8 @@ class HostSchedulerITCase {
               .setParallelism(1)
               .assignTimestampsAndWatermarks(tickWatermarks())
               .setParallelism(1);
-      SingleOutputStreamOperator<CrawlRequest> scheduled = HostScheduler.schedule(statuses, control, ENGINE, 0.0, true);
+      SingleOutputStreamOperator<CrawlRequest> scheduled =
+          HostScheduler.schedule(statuses, control, ENGINE, 0.0, true);
       scheduled.sinkTo(requests);
       scheduled.getSideOutput(HostSchedulerFunction.DEMAND).sinkTo(demand);
       scheduled.getSideOutput(HostSchedulerFunction.DECISIONS).sinkTo(decisions);
@@ -256,7 +292,8 @@ class HostSchedulerITCase {
   }
 
   private static FileSource<String> files(Path dir) {
-    return FileSource.forRecordStreamFormat(new TextLineInputFormat(), new org.apache.flink.core.fs.Path(dir.toUri()))
+    return FileSource.forRecordStreamFormat(
+            new TextLineInputFormat(), new org.apache.flink.core.fs.Path(dir.toUri()))
         .monitorContinuously(Duration.ofMillis(10))
         .build();
   }
@@ -319,7 +356,9 @@ class HostSchedulerITCase {
     }
   }
 
-  /** Passes events through and throws once, after a checkpoint that holds every seed has completed. */
+  /**
+   * Passes events through and throws once, after a checkpoint that holds every seed has completed.
+   */
   static final class FailOnceAfterCheckpoint extends RichMapFunction<StatusEvent, StatusEvent>
       implements CheckpointedFunction, CheckpointListener {
     static final AtomicBoolean FAILED = new AtomicBoolean();

@@ -21,7 +21,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.util.OutputTag;
 
-/** A {@link HostSchedulerFunction} in a keyed-broadcast harness on the RocksDB backend, with helpers. */
+/**
+ * A {@link HostSchedulerFunction} in a keyed-broadcast harness on the RocksDB backend, with
+ * helpers.
+ */
 final class SchedulerHarness implements AutoCloseable {
 
   static final long T0 = 1_700_000_000_000L;
@@ -42,8 +45,11 @@ final class SchedulerHarness implements AutoCloseable {
     this(settings, restoreFrom, true);
   }
 
-  /** @param decisionLog whether the function writes the decision log (the job's default is off) */
-  SchedulerHarness(Map<String, ?> settings, OperatorSubtaskState restoreFrom, boolean decisionLog) throws Exception {
+  /**
+   * @param decisionLog whether the function writes the decision log (the job's default is off)
+   */
+  SchedulerHarness(Map<String, ?> settings, OperatorSubtaskState restoreFrom, boolean decisionLog)
+      throws Exception {
     fn = new HostSchedulerFunction(settings, 0.0, decisionLog);
     h =
         new KeyedBroadcastOperatorTestHarness<>(
@@ -127,7 +133,10 @@ final class SchedulerHarness implements AutoCloseable {
     return out;
   }
 
-  /** Keyed state entries (host records, pages, slots, timers) in RocksDB, as a checkpoint would see them. */
+  /**
+   * Keyed state entries (host records, pages, slots, timers) in RocksDB, as a checkpoint would see
+   * them.
+   */
   int keyedStateEntries() throws Exception {
     h.prepareSnapshotPreBarrier(0);
     return keyedStateEntriesNow();

@@ -15,7 +15,10 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
-/** Round trips of the compact state serializers, their snapshots, and the size of a typical URL record. */
+/**
+ * Round trips of the compact state serializers, their snapshots, and the size of a typical URL
+ * record.
+ */
 class StateSerializersTest {
 
   private static <T> byte[] bytes(TypeSerializer<T> s, T value) throws IOException {
@@ -73,7 +76,8 @@ class StateSerializersTest {
   @Test
   void metadataValuesLongerThan64KbRoundTrip() throws IOException {
     PageState p = new PageState();
-    p.metadata = Map.of("big", List.of("b".repeat(70_000))); // writeUTF would refuse it and fail the job
+    p.metadata =
+        Map.of("big", List.of("b".repeat(70_000))); // writeUTF would refuse it and fail the job
     assertThat(roundTrip(PageStateSerializer.INSTANCE, p)).usingRecursiveComparison().isEqualTo(p);
   }
 
@@ -125,9 +129,14 @@ class StateSerializersTest {
       }
       HostState back = roundTrip(HostStateSerializer.INSTANCE, h);
       // Queues compare by content: their arrays keep room at both ends.
-      assertThat(back).usingRecursiveComparison().withEqualsForType(SlotQueues::equals, SlotQueues.class).isEqualTo(h);
-      assertThat(HostStateSerializer.INSTANCE.copy(h)).usingRecursiveComparison()
-          .withEqualsForType(SlotQueues::equals, SlotQueues.class).isEqualTo(h);
+      assertThat(back)
+          .usingRecursiveComparison()
+          .withEqualsForType(SlotQueues::equals, SlotQueues.class)
+          .isEqualTo(h);
+      assertThat(HostStateSerializer.INSTANCE.copy(h))
+          .usingRecursiveComparison()
+          .withEqualsForType(SlotQueues::equals, SlotQueues.class)
+          .isEqualTo(h);
       assertThat(back.due.bucketCount()).isEqualTo(h.due.bucketCount());
     }
   }
@@ -140,13 +149,19 @@ class StateSerializersTest {
 
   @Test
   void hostRecordsOfBuildsBeforeTheHostPriorAreMigratedOnRestore() throws IOException {
-    // What those builds wrote: this snapshot class under SimpleTypeSerializerSnapshot's version 3, no payload.
+    // What those builds wrote: this snapshot class under SimpleTypeSerializerSnapshot's version 3,
+    // no payload.
     DataOutputSerializer out = new DataOutputSerializer(64);
     out.writeUTF(HostStateSerializer.Snapshot.class.getName());
     out.writeInt(3);
     TypeSerializerSnapshot<HostState> old =
-        TypeSerializerSnapshot.readVersionedSnapshot(new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
-    assertThat(HostStateSerializer.INSTANCE.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAfterMigration())
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+    assertThat(
+            HostStateSerializer.INSTANCE
+                .snapshotConfiguration()
+                .resolveSchemaCompatibility(old)
+                .isCompatibleAfterMigration())
         .isTrue();
 
     HostState h = new HostState();
@@ -159,9 +174,12 @@ class StateSerializersTest {
     HostState read = roundTrip(old.restoreSerializer(), h); // written and read in the old layout
     assertThat(read.learnedPages).isEqualTo(HostState.LEARNED_UNKNOWN);
     assertThat(read).usingRecursiveComparison().ignoringFields("learnedPages").isEqualTo(h);
-    assertThat(roundTrip(HostStateSerializer.INSTANCE, read)).usingRecursiveComparison().isEqualTo(read);
+    assertThat(roundTrip(HostStateSerializer.INSTANCE, read))
+        .usingRecursiveComparison()
+        .isEqualTo(read);
     // The old layout is two fields shorter, so the new serializer could not have read it as is.
-    assertThat(bytes(old.restoreSerializer(), h).length).isLessThan(bytes(HostStateSerializer.INSTANCE, h).length);
+    assertThat(bytes(old.restoreSerializer(), h).length)
+        .isLessThan(bytes(HostStateSerializer.INSTANCE, h).length);
   }
 
   private static <T> void checkSnapshot(TypeSerializer<T> s) throws IOException {
@@ -171,7 +189,8 @@ class StateSerializersTest {
         TypeSerializerSnapshot.readVersionedSnapshot(
             new DataInputDeserializer(out.getCopyOfBuffer()), getClass(s).getClassLoader());
     assertThat(read.restoreSerializer()).isEqualTo(s);
-    assertThat(s.snapshotConfiguration().resolveSchemaCompatibility(read).isCompatibleAsIs()).isTrue();
+    assertThat(s.snapshotConfiguration().resolveSchemaCompatibility(read).isCompatibleAsIs())
+        .isTrue();
   }
 
   private static Class<?> getClass(Object o) {
@@ -194,6 +213,7 @@ class StateSerializersTest {
       assertThat(SchedulerState.expandUrl(c[0], stored)).isEqualTo(c[1]);
     }
     assertThat(SchedulerState.compactUrl("a.example", "https://a.example/x")).hasSize(3);
-    assertThat(SchedulerState.compactUrl("a.example", "https://a.examplex/y")).isEqualTo("https://a.examplex/y");
+    assertThat(SchedulerState.compactUrl("a.example", "https://a.examplex/y"))
+        .isEqualTo("https://a.examplex/y");
   }
 }

@@ -7,7 +7,9 @@ import io.recrawl.flink.workload.Workload;
 import io.recrawl.flink.workload.WorkloadGenerator;
 import org.junit.jupiter.api.Test;
 
-/** The engine adapter drives the real engine: it crawls to the budget, politely, near the optimum. */
+/**
+ * The engine adapter drives the real engine: it crawls to the budget, politely, near the optimum.
+ */
 class CrawlValuePolicyTest {
 
   @Test

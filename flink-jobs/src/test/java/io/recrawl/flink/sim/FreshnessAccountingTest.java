@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.recrawl.policy.CrawlValue;
 import org.junit.jupiter.api.Test;
 
-/** The simulator's exact freshness accounting against the closed form (1 - e^(-delta D)) / (delta D). */
+/**
+ * The simulator's exact freshness accounting against the closed form (1 - e^(-delta D)) / (delta
+ * D).
+ */
 class FreshnessAccountingTest {
 
   @Test
@@ -18,8 +21,9 @@ class FreshnessAccountingTest {
       double days = 60;
       double warmUp = interval + 1; // every page has been fetched once before the window
       // A budget far above the demand and no host limits: the crawler never delays a fetch.
-      Simulator.Config cfg = SimTestWorkloads.config(
-          SimTestWorkloads.uniform(pages, 50, delta), 100.0 * pages / interval, days, warmUp);
+      Simulator.Config cfg =
+          SimTestWorkloads.config(
+              SimTestWorkloads.uniform(pages, 50, delta), 100.0 * pages / interval, days, warmUp);
       cfg.seed = 11;
       PolicyRun run = new Simulator(cfg).run(new FixedIntervalPolicy(interval));
 
@@ -35,13 +39,16 @@ class FreshnessAccountingTest {
           .as("delta %s, interval %s: expected %s +- %s", delta, interval, expected, standardError)
           .isCloseTo(expected, org.assertj.core.data.Offset.offset(4 * standardError + 1e-4));
       assertThat(run.politenessViolations + run.budgetViolations).isZero();
-      assertThat(run.crawlsPerDay).isCloseTo(pages / interval, org.assertj.core.data.Offset.offset(0.01 * pages / interval));
+      assertThat(run.crawlsPerDay)
+          .isCloseTo(
+              pages / interval, org.assertj.core.data.Offset.offset(0.01 * pages / interval));
     }
   }
 
   @Test
   void aPageNeverCrawledIsNeverFresh() {
-    Simulator.Config cfg = SimTestWorkloads.config(SimTestWorkloads.uniform(100, 5, 0.5), 10, 10, 2);
+    Simulator.Config cfg =
+        SimTestWorkloads.config(SimTestWorkloads.uniform(100, 5, 0.5), 10, 10, 2);
     PolicyRun run = new Simulator(cfg).run(new FixedIntervalPolicy(Double.POSITIVE_INFINITY));
     assertThat(run.weightedFreshness).isZero();
     assertThat(run.neverCrawled).isEqualTo(100);
@@ -50,7 +57,8 @@ class FreshnessAccountingTest {
 
   @Test
   void aPageThatNeverChangesStaysFreshFromItsFirstFetch() {
-    Simulator.Config cfg = SimTestWorkloads.config(SimTestWorkloads.uniform(100, 5, 0.0), 1000, 20, 5);
+    Simulator.Config cfg =
+        SimTestWorkloads.config(SimTestWorkloads.uniform(100, 5, 0.0), 1000, 20, 5);
     PolicyRun run = new Simulator(cfg).run(new FixedIntervalPolicy(4.0));
     assertThat(run.weightedFreshness).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-12));
   }

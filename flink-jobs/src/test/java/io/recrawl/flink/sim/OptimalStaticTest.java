@@ -25,7 +25,8 @@ class OptimalStaticTest {
     PolicyRun run = new Simulator(cfg).run(policy);
     double predicted = policy.solution().weightedFreshness();
     assertThat(w.constrainedHosts()).isPositive();
-    assertThat(run.weightedFreshness / predicted).as("measured %s, predicted %s", run.weightedFreshness, predicted)
+    assertThat(run.weightedFreshness / predicted)
+        .as("measured %s, predicted %s", run.weightedFreshness, predicted)
         .isBetween(0.995, 1.005);
     assertThat(run.politenessViolations + run.budgetViolations).isZero();
     assertThat(Reference.compute(cfg).weightedFreshness).isEqualTo(predicted);

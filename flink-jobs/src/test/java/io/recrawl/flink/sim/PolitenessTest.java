@@ -32,7 +32,9 @@ class PolitenessTest {
         assertThat(r.politenessViolations).as("%s %s", scenario, name).isZero();
         assertThat(r.budgetViolations).as("%s %s", scenario, name).isZero();
         assertThat(r.maxHostRateRatio).as("%s %s", scenario, name).isLessThanOrEqualTo(1 + 1e-9);
-        assertThat(r.crawlsPerDay).as("%s %s", scenario, name).isLessThanOrEqualTo(cfg.budget * 1.0001);
+        assertThat(r.crawlsPerDay)
+            .as("%s %s", scenario, name)
+            .isLessThanOrEqualTo(cfg.budget * 1.0001);
         assertThat(r.fetches).as("%s %s", scenario, name).isPositive();
       }
     }

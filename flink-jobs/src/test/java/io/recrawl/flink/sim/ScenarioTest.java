@@ -24,33 +24,37 @@ class ScenarioTest {
     cfg.scenario = Scenario.build(Scenario.NEW_HOST, w, cfg.warmUp, cfg.days, 1);
     assertThat(cfg.scenario.changeTime()).isEqualTo(12.5);
     int host = cfg.scenario.host();
-    assertThat(w.hostSizes()[host]).isEqualTo(java.util.Arrays.stream(w.hostSizes()).max().getAsInt());
+    assertThat(w.hostSizes()[host])
+        .isEqualTo(java.util.Arrays.stream(w.hostSizes()).max().getAsInt());
 
     // A policy that tries to crawl everything at time 0 is refused the hidden pages.
-    PolicyRun eager = new Simulator(cfg).run(new SimPolicy() {
-      @Override
-      public String name() {
-        return "eager";
-      }
+    PolicyRun eager =
+        new Simulator(cfg)
+            .run(
+                new SimPolicy() {
+                  @Override
+                  public String name() {
+                    return "eager";
+                  }
 
-      @Override
-      public void start(SimContext ctx) {
-        for (int p = 0; p < ctx.workload().pages(); p++) {
-          ctx.release(p);
-        }
-      }
+                  @Override
+                  public void start(SimContext ctx) {
+                    for (int p = 0; p < ctx.workload().pages(); p++) {
+                      ctx.release(p);
+                    }
+                  }
 
-      @Override
-      public double nextWakeTime() {
-        return Double.POSITIVE_INFINITY;
-      }
+                  @Override
+                  public double nextWakeTime() {
+                    return Double.POSITIVE_INFINITY;
+                  }
 
-      @Override
-      public void wake(double now) {}
+                  @Override
+                  public void wake(double now) {}
 
-      @Override
-      public void onStatus(int page, io.recrawl.wire.StatusEvent event, double now) {}
-    });
+                  @Override
+                  public void onStatus(int page, io.recrawl.wire.StatusEvent event, double now) {}
+                });
     assertThat(eager.rejectedReleases).isEqualTo(w.hostSizes()[host]);
 
     PolicyRun run = new Simulator(cfg).run(new StormCrawlerDefaultPolicy());

@@ -17,7 +17,9 @@ public final class AttemptCollectingSink<T> implements Sink<T> {
 
   private static final long serialVersionUID = 1L;
 
-  /** One record as written, with the writer's attempt number (0 = first run, 1 = after a restart). */
+  /**
+   * One record as written, with the writer's attempt number (0 = first run, 1 = after a restart).
+   */
   public record Written<T>(T value, int attempt) {}
 
   private static final Map<String, List<Written<?>>> RESULTS = new ConcurrentHashMap<>();

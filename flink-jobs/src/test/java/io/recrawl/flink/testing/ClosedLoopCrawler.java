@@ -23,8 +23,8 @@ import java.util.Set;
 /**
  * A small crawler for closed-loop tests, talking to the job through files: it reads the crawl
  * requests the job released, "fetches" each a little later, and writes the statuses (with fetch
- * times and whether the page changed) into the job's status directory; then it writes the next clock
- * tick into the control directory. Pages change at known Poisson rates.
+ * times and whether the page changed) into the job's status directory; then it writes the next
+ * clock tick into the control directory. Pages change at known Poisson rates.
  */
 public final class ClosedLoopCrawler {
 
@@ -33,6 +33,7 @@ public final class ClosedLoopCrawler {
 
   /** URL to its true change rate, per day. */
   public final Map<String, Double> changeRates = new LinkedHashMap<>();
+
   private final Path statusDir;
   private final Path controlDir;
   private final Random random;
@@ -47,11 +48,15 @@ public final class ClosedLoopCrawler {
     this.random = new Random(seed);
   }
 
-  /** Adds {@code hosts} x {@code pagesPerHost} pages: the first half of each host's pages fast-changing. */
+  /**
+   * Adds {@code hosts} x {@code pagesPerHost} pages: the first half of each host's pages
+   * fast-changing.
+   */
   public void addPages(int hosts, int pagesPerHost, double fastRate, double slowRate) {
     for (int h = 0; h < hosts; h++) {
       for (int p = 0; p < pagesPerHost; p++) {
-        changeRates.put("https://host" + h + ".example/page/" + p, p < pagesPerHost / 2 ? fastRate : slowRate);
+        changeRates.put(
+            "https://host" + h + ".example/page/" + p, p < pagesPerHost / 2 ? fastRate : slowRate);
       }
     }
   }
@@ -65,7 +70,10 @@ public final class ClosedLoopCrawler {
     publish(statusDir, lines);
   }
 
-  /** Answers the requests not answered yet (a replay after a restart is answered once); returns how many. */
+  /**
+   * Answers the requests not answered yet (a replay after a restart is answered once); returns how
+   * many.
+   */
   public int answer(List<CrawlRequest> requests) throws IOException {
     List<String> lines = new ArrayList<>();
     for (CrawlRequest r : requests) {
@@ -77,7 +85,8 @@ public final class ClosedLoopCrawler {
       Boolean changed = null;
       if (previous != null) {
         double days = Math.max(0, fetchTime - previous) / (double) DAY;
-        changed = random.nextDouble() < -Math.expm1(-changeRates.get(r.url()) * days); // a change since?
+        changed =
+            random.nextDouble() < -Math.expm1(-changeRates.get(r.url()) * days); // a change since?
       }
       lines.add(StatusEventCodec.toJson(status(r.url(), CrawlStatus.FETCHED, fetchTime, changed)));
     }
@@ -100,7 +109,8 @@ public final class ClosedLoopCrawler {
   private void publish(Path dir, List<String> lines) throws IOException {
     Path tmp = dir.resolveSibling("." + dir.getFileName() + "-" + files + ".tmp");
     Files.write(tmp, lines, StandardCharsets.UTF_8);
-    Files.move(tmp, dir.resolve(String.format("%06d.jsonl", files++)), StandardCopyOption.ATOMIC_MOVE);
+    Files.move(
+        tmp, dir.resolve(String.format("%06d.jsonl", files++)), StandardCopyOption.ATOMIC_MOVE);
     if (dir.equals(statusDir)) {
       statusesWritten += lines.size();
     }

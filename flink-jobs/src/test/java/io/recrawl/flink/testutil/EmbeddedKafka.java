@@ -11,16 +11,16 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
 /**
- * A real Kafka broker (KRaft, one combined broker/controller) in the test JVM, from Kafka's own test
- * kit at the kafka-clients version of the Flink connector. No Docker.
+ * A real Kafka broker (KRaft, one combined broker/controller) in the test JVM, from Kafka's own
+ * test kit at the kafka-clients version of the Flink connector. No Docker.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -32,15 +32,21 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   /** Formats and starts a broker; replication factors 1, so transactions work on one node. */
   public static EmbeddedKafka start() throws Exception {
-    TestKitNodes nodes = new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build();
-    KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(nodes)
-        .setConfigProp("offsets.topic.replication.factor", "1")
-        .setConfigProp("offsets.topic.num.partitions", "1")
-        .setConfigProp("transaction.state.log.replication.factor", "1")
-        .setConfigProp("transaction.state.log.min.isr", "1")
-        .setConfigProp("transaction.state.log.num.partitions", "1")
-        .setConfigProp("group.initial.rebalance.delay.ms", "0")
-        .build();
+    TestKitNodes nodes =
+        new TestKitNodes.Builder()
+            .setCombined(true)
+            .setNumBrokerNodes(1)
+            .setNumControllerNodes(1)
+            .build();
+    KafkaClusterTestKit cluster =
+        new KafkaClusterTestKit.Builder(nodes)
+            .setConfigProp("offsets.topic.replication.factor", "1")
+            .setConfigProp("offsets.topic.num.partitions", "1")
+            .setConfigProp("transaction.state.log.replication.factor", "1")
+            .setConfigProp("transaction.state.log.min.isr", "1")
+            .setConfigProp("transaction.state.log.num.partitions", "1")
+            .setConfigProp("group.initial.rebalance.delay.ms", "0")
+            .build();
     cluster.format();
     cluster.startup();
     cluster.waitForReadyBrokers();
@@ -61,7 +67,11 @@ public final class EmbeddedKafka implements AutoCloseable {
   public long endOffset(String topic, int partition) throws Exception {
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers()))) {
       var tp = new org.apache.kafka.common.TopicPartition(topic, partition);
-      return admin.listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest())).partitionResult(tp).get().offset();
+      return admin
+          .listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()))
+          .partitionResult(tp)
+          .get()
+          .offset();
     }
   }
 
@@ -70,7 +80,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrapServers());
     p.put("acks", "all");
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (byte[] v : values) {
         producer.send(new ProducerRecord<>(topic, v)).get();
       }
@@ -85,7 +96,8 @@ public final class EmbeddedKafka implements AutoCloseable {
    * Reads a topic from the beginning with the given isolation level until {@code expected} records
    * arrived or the timeout passed, then polls once more to catch any surplus.
    */
-  public List<ConsumerRecord<String, String>> read(String topic, String isolationLevel, int expected, Duration timeout) {
+  public List<ConsumerRecord<String, String>> read(
+      String topic, String isolationLevel, int expected, Duration timeout) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrapServers());
     p.put("group.id", "test-reader-" + System.nanoTime());
@@ -93,7 +105,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("enable.auto.commit", "false");
     p.put("isolation.level", isolationLevel);
     List<ConsumerRecord<String, String>> out = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(topic));
       long deadline = System.nanoTime() + timeout.toNanos();
       while (out.size() < expected && System.nanoTime() < deadline) {
@@ -115,14 +128,18 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("isolation.level", "read_committed");
     p.put("enable.auto.commit", "false");
     List<String> out = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-          .map(i -> new TopicPartition(topic, i.partition())).toList();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic).stream()
+              .map(i -> new TopicPartition(topic, i.partition()))
+              .toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
+      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))
+          && System.nanoTime() < deadline) {
         consumer.poll(Duration.ofMillis(100)).forEach(r -> out.add(text(r).value()));
       }
     }
@@ -130,7 +147,10 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   private static ConsumerRecord<String, String> text(ConsumerRecord<byte[], byte[]> r) {
-    return new ConsumerRecord<>(r.topic(), r.partition(), r.offset(),
+    return new ConsumerRecord<>(
+        r.topic(),
+        r.partition(),
+        r.offset(),
         r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8),
         r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8));
   }

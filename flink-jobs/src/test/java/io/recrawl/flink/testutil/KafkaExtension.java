@@ -6,13 +6,18 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** An {@link EmbeddedKafka} broker for one test class: started with its topics before the tests, closed after. */
+/**
+ * An {@link EmbeddedKafka} broker for one test class: started with its topics before the tests,
+ * closed after.
+ */
 public final class KafkaExtension implements BeforeAllCallback, AfterAllCallback {
 
   private final Map<String, Integer> topics = new LinkedHashMap<>();
   private EmbeddedKafka kafka;
 
-  /** @param topicsAndPartitions topic name, partitions, topic name, partitions, ... */
+  /**
+   * @param topicsAndPartitions topic name, partitions, topic name, partitions, ...
+   */
   public KafkaExtension(Object... topicsAndPartitions) {
     for (int i = 0; i < topicsAndPartitions.length; i += 2) {
       topics.put((String) topicsAndPartitions[i], (Integer) topicsAndPartitions[i + 1]);
@@ -48,7 +53,9 @@ public final class KafkaExtension implements BeforeAllCallback, AfterAllCallback
     m.put("recrawl.input.type", "kafka");
     m.put("recrawl.output.type", "kafka");
     m.put("recrawl.output.kafka.transaction-timeout-ms", 60_000);
-    m.put("recrawl.output.kafka.transactional-id-prefix", transactionalIdPrefix + "-" + System.nanoTime());
+    m.put(
+        "recrawl.output.kafka.transactional-id-prefix",
+        transactionalIdPrefix + "-" + System.nanoTime());
     m.put("recrawl.kafka.bootstrap.servers", kafka.bootstrapServers());
     m.put("recrawl.kafka.starting-offsets", "earliest");
     return m;

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * StormCrawler's example topology ({@code status-updater}'s {@code RecrawlCrawlTopology}, fetcher and
- * parser included) in a Storm LocalCluster, in a JVM of its own: Storm's kafka-clients 3.9 and
+ * StormCrawler's example topology ({@code status-updater}'s {@code RecrawlCrawlTopology}, fetcher
+ * and parser included) in a Storm LocalCluster, in a JVM of its own: Storm's kafka-clients 3.9 and
  * Flink's 4.2 cannot share a class path. status-updater's build writes the class path it runs with.
  */
 public final class LocalCrawler implements AutoCloseable {
@@ -30,23 +30,32 @@ public final class LocalCrawler implements AutoCloseable {
   }
 
   /**
-   * Starts a crawler that reads requests from and writes statuses to the broker at {@code bootstrap}
-   * (the default topics), configured like a deployment: {@code config/crawler-conf-recrawl.yaml}, then
-   * test settings (a fast fetcher, offsets committed every 500 ms). Its output goes to {@code dir/name.log}.
+   * Starts a crawler that reads requests from and writes statuses to the broker at {@code
+   * bootstrap} (the default topics), configured like a deployment: {@code
+   * config/crawler-conf-recrawl.yaml}, then test settings (a fast fetcher, offsets committed every
+   * 500 ms). Its output goes to {@code dir/name.log}.
    */
   public static LocalCrawler start(String bootstrap, Path dir, String name) throws IOException {
-    assertThat(CLASSPATH).as("status-updater is built before flink-jobs (mvn verify from the root)").exists();
-    Path conf = Files.writeString(dir.resolve(name + "-conf.yaml"), String.join("\n",
-        "config:",
-        "  http.agent.name: \"recrawl-itcase\"",
-        "  fetcher.server.delay: 0.1",
-        "  recrawl.spout.offset-commit-period-ms: 500",
-        "  topology.message.timeout.secs: 120",
-        ""));
-    String classpath = String.join(File.pathSeparator,
-        MODULE.resolve("target/test-classes").toString(),
-        MODULE.resolve("target/classes").toString(),
-        Files.readString(CLASSPATH).trim());
+    assertThat(CLASSPATH)
+        .as("status-updater is built before flink-jobs (mvn verify from the root)")
+        .exists();
+    Path conf =
+        Files.writeString(
+            dir.resolve(name + "-conf.yaml"),
+            String.join(
+                "\n",
+                "config:",
+                "  http.agent.name: \"recrawl-itcase\"",
+                "  fetcher.server.delay: 0.1",
+                "  recrawl.spout.offset-commit-period-ms: 500",
+                "  topology.message.timeout.secs: 120",
+                ""));
+    String classpath =
+        String.join(
+            File.pathSeparator,
+            MODULE.resolve("target/test-classes").toString(),
+            MODULE.resolve("target/classes").toString(),
+            Files.readString(CLASSPATH).trim());
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("-Xmx1g");
@@ -54,14 +63,21 @@ public final class LocalCrawler implements AutoCloseable {
     ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
         .forEach(command::add);
-    command.addAll(List.of("-cp", classpath, "io.recrawl.crawler.LocalCrawl", bootstrap,
-        MODULE.resolveSibling("config").resolve("crawler-conf-recrawl.yaml").toString(), conf.toString()));
+    command.addAll(
+        List.of(
+            "-cp",
+            classpath,
+            "io.recrawl.crawler.LocalCrawl",
+            bootstrap,
+            MODULE.resolveSibling("config").resolve("crawler-conf-recrawl.yaml").toString(),
+            conf.toString()));
     Path log = dir.resolve(name + ".log");
-    Process p = new ProcessBuilder(command)
-        .directory(MODULE.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
+    Process p =
+        new ProcessBuilder(command)
+            .directory(MODULE.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     return new LocalCrawler(p, log);
   }
 
@@ -79,7 +95,9 @@ public final class LocalCrawler implements AutoCloseable {
     process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
   }
 
-  /** Closes the crawler's input (it then shuts its cluster down), killing it if it does not stop. */
+  /**
+   * Closes the crawler's input (it then shuts its cluster down), killing it if it does not stop.
+   */
   @Override
   public void close() throws InterruptedException {
     try {

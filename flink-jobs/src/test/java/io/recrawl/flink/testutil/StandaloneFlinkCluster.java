@@ -32,24 +32,31 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
   /**
    * @param dir where the configuration, logs and checkpoints go
    * @param classpath the cluster's classpath (what a distribution's lib/ holds)
-   * @param settings extra config.yaml entries (the job's Flink settings, as a cluster would have them)
+   * @param settings extra config.yaml entries (the job's Flink settings, as a cluster would have
+   *     them)
    */
-  public StandaloneFlinkCluster(Path dir, String classpath, Map<String, String> settings) throws IOException {
+  public StandaloneFlinkCluster(Path dir, String classpath, Map<String, String> settings)
+      throws IOException {
     this.dir = dir;
     this.classpath = classpath;
     this.restPort = freePort();
     StringBuilder conf = new StringBuilder();
     conf.append("jobmanager.rpc.address: localhost\n")
-        .append("jobmanager.rpc.port: ").append(freePort()).append('\n')
+        .append("jobmanager.rpc.port: ")
+        .append(freePort())
+        .append('\n')
         .append("jobmanager.bind-host: localhost\n")
         .append("taskmanager.bind-host: localhost\n")
         .append("taskmanager.host: localhost\n")
         .append("rest.address: localhost\n")
         .append("rest.bind-address: localhost\n")
-        .append("rest.port: ").append(restPort).append('\n')
+        .append("rest.port: ")
+        .append(restPort)
+        .append('\n')
         .append("jobmanager.memory.process.size: 768m\n")
         .append("taskmanager.numberOfTaskSlots: 2\n")
-        // bin/taskmanager.sh derives these from the process size; a bare TaskManagerRunner needs them.
+        // bin/taskmanager.sh derives these from the process size; a bare TaskManagerRunner needs
+        // them.
         .append("taskmanager.cpu.cores: 2\n")
         .append("taskmanager.memory.framework.heap.size: 128m\n")
         .append("taskmanager.memory.task.heap.size: 384m\n")
@@ -76,10 +83,20 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
 
   /** Starts the JobManager and the TaskManager and waits until the TaskManager has registered. */
   public void start(Duration timeout) throws Exception {
-    jobManager = java("jobmanager", "-Xmx512m",
-        "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint", "--configDir", confDir().toString());
-    taskManager = java("taskmanager", "-Xmx640m",
-        "org.apache.flink.runtime.taskexecutor.TaskManagerRunner", "--configDir", confDir().toString());
+    jobManager =
+        java(
+            "jobmanager",
+            "-Xmx512m",
+            "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
+            "--configDir",
+            confDir().toString());
+    taskManager =
+        java(
+            "taskmanager",
+            "-Xmx640m",
+            "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+            "--configDir",
+            confDir().toString());
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       String overview = rest("/overview");
@@ -90,12 +107,14 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
       checkAlive(taskManager, "taskmanager");
       Thread.sleep(500);
     }
-    throw new IllegalStateException("the cluster did not come up within " + timeout + "; see the logs in " + dir);
+    throw new IllegalStateException(
+        "the cluster did not come up within " + timeout + "; see the logs in " + dir);
   }
 
   private void checkAlive(Process p, String name) {
     if (!p.isAlive()) {
-      throw new IllegalStateException("the " + name + " exited:\n" + tail(dir.resolve(name + ".log")));
+      throw new IllegalStateException(
+          "the " + name + " exited:\n" + tail(dir.resolve(name + ".log")));
     }
   }
 
@@ -103,7 +122,12 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
   public String flinkRun(Duration timeout, String... args) throws Exception {
     List<String> cli = new ArrayList<>(List.of("run"));
     cli.addAll(List.of(args));
-    Process p = java("flink-run", "-Xmx256m", "org.apache.flink.client.cli.CliFrontend", cli.toArray(String[]::new));
+    Process p =
+        java(
+            "flink-run",
+            "-Xmx256m",
+            "org.apache.flink.client.cli.CliFrontend",
+            cli.toArray(String[]::new));
     if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       p.destroyForcibly();
       throw new IllegalStateException("flink run did not return within " + timeout);
@@ -118,7 +142,9 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
   /** A GET on the cluster's REST API; null if it does not answer (yet). */
   public String rest(String path) {
     try {
-      HttpURLConnection c = (HttpURLConnection) URI.create("http://localhost:" + restPort + path).toURL().openConnection();
+      HttpURLConnection c =
+          (HttpURLConnection)
+              URI.create("http://localhost:" + restPort + path).toURL().openConnection();
       c.setConnectTimeout(1000);
       c.setReadTimeout(5000);
       if (c.getResponseCode() != 200) {
@@ -130,7 +156,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     }
   }
 
-  private Process java(String name, String heap, String mainClass, String... args) throws IOException {
+  private Process java(String name, String heap, String mainClass, String... args)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add(heap);
@@ -144,7 +171,10 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     cmd.add(classpath);
     cmd.add(mainClass);
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve(name + ".log").toFile());
     pb.environment().put("FLINK_CONF_DIR", confDir().toString());
     return pb.start();
   }

@@ -38,7 +38,9 @@ public final class TestClusters {
     return c;
   }
 
-  /** RocksDB, no Kryo fallback, no restarts (a failure fails the test), and optionally checkpoints. */
+  /**
+   * RocksDB, no Kryo fallback, no restarts (a failure fails the test), and optionally checkpoints.
+   */
   public static Configuration strict(String checkpointInterval) {
     Configuration c = rocksDb();
     c.setString("pipeline.generic-types", "false");
@@ -55,20 +57,28 @@ public final class TestClusters {
    * file parts, so a test sees output within a second.
    */
   public static JobClient startJob(RecrawlConfig config, String name) throws Exception {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
-        "execution.checkpointing.interval", "500 ms",
-        "execution.checkpointing.dir", checkpointDir(name).toUri().toString())));
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.getExecutionEnvironment(
+            Configuration.fromMap(
+                Map.of(
+                    "execution.checkpointing.interval",
+                    "500 ms",
+                    "execution.checkpointing.dir",
+                    checkpointDir(name).toUri().toString())));
     RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
     return env.executeAsync(name);
   }
 
-  /** Cancels a job and waits until it has stopped: a job still cancelling may start another's race. */
+  /**
+   * Cancels a job and waits until it has stopped: a job still cancelling may start another's race.
+   */
   public static void cancelAndWait(JobClient job) throws Exception {
     job.cancel().get();
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (!stopped(job)) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("job " + job.getJobID() + " did not stop within 60 s of its cancellation");
+        throw new AssertionError(
+            "job " + job.getJobID() + " did not stop within 60 s of its cancellation");
       }
       Thread.sleep(10);
     }
@@ -89,6 +99,8 @@ public final class TestClusters {
    * the same moment fails the test ("Failed to delete temp directory").
    */
   public static Path checkpointDir(String name) throws IOException {
-    return Files.createDirectories(Path.of("target", "it-checkpoints", name + "-" + UUID.randomUUID())).toAbsolutePath();
+    return Files.createDirectories(
+            Path.of("target", "it-checkpoints", name + "-" + UUID.randomUUID()))
+        .toAbsolutePath();
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recrawl.flink.scheduler.HostScheduler;
 import io.recrawl.flink.testing.AttemptCollectingSink;
+import io.recrawl.flink.testutil.TestClusters;
 import io.recrawl.flink.types.WireTypes;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
@@ -17,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,14 +30,16 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import io.recrawl.flink.testutil.TestClusters;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Writes a savepoint from a small scheduler job, then reads it back with {@code explain} and {@code export}. */
+/**
+ * Writes a savepoint from a small scheduler job, then reads it back with {@code explain} and {@code
+ * export}.
+ */
 class StateToolsITCase {
 
   @RegisterExtension
@@ -59,8 +61,11 @@ class StateToolsITCase {
     m.put("pipeline.generic-types", "false");
     m.put("restart-strategy.type", "none");
     m.put("execution.checkpointing.interval", "1 s");
-    m.put("execution.checkpointing.dir", TestClusters.checkpointDir("StateToolsITCase").toUri().toString());
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
+    m.put(
+        "execution.checkpointing.dir",
+        TestClusters.checkpointDir("StateToolsITCase").toUri().toString());
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
     env.setParallelism(2);
 
     DataStream<StatusEvent> statuses =
@@ -70,18 +75,23 @@ class StateToolsITCase {
                     Long.MAX_VALUE,
                     RateLimiterStrategy.perSecond(20),
                     WireTypes.STATUS_EVENT),
-                WatermarkStrategy.<StatusEvent>forMonotonousTimestamps().withTimestampAssigner((e, ts) -> e.time()),
+                WatermarkStrategy.<StatusEvent>forMonotonousTimestamps()
+                    .withTimestampAssigner((e, ts) -> e.time()),
                 "statuses")
             .setParallelism(1);
-    // λ0 = 10 first, then a tick a second at END: an unbounded control stream keeps the job running.
+    // λ0 = 10 first, then a tick a second at END: an unbounded control stream keeps the job
+    // running.
     DataStream<ControlMessage> control =
         env.fromSource(
                 new DataGeneratorSource<>(
-                    (GeneratorFunction<Long, ControlMessage>) i -> i == 0 ? ControlMessage.lambda(T0, 3, 100.0) : ControlMessage.tick(END),
+                    (GeneratorFunction<Long, ControlMessage>)
+                        i ->
+                            i == 0 ? ControlMessage.lambda(T0, 3, 100.0) : ControlMessage.tick(END),
                     Long.MAX_VALUE,
                     RateLimiterStrategy.perSecond(5),
                     WireTypes.CONTROL_MESSAGE),
-                WatermarkStrategy.<ControlMessage>forMonotonousTimestamps().withTimestampAssigner((c, ts) -> c.time()),
+                WatermarkStrategy.<ControlMessage>forMonotonousTimestamps()
+                    .withTimestampAssigner((c, ts) -> c.time()),
                 "control")
             .setParallelism(1);
     AttemptCollectingSink<CrawlRequest> requests = new AttemptCollectingSink<>("state-tools");
@@ -93,33 +103,50 @@ class StateToolsITCase {
       Thread.sleep(50);
     }
     Thread.sleep(1_000); // a few more ticks: every input has been applied
-    savepoint = job.triggerSavepoint(tmp.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
-        .get();
+    savepoint =
+        job.triggerSavepoint(
+                tmp.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+            .get();
     job.cancel().get();
   }
 
   /**
    * The status input. Unbounded (a finished task cannot take part in a savepoint): after three
-   * events, the same DISCOVERED again at END, a no-op (insert-if-absent) that only moves event time.
+   * events, the same DISCOVERED again at END, a no-op (insert-if-absent) that only moves event
+   * time.
    */
   static StatusEvent input(long i) {
-    if (i == 0) { // weight 100: worth a crawl even at λ0 = 100, so it is released (and then in flight)
-      return new StatusEvent(IN_FLIGHT, "a.example", CrawlStatus.DISCOVERED, T0, Map.of(), null, 100.0, null);
+    if (i == 0) { // weight 100: worth a crawl even at λ0 = 100, so it is released (and then in
+      // flight)
+      return new StatusEvent(
+          IN_FLIGHT, "a.example", CrawlStatus.DISCOVERED, T0, Map.of(), null, 100.0, null);
     }
     if (i == 1) { // weight 1, known to change once a day: w/δ = 1, never above a threshold of 100
-      return new StatusEvent(NEVER, "a.example", CrawlStatus.FETCHED, T0,
-          Map.of(StatusEvent.CHANGE_RATE_KEY, List.of("1.0")), true, null, 200);
+      return new StatusEvent(
+          NEVER,
+          "a.example",
+          CrawlStatus.FETCHED,
+          T0,
+          Map.of(StatusEvent.CHANGE_RATE_KEY, List.of("1.0")),
+          true,
+          null,
+          200);
     }
     if (i == 2) {
-      return new StatusEvent(OTHER, "b.example", CrawlStatus.FETCHED, T0 + 1000, Map.of(), false, null, 304);
+      return new StatusEvent(
+          OTHER, "b.example", CrawlStatus.FETCHED, T0 + 1000, Map.of(), false, null, 304);
     }
-    return new StatusEvent(OTHER, "b.example", CrawlStatus.DISCOVERED, END, Map.of(), null, null, null);
+    return new StatusEvent(
+        OTHER, "b.example", CrawlStatus.DISCOVERED, END, Map.of(), null, null, null);
   }
 
   @Test
   void exportDumpsEveryUrlAsJsonLines() throws Exception {
     Path out = tmp.resolve("frontier.jsonl");
-    assertThat(StateToolsCommand.export(new String[] {"--savepoint", savepoint, "--out", out.toString()}, System.out)).isZero();
+    assertThat(
+            StateToolsCommand.export(
+                new String[] {"--savepoint", savepoint, "--out", out.toString()}, System.out))
+        .isZero();
     List<String> lines = Files.readAllLines(out);
     ObjectMapper json = new ObjectMapper();
     Map<String, JsonNode> byUrl = new HashMap<>();
@@ -141,27 +168,37 @@ class StateToolsITCase {
   void explainSaysWhyAPageIsNeverDue() throws Exception {
     String text = explain(NEVER);
     assertThat(text).contains("due             never");
-    assertThat(text).containsPattern("reason +never: its crawl value can reach at most w/δ = [0-9.]+, which is not above the threshold 100\\.0+");
+    assertThat(text)
+        .containsPattern(
+            "reason +never: its crawl value can reach at most w/δ = [0-9.]+, which is not above the threshold 100\\.0+");
     assertThat(text).containsPattern("global_lambda +100\\.0");
     assertThat(text).containsPattern("change_rate +1\\.0");
   }
 
   @Test
   void explainShowsAReleasedPageInFlight() throws Exception {
-    assertThat(explain(IN_FLIGHT)).containsPattern("in_flight +true").contains("in flight: released, lease until");
+    assertThat(explain(IN_FLIGHT))
+        .containsPattern("in_flight +true")
+        .contains("in flight: released, lease until");
   }
 
   @Test
   void explainOfAnUnknownUrlSaysSo() throws Exception {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int rc = StateToolsCommand.explain(new String[] {"https://a.example/unknown", "--savepoint", savepoint}, new PrintStream(buf, true, StandardCharsets.UTF_8));
+    int rc =
+        StateToolsCommand.explain(
+            new String[] {"https://a.example/unknown", "--savepoint", savepoint},
+            new PrintStream(buf, true, StandardCharsets.UTF_8));
     assertThat(rc).isEqualTo(1);
     assertThat(buf.toString(StandardCharsets.UTF_8)).contains("not in the savepoint");
   }
 
   private static String explain(String url) throws Exception {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int rc = StateToolsCommand.explain(new String[] {url, "--savepoint", savepoint}, new PrintStream(buf, true, StandardCharsets.UTF_8));
+    int rc =
+        StateToolsCommand.explain(
+            new String[] {url, "--savepoint", savepoint},
+            new PrintStream(buf, true, StandardCharsets.UTF_8));
     assertThat(rc).isZero();
     String text = buf.toString(StandardCharsets.UTF_8);
     System.out.println(text);

@@ -29,7 +29,8 @@ class ParsedControlMessageSerializerTest extends SerializerTestBase<Parsed<Contr
   protected Parsed<ControlMessage>[] getTestData() {
     return new Parsed[] {
       Parsed.ok(ControlMessage.lambda(1, 2, 0.5)),
-      Parsed.rejected(new DeadLetter("{\"type\":\"reboot\"}", "unknown_type", "unknown control type", 9)),
+      Parsed.rejected(
+          new DeadLetter("{\"type\":\"reboot\"}", "unknown_type", "unknown control type", 9)),
       Parsed.ok(ControlMessage.hostRate(3, "a.org", 60)),
     };
   }

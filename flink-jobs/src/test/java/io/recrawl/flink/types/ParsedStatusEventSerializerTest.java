@@ -31,9 +31,20 @@ class ParsedStatusEventSerializerTest extends SerializerTestBase<Parsed<StatusEv
   @SuppressWarnings("unchecked")
   protected Parsed<StatusEvent>[] getTestData() {
     return new Parsed[] {
-      Parsed.ok(new StatusEvent("http://a.org/", "a.org", CrawlStatus.FETCHED, 3, Map.of("k", List.of("v")), true, 1.5, 200)),
+      Parsed.ok(
+          new StatusEvent(
+              "http://a.org/",
+              "a.org",
+              CrawlStatus.FETCHED,
+              3,
+              Map.of("k", List.of("v")),
+              true,
+              1.5,
+              200)),
       Parsed.rejected(new DeadLetter("nope", "malformed_json", "Unrecognized token", 9)),
-      Parsed.ok(new StatusEvent("http://b.org/", "b.org", CrawlStatus.DISCOVERED, 0, Map.of(), null, null, null)),
+      Parsed.ok(
+          new StatusEvent(
+              "http://b.org/", "b.org", CrawlStatus.DISCOVERED, 0, Map.of(), null, null, null)),
     };
   }
 }

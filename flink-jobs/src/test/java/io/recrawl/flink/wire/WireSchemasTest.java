@@ -36,8 +36,10 @@ class WireSchemasTest {
 
   private static JsonSchema schema(String name) throws Exception {
     JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
-    SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
-    try (InputStream in = Files.newInputStream(RepoFiles.file("config/schemas/" + name + ".schema.json"))) {
+    SchemaValidatorsConfig config =
+        SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
+    try (InputStream in =
+        Files.newInputStream(RepoFiles.file("config/schemas/" + name + ".schema.json"))) {
       return factory.getSchema(in, config);
     }
   }
@@ -51,12 +53,22 @@ class WireSchemasTest {
   void statusEventsTheCodecAcceptsOrWritesAreValid() throws Exception {
     JsonSchema schema = schema("status-event");
     StatusEventCodec codec = StatusEventCodec.withDefaults();
-    List<String> valid = List.of(
-        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1000}",
-        "{\"url\":\"https://a.org/\",\"status\":\"DISCOVERED\",\"time\":\"1700000000000\",\"metadata\":{\"a\":\"x\",\"b\":[\"y\",\"z\"],\"c\":200}}",
-        "{\"url\":\"http://a.org/\",\"status\":\"ERROR\",\"time\":\"2026-11-21T07:59:00Z\",\"changed\":false,\"weight\":0.5,\"http_status\":404,\"extra\":1}",
-        "{\"url\":\"http://a.org/\",\"status\":\"REDIRECTION\",\"time\":\"2026-11-21T09:00:00+02:00\",\"weight\":null}",
-        StatusEventCodec.toJson(new StatusEvent("http://a.org/x", "a.org", CrawlStatus.FETCH_ERROR, 5, Map.of("k", List.of("v")), true, 2.0, 503)));
+    List<String> valid =
+        List.of(
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1000}",
+            "{\"url\":\"https://a.org/\",\"status\":\"DISCOVERED\",\"time\":\"1700000000000\",\"metadata\":{\"a\":\"x\",\"b\":[\"y\",\"z\"],\"c\":200}}",
+            "{\"url\":\"http://a.org/\",\"status\":\"ERROR\",\"time\":\"2026-11-21T07:59:00Z\",\"changed\":false,\"weight\":0.5,\"http_status\":404,\"extra\":1}",
+            "{\"url\":\"http://a.org/\",\"status\":\"REDIRECTION\",\"time\":\"2026-11-21T09:00:00+02:00\",\"weight\":null}",
+            StatusEventCodec.toJson(
+                new StatusEvent(
+                    "http://a.org/x",
+                    "a.org",
+                    CrawlStatus.FETCH_ERROR,
+                    5,
+                    Map.of("k", List.of("v")),
+                    true,
+                    2.0,
+                    503)));
     for (String json : valid) {
       assertThat(codec.parse(json, NOW).ok()).as(json).isTrue();
       assertThat(errors(schema, json)).as(json).isEmpty();
@@ -67,19 +79,20 @@ class WireSchemasTest {
   void statusEventsTheSchemaForbidsTheCodecRefuses() throws Exception {
     JsonSchema schema = schema("status-event");
     StatusEventCodec codec = StatusEventCodec.withDefaults();
-    List<String> invalid = List.of(
-        "{\"status\":\"FETCHED\",\"time\":1}",
-        "{\"url\":\"http://a.org/\",\"time\":1}",
-        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\"}",
-        "{\"url\":\"ftp://a.org/\",\"status\":\"FETCHED\",\"time\":1}",
-        "{\"url\":\"http://a.org/\",\"status\":\"DELETED\",\"time\":1}",
-        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":-1}",
-        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":\"yesterday\"}",
-        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"metadata\":{\"a\":{\"b\":1}}}",
-        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"changed\":\"yes\"}",
-        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"weight\":0}",
-        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"http_status\":99}",
-        "[1]");
+    List<String> invalid =
+        List.of(
+            "{\"status\":\"FETCHED\",\"time\":1}",
+            "{\"url\":\"http://a.org/\",\"time\":1}",
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\"}",
+            "{\"url\":\"ftp://a.org/\",\"status\":\"FETCHED\",\"time\":1}",
+            "{\"url\":\"http://a.org/\",\"status\":\"DELETED\",\"time\":1}",
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":-1}",
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":\"yesterday\"}",
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"metadata\":{\"a\":{\"b\":1}}}",
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"changed\":\"yes\"}",
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"weight\":0}",
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":1,\"http_status\":99}",
+            "[1]");
     for (String json : invalid) {
       assertThat(errors(schema, json)).as(json).isNotEmpty();
       assertThat(codec.parse(json, NOW).ok()).as(json).isFalse();
@@ -89,7 +102,10 @@ class WireSchemasTest {
   @Test
   void crawlRequestsAsWrittenAreValid() throws Exception {
     JsonSchema schema = schema("crawl-request");
-    String json = CrawlRequestCodec.toJson(new CrawlRequest("http://a.org/", "a.org", Map.of("d", List.of("1")), 1, 2, 0.5, 0.25, 3));
+    String json =
+        CrawlRequestCodec.toJson(
+            new CrawlRequest(
+                "http://a.org/", "a.org", Map.of("d", List.of("1")), 1, 2, 0.5, 0.25, 3));
     assertThat(errors(schema, json)).isEmpty();
     assertThat(errors(schema, "{\"url\":\"http://a.org/\",\"host\":\"a.org\"}")).isNotEmpty();
   }
@@ -98,18 +114,23 @@ class WireSchemasTest {
   void controlMessagesAsWrittenAreValidAndKindFieldsAreRequired() throws Exception {
     JsonSchema schema = schema("control-message");
     ControlMessageCodec codec = new ControlMessageCodec(-1);
-    for (ControlMessage m : List.of(ControlMessage.tick(1), ControlMessage.lambda(2, 3, 0.5), ControlMessage.hostRate(4, "a.org", 60),
-        ControlMessage.budget(5, 20_000))) {
+    for (ControlMessage m :
+        List.of(
+            ControlMessage.tick(1),
+            ControlMessage.lambda(2, 3, 0.5),
+            ControlMessage.hostRate(4, "a.org", 60),
+            ControlMessage.budget(5, 20_000))) {
       assertThat(errors(schema, ControlMessageCodec.toJson(m))).as(m.toString()).isEmpty();
     }
-    for (String json : List.of(
-        "{\"type\":\"lambda\",\"time\":1}",
-        "{\"type\":\"host_rate\",\"time\":1,\"host\":\"a.org\"}",
-        "{\"type\":\"lambda\",\"time\":1,\"lambda0\":-1}",
-        "{\"type\":\"budget\",\"time\":1}",
-        "{\"type\":\"budget\",\"time\":1,\"budget\":0}",
-        "{\"type\":\"reboot\",\"time\":1}",
-        "{\"time\":1}")) {
+    for (String json :
+        List.of(
+            "{\"type\":\"lambda\",\"time\":1}",
+            "{\"type\":\"host_rate\",\"time\":1,\"host\":\"a.org\"}",
+            "{\"type\":\"lambda\",\"time\":1,\"lambda0\":-1}",
+            "{\"type\":\"budget\",\"time\":1}",
+            "{\"type\":\"budget\",\"time\":1,\"budget\":0}",
+            "{\"type\":\"reboot\",\"time\":1}",
+            "{\"time\":1}")) {
       assertThat(errors(schema, json)).as(json).isNotEmpty();
       assertThat(codec.parse(json, NOW).ok()).as(json).isFalse();
     }
@@ -119,11 +140,17 @@ class WireSchemasTest {
   void deadLettersOfEveryReasonAreValid() throws Exception {
     JsonSchema schema = schema("dead-letter");
     StatusEventCodec codec = StatusEventCodec.withDefaults();
-    for (String bad : List.of("{", "[1]", "{\"url\":\"x\",\"status\":\"FETCHED\",\"time\":1}", "{\"status\":\"FETCHED\"}",
-        "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":99999999999999}")) {
+    for (String bad :
+        List.of(
+            "{",
+            "[1]",
+            "{\"url\":\"x\",\"status\":\"FETCHED\",\"time\":1}",
+            "{\"status\":\"FETCHED\"}",
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":99999999999999}")) {
       String json = DeadLetterCodec.toJson(codec.parse(bad, NOW).deadLetter());
       assertThat(errors(schema, json)).as(json).isEmpty();
     }
-    assertThat(errors(schema, "{\"reason\":\"because\",\"detail\":\"\",\"time\":1,\"raw\":\"\"}")).isNotEmpty();
+    assertThat(errors(schema, "{\"reason\":\"because\",\"detail\":\"\",\"time\":1,\"raw\":\"\"}"))
+        .isNotEmpty();
   }
 }

@@ -35,15 +35,24 @@ class BingImporterTest {
         for (int c = 0; c < 98; c++) {
           double interval = 0.5 + rnd.nextDouble(); // about daily, irregular
           boolean changed = rnd.nextDouble() < 1 - Math.exp(-TRUE_RATE[r] * interval);
-          h.append(c == 0 ? "" : ", ").append('[').append(interval).append(", ").append(changed ? 1 : 0).append(']');
+          h.append(c == 0 ? "" : ", ")
+              .append('[')
+              .append(interval)
+              .append(", ")
+              .append(changed ? 1 : 0)
+              .append(']');
         }
         hist.add(id + "\t" + (rnd.nextDouble() * 3) + "\t" + h.append(']'));
       }
     }
     urls.add("https://host10.example/no-history\t" + id + "\t10");
     Files.write(dir.resolve(BingImporter.URLS), urls);
-    Files.write(dir.resolve(BingImporter.HOSTS), List.of(
-        "Host_URL\tHost_ID\tIs_constrained?", "http://host10.example/\t10\t1", "http://host11.example/\t11\t0"));
+    Files.write(
+        dir.resolve(BingImporter.HOSTS),
+        List.of(
+            "Host_URL\tHost_ID\tIs_constrained?",
+            "http://host10.example/\t10\t1",
+            "http://host11.example/\t11\t0"));
     Files.write(dir.resolve(BingImporter.IMPORTANCE), imp);
     Files.write(dir.resolve(BingImporter.HISTORY), hist);
   }
@@ -67,8 +76,10 @@ class BingImporterTest {
     assertThat(w.hostMaxRate(w.hostOf(1))).isEqualTo(Double.POSITIVE_INFINITY);
     assertThat(w.weight(1)).isEqualTo(1 % 7 + 1);
     assertThat(w.weight(0)).isEqualTo(o.minWeight);
-    // Mean estimated rate per true-rate group is close to the truth (98 roughly daily observations each).
-    // The default prior (one change a day, worth one observation) lifts the slowest group by about 20 %.
+    // Mean estimated rate per true-rate group is close to the truth (98 roughly daily observations
+    // each).
+    // The default prior (one change a day, worth one observation) lifts the slowest group by about
+    // 20 %.
     for (int r = 0; r < TRUE_RATE.length; r++) {
       double sum = 0;
       for (int k = 0; k < per; k++) {
@@ -84,10 +95,12 @@ class BingImporterTest {
     Files.write(dir.resolve(BingImporter.URLS), List.of("u\t1\t5"));
     Files.write(dir.resolve(BingImporter.HOSTS), List.of("h.example\t5\t0"));
     Files.write(dir.resolve(BingImporter.IMPORTANCE), List.of("1\t3"));
-    Files.write(dir.resolve(BingImporter.HISTORY), List.of("1\t0.5\t[[1.25, 0], [0.75, 1], [2.0, 0]]"));
+    Files.write(
+        dir.resolve(BingImporter.HISTORY), List.of("1\t0.5\t[[1.25, 0], [0.75, 1], [2.0, 0]]"));
     Workload w = new BingImporter(new BingImporter.Options()).load(dir);
     ChangeRateEstimator est = ChangeRateEstimator.defaults();
-    ChangeStats s = est.observe(est.observe(est.observe(est.prior(), 1.25, false), 0.75, true), 2.0, false);
+    ChangeStats s =
+        est.observe(est.observe(est.observe(est.prior(), 1.25, false), 0.75, true), 2.0, false);
     assertThat(w.changeRate(0)).isEqualTo(est.rate(s));
     assertThat(w.weight(0)).isEqualTo(3.0);
   }
@@ -100,11 +113,18 @@ class BingImporterTest {
     Files.write(dir.resolve(BingImporter.HISTORY), List.of("1\t0.5\t[[1.25, 0], [0.75, 3]]"));
     assertThatThrownBy(() -> new BingImporter(new BingImporter.Options()).load(dir))
         .isInstanceOf(WorkloadException.class)
-        .satisfies(e -> assertThat(((WorkloadException) e).problems()).containsExactly(
-            dir.resolve(BingImporter.HOSTS) + ":1: Is_constrained must be 0 or 1, got '2'",
-            dir.resolve(BingImporter.IMPORTANCE) + ":2: expected 2 tab-separated columns, got 1",
-            dir.resolve(BingImporter.HISTORY) + ":1: Crawl_and_change_history must be a JSON list of [days, 0|1] pairs",
-            dir.resolve(BingImporter.URLS) + ":2: Host_ID 99 is not in host_hostid_isconstrained.txt",
-            dir.resolve(BingImporter.URLS) + ":3: URL_ID must be an integer, got 'x'"));
+        .satisfies(
+            e ->
+                assertThat(((WorkloadException) e).problems())
+                    .containsExactly(
+                        dir.resolve(BingImporter.HOSTS)
+                            + ":1: Is_constrained must be 0 or 1, got '2'",
+                        dir.resolve(BingImporter.IMPORTANCE)
+                            + ":2: expected 2 tab-separated columns, got 1",
+                        dir.resolve(BingImporter.HISTORY)
+                            + ":1: Crawl_and_change_history must be a JSON list of [days, 0|1] pairs",
+                        dir.resolve(BingImporter.URLS)
+                            + ":2: Host_ID 99 is not in host_hostid_isconstrained.txt",
+                        dir.resolve(BingImporter.URLS) + ":3: URL_ID must be an integer, got 'x'"));
   }
 }

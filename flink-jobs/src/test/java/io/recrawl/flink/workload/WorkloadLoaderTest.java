@@ -22,7 +22,8 @@ class WorkloadLoaderTest {
 
   @Test
   void loadsPagesHostsAndDefaults() throws Exception {
-    pages("url,host,weight,change_rate",
+    pages(
+        "url,host,weight,change_rate",
         "https://a.example/1,a.example,2.5,0.1",
         "\"https://b.example/x,y\",b.example,1,0",
         "https://a.example/2,a.example,0.5,3");
@@ -50,7 +51,8 @@ class WorkloadLoaderTest {
 
   @Test
   void reportsEveryBadRowWithFileAndLine() throws Exception {
-    pages("url,host,weight,change_rate",
+    pages(
+        "url,host,weight,change_rate",
         "u1,h,1,1",
         "u2,h,0,1",
         "u3,h,1,-2",
@@ -62,26 +64,29 @@ class WorkloadLoaderTest {
     hosts("host,max_rate", "h,0", "h2,5", "h2,6", "h3");
     assertThatThrownBy(() -> new WorkloadLoader(Double.POSITIVE_INFINITY).load(dir))
         .isInstanceOf(WorkloadException.class)
-        .satisfies(e -> {
-          String p = dir.resolve("pages.csv").toString();
-          String h = dir.resolve("hosts.csv").toString();
-          assertThat(((WorkloadException) e).problems()).containsExactly(
-              h + ":2: max_rate must be a number > 0 (crawls per day), got '0'",
-              h + ":4: duplicate host h2",
-              h + ":5: expected 2 fields host,max_rate",
-              p + ":3: weight must be a finite number > 0, got '0'",
-              p + ":4: change_rate must be a finite number >= 0, got '-2'",
-              p + ":5: weight must be a finite number > 0, got 'abc'",
-              p + ":6: duplicate url u1",
-              p + ":7: empty host",
-              p + ":8: expected 4 fields url,host,weight,change_rate",
-              p + ":9: change_rate must be a finite number >= 0, got 'NaN'");
-        });
+        .satisfies(
+            e -> {
+              String p = dir.resolve("pages.csv").toString();
+              String h = dir.resolve("hosts.csv").toString();
+              assertThat(((WorkloadException) e).problems())
+                  .containsExactly(
+                      h + ":2: max_rate must be a number > 0 (crawls per day), got '0'",
+                      h + ":4: duplicate host h2",
+                      h + ":5: expected 2 fields host,max_rate",
+                      p + ":3: weight must be a finite number > 0, got '0'",
+                      p + ":4: change_rate must be a finite number >= 0, got '-2'",
+                      p + ":5: weight must be a finite number > 0, got 'abc'",
+                      p + ":6: duplicate url u1",
+                      p + ":7: empty host",
+                      p + ":8: expected 4 fields url,host,weight,change_rate",
+                      p + ":9: change_rate must be a finite number >= 0, got 'NaN'");
+            });
   }
 
   @Test
   void rejectsAWrongHeaderAndAMissingFile() throws Exception {
-    assertThatThrownBy(() -> new WorkloadLoader(1).load(dir)).hasMessageContaining("pages.csv: missing");
+    assertThatThrownBy(() -> new WorkloadLoader(1).load(dir))
+        .hasMessageContaining("pages.csv: missing");
     pages("url,weight,host,change_rate", "u,1,h,1");
     assertThatThrownBy(() -> new WorkloadLoader(1).load(dir))
         .hasMessageContaining("pages.csv:1: header must be 'url,host,weight,change_rate'");

@@ -33,7 +33,11 @@ public final class ControlSinks {
    * value).
    */
   public static KafkaSink<ControlMessage> kafka(RecrawlConfig config) {
-    return KafkaConnections.sink(config, "control",
-        new JsonRecordSerializer<>(config.get(RecrawlOptions.TOPIC_CONTROL), m -> KEY, ControlMessageCodec::toJson), false);
+    return KafkaConnections.sink(
+        config,
+        "control",
+        new JsonRecordSerializer<>(
+            config.get(RecrawlOptions.TOPIC_CONTROL), m -> KEY, ControlMessageCodec::toJson),
+        false);
   }
 }

@@ -31,7 +31,9 @@ public final class DeadLetterCounters {
   /** One dead letter; counters per reason are made on first use, since reasons are few. */
   public void rejected(String reason) {
     in.inc();
-    byReason.computeIfAbsent(reason, r -> group.addGroup("reason", r).counter(stage + "_deadletters")).inc();
+    byReason
+        .computeIfAbsent(reason, r -> group.addGroup("reason", r).counter(stage + "_deadletters"))
+        .inc();
   }
 
   /** Records seen (valid or not). */

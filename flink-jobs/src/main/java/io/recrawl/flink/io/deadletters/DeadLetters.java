@@ -10,5 +10,6 @@ public final class DeadLetters {
   private DeadLetters() {}
 
   /** Dead letters, with their own serializer (no Kryo). */
-  public static final OutputTag<DeadLetter> TAG = new OutputTag<>("dead-letters", WireTypes.DEAD_LETTER);
+  public static final OutputTag<DeadLetter> TAG =
+      new OutputTag<>("dead-letters", WireTypes.DEAD_LETTER);
 }

@@ -18,7 +18,9 @@ public final class RouteDeadLetters<T> extends ProcessFunction<Parsed<T>, T> {
   private final String stage;
   private transient DeadLetterCounters counters;
 
-  /** @param stage the name used in metrics, e.g. {@code status} or {@code control} */
+  /**
+   * @param stage the name used in metrics, e.g. {@code status} or {@code control}
+   */
   public RouteDeadLetters(String stage) {
     this.stage = stage;
   }

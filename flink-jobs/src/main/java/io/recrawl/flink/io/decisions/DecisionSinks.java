@@ -8,7 +8,10 @@ import io.recrawl.flink.io.kafka.KafkaConnections;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
-/** Where the decision log goes ({@code recrawl.decisions.type}): nowhere, JSON-lines files or a Kafka topic. */
+/**
+ * Where the decision log goes ({@code recrawl.decisions.type}): nowhere, JSON-lines files or a
+ * Kafka topic.
+ */
 public final class DecisionSinks {
 
   private DecisionSinks() {}
@@ -16,13 +19,28 @@ public final class DecisionSinks {
   /** Attaches the configured sink; with {@code none} the scheduler's decisions are dropped. */
   public static void attach(DataStream<ReleaseDecision> decisions, RecrawlConfig config) {
     switch (config.get(RecrawlOptions.DECISIONS_TYPE)) {
-      case "kafka" -> decisions.sinkTo(KafkaConnections.sink(config, "decisions",
-              new JsonRecordSerializer<>(config.get(RecrawlOptions.TOPIC_DECISIONS), d -> d.host, ReleaseDecision::toJson)))
-          .name("decisions-kafka").uid("decisions-kafka");
-      case "files" -> decisions.map(ReleaseDecision::toJson, Types.STRING).name("decisions-json").uid("decisions-json")
-          .sinkTo(JsonLinesFileSink.create(config.get(RecrawlOptions.DECISIONS_PATH), "decisions"))
-          .name("decisions-files").uid("decisions-files");
-      default -> { } // none
+      case "kafka" ->
+          decisions
+              .sinkTo(
+                  KafkaConnections.sink(
+                      config,
+                      "decisions",
+                      new JsonRecordSerializer<>(
+                          config.get(RecrawlOptions.TOPIC_DECISIONS),
+                          d -> d.host,
+                          ReleaseDecision::toJson)))
+              .name("decisions-kafka")
+              .uid("decisions-kafka");
+      case "files" ->
+          decisions
+              .map(ReleaseDecision::toJson, Types.STRING)
+              .name("decisions-json")
+              .uid("decisions-json")
+              .sinkTo(
+                  JsonLinesFileSink.create(config.get(RecrawlOptions.DECISIONS_PATH), "decisions"))
+              .name("decisions-files")
+              .uid("decisions-files");
+      default -> {} // none
     }
   }
 }

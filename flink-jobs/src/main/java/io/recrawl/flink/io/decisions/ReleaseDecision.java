@@ -18,29 +18,42 @@ public final class ReleaseDecision {
 
   public String url;
   public String host;
+
   /** Event time of the release, epoch ms. */
   public long time;
+
   /** {@link ReleaseReason#wireName()}. */
   public String reason;
+
   /** The page's crawl value V at release. */
   public double value;
+
   /** θ_i = λ_i + λ_0 at release. */
   public double threshold;
+
   /** λ_i: the host's politeness price. */
   public double hostLambda;
+
   /** λ_0: the global budget's price. */
   public double globalLambda;
+
   /** k_i: the host's rate limit at release, crawls per day, which its host lambda prices. */
   public double hostMaxRate;
+
   /** When the page fell due, epoch ms; {@link #time} itself for a page sent before its due time. */
   public long due;
+
   /** When the URL is released again if no status comes back, epoch ms. */
   public long lease;
 
   public ReleaseDecision() {}
 
-  /** The decision behind {@code request}, under global lambda {@code globalLambda} and host limit {@code hostMaxRate}. */
-  public static ReleaseDecision of(CrawlRequest request, ReleaseReason reason, double globalLambda, double hostMaxRate) {
+  /**
+   * The decision behind {@code request}, under global lambda {@code globalLambda} and host limit
+   * {@code hostMaxRate}.
+   */
+  public static ReleaseDecision of(
+      CrawlRequest request, ReleaseReason reason, double globalLambda, double hostMaxRate) {
     ReleaseDecision d = new ReleaseDecision();
     d.url = request.url();
     d.host = request.host();

@@ -7,8 +7,9 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
 
 /**
- * A directory of JSON-lines part files ({@code PREFIX-*.jsonl} in hourly sub-directories). Part files
- * are finalised at every checkpoint, so what is visible is exactly what has been checkpointed.
+ * A directory of JSON-lines part files ({@code PREFIX-*.jsonl} in hourly sub-directories). Part
+ * files are finalised at every checkpoint, so what is visible is exactly what has been
+ * checkpointed.
  */
 public final class JsonLinesFileSink {
 
@@ -17,7 +18,8 @@ public final class JsonLinesFileSink {
   public static FileSink<String> create(String directory, String prefix) {
     return FileSink.forRowFormat(new Path(directory), new SimpleStringEncoder<String>("UTF-8"))
         .withRollingPolicy(OnCheckpointRollingPolicy.build())
-        .withOutputFileConfig(OutputFileConfig.builder().withPartPrefix(prefix).withPartSuffix(".jsonl").build())
+        .withOutputFileConfig(
+            OutputFileConfig.builder().withPartPrefix(prefix).withPartSuffix(".jsonl").build())
         .build();
   }
 }

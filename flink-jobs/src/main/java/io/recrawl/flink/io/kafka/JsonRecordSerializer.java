@@ -35,8 +35,10 @@ public final class JsonRecordSerializer<T> implements KafkaRecordSerializationSc
   }
 
   @Override
-  public ProducerRecord<byte[], byte[]> serialize(T value, KafkaSinkContext context, Long timestamp) {
+  public ProducerRecord<byte[], byte[]> serialize(
+      T value, KafkaSinkContext context, Long timestamp) {
     byte[] k = key == null ? null : key.apply(value).getBytes(StandardCharsets.UTF_8);
-    return new ProducerRecord<>(topic, null, timestamp, k, json.apply(value).getBytes(StandardCharsets.UTF_8));
+    return new ProducerRecord<>(
+        topic, null, timestamp, k, json.apply(value).getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -24,16 +24,21 @@ public final class KafkaConnections {
    * @param stopAt null for an unbounded source; e.g. {@code OffsetsInitializer.latest()} in tests
    */
   public static <T> KafkaSource<T> source(
-      RecrawlConfig config, String topic, String clientIdSuffix, KafkaRecordDeserializationSchema<T> deserializer, OffsetsInitializer stopAt) {
-    KafkaSourceBuilder<T> b = KafkaSource.<T>builder()
-        .setBootstrapServers(config.get(RecrawlOptions.KAFKA_BOOTSTRAP))
-        .setTopics(topic)
-        .setGroupId(config.get(RecrawlOptions.KAFKA_GROUP_ID))
-        .setClientIdPrefix(config.get(RecrawlOptions.KAFKA_GROUP_ID) + "-" + clientIdSuffix)
-        .setStartingOffsets(startingOffsets(config))
-        .setDeserializer(deserializer)
-        .setProperty("commit.offsets.on.checkpoint", "true")
-        .setProperty("isolation.level", "read_committed");
+      RecrawlConfig config,
+      String topic,
+      String clientIdSuffix,
+      KafkaRecordDeserializationSchema<T> deserializer,
+      OffsetsInitializer stopAt) {
+    KafkaSourceBuilder<T> b =
+        KafkaSource.<T>builder()
+            .setBootstrapServers(config.get(RecrawlOptions.KAFKA_BOOTSTRAP))
+            .setTopics(topic)
+            .setGroupId(config.get(RecrawlOptions.KAFKA_GROUP_ID))
+            .setClientIdPrefix(config.get(RecrawlOptions.KAFKA_GROUP_ID) + "-" + clientIdSuffix)
+            .setStartingOffsets(startingOffsets(config))
+            .setDeserializer(deserializer)
+            .setProperty("commit.offsets.on.checkpoint", "true")
+            .setProperty("isolation.level", "read_committed");
     config.kafkaProperties().forEach(b::setProperty);
     if (stopAt != null) {
       b.setBounded(stopAt);
@@ -50,25 +55,37 @@ public final class KafkaConnections {
   }
 
   /**
-   * A sink with the configured delivery guarantee. Exactly-once uses Kafka transactions committed on
-   * checkpoints, with the configured transaction timeout (it must not exceed the broker's
-   * {@code transaction.max.timeout.ms}) and a transactional id prefix unique to this sink.
+   * A sink with the configured delivery guarantee. Exactly-once uses Kafka transactions committed
+   * on checkpoints, with the configured transaction timeout (it must not exceed the broker's {@code
+   * transaction.max.timeout.ms}) and a transactional id prefix unique to this sink.
    */
-  public static <T> KafkaSink<T> sink(RecrawlConfig config, String idSuffix, KafkaRecordSerializationSchema<T> serializer) {
+  public static <T> KafkaSink<T> sink(
+      RecrawlConfig config, String idSuffix, KafkaRecordSerializationSchema<T> serializer) {
     return sink(config, idSuffix, serializer, config.exactlyOnce());
   }
 
-  /** A sink with the given delivery guarantee, otherwise as {@link #sink(RecrawlConfig, String, KafkaRecordSerializationSchema)}. */
+  /**
+   * A sink with the given delivery guarantee, otherwise as {@link #sink(RecrawlConfig, String,
+   * KafkaRecordSerializationSchema)}.
+   */
   public static <T> KafkaSink<T> sink(
-      RecrawlConfig config, String idSuffix, KafkaRecordSerializationSchema<T> serializer, boolean exactlyOnce) {
-    var b = KafkaSink.<T>builder()
-        .setBootstrapServers(config.get(RecrawlOptions.KAFKA_BOOTSTRAP))
-        .setRecordSerializer(serializer)
-        .setDeliveryGuarantee(exactlyOnce ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE);
+      RecrawlConfig config,
+      String idSuffix,
+      KafkaRecordSerializationSchema<T> serializer,
+      boolean exactlyOnce) {
+    var b =
+        KafkaSink.<T>builder()
+            .setBootstrapServers(config.get(RecrawlOptions.KAFKA_BOOTSTRAP))
+            .setRecordSerializer(serializer)
+            .setDeliveryGuarantee(
+                exactlyOnce ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE);
     config.kafkaProperties().forEach(b::setProperty);
     if (exactlyOnce) {
-      b.setTransactionalIdPrefix(config.get(RecrawlOptions.OUTPUT_TRANSACTIONAL_ID_PREFIX) + "-" + idSuffix)
-          .setProperty("transaction.timeout.ms", String.valueOf(config.get(RecrawlOptions.OUTPUT_TRANSACTION_TIMEOUT_MS)));
+      b.setTransactionalIdPrefix(
+              config.get(RecrawlOptions.OUTPUT_TRANSACTIONAL_ID_PREFIX) + "-" + idSuffix)
+          .setProperty(
+              "transaction.timeout.ms",
+              String.valueOf(config.get(RecrawlOptions.OUTPUT_TRANSACTION_TIMEOUT_MS)));
     }
     return b.build();
   }

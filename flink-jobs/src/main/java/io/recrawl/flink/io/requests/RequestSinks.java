@@ -11,7 +11,9 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
-/** Where crawl requests go: the {@code crawl.requests} topic (keyed by host) or JSON-lines files. */
+/**
+ * Where crawl requests go: the {@code crawl.requests} topic (keyed by host) or JSON-lines files.
+ */
 public final class RequestSinks {
 
   private RequestSinks() {}
@@ -21,9 +23,13 @@ public final class RequestSinks {
     if (config.kafkaOutput()) {
       requests.sinkTo(kafka(config)).name("requests-kafka").uid("requests-kafka");
     } else {
-      requests.map(CrawlRequestCodec::toJson, Types.STRING).name("requests-json").uid("requests-json")
+      requests
+          .map(CrawlRequestCodec::toJson, Types.STRING)
+          .name("requests-json")
+          .uid("requests-json")
           .sinkTo(JsonLinesFileSink.create(config.get(RecrawlOptions.OUTPUT_PATH), "requests"))
-          .name("requests-files").uid("requests-files");
+          .name("requests-files")
+          .uid("requests-files");
     }
   }
 
@@ -32,7 +38,12 @@ public final class RequestSinks {
    * one partition, in order; exactly-once or at-least-once as configured.
    */
   public static KafkaSink<CrawlRequest> kafka(RecrawlConfig config) {
-    return KafkaConnections.sink(config, "requests",
-        new JsonRecordSerializer<>(config.get(RecrawlOptions.TOPIC_REQUESTS), CrawlRequest::host, CrawlRequestCodec::toJson));
+    return KafkaConnections.sink(
+        config,
+        "requests",
+        new JsonRecordSerializer<>(
+            config.get(RecrawlOptions.TOPIC_REQUESTS),
+            CrawlRequest::host,
+            CrawlRequestCodec::toJson));
   }
 }

@@ -20,30 +20,33 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Where status events come from: the {@code crawl.status} Kafka topic, or JSON-lines files, plus
- * an optional seed file. Every source yields parsed events or dead letters, with event-time
- * timestamps and watermarks already assigned.
+ * Where status events come from: the {@code crawl.status} Kafka topic, or JSON-lines files, plus an
+ * optional seed file. Every source yields parsed events or dead letters, with event-time timestamps
+ * and watermarks already assigned.
  */
 public final class StatusSources {
 
   private StatusSources() {}
 
   /** The configured input ({@code recrawl.input.type}) plus the seeds, if any. */
-  public static DataStream<Parsed<StatusEvent>> fromConfig(StreamExecutionEnvironment env, RecrawlConfig config) {
-    DataStream<Parsed<StatusEvent>> events = config.kafkaInput() ? kafka(env, config, null) : files(env, config);
+  public static DataStream<Parsed<StatusEvent>> fromConfig(
+      StreamExecutionEnvironment env, RecrawlConfig config) {
+    DataStream<Parsed<StatusEvent>> events =
+        config.kafkaInput() ? kafka(env, config, null) : files(env, config);
     DataStream<Parsed<StatusEvent>> seeds = seeds(env, config, System.currentTimeMillis());
     return seeds == null ? events : events.union(seeds);
   }
 
   /**
-   * Event time = the event's {@code time}. Watermarks per Kafka partition (the source generates them
-   * per split): bounded out-of-orderness, and a partition silent for the idleness time stops holding
-   * event time back. Dead letters carry no event time: they never move a watermark.
+   * Event time = the event's {@code time}. Watermarks per Kafka partition (the source generates
+   * them per split): bounded out-of-orderness, and a partition silent for the idleness time stops
+   * holding event time back. Dead letters carry no event time: they never move a watermark.
    */
   public static WatermarkStrategy<Parsed<StatusEvent>> watermarks(RecrawlConfig config) {
-    WatermarkStrategy<Parsed<StatusEvent>> w = WatermarkStrategy
-        .<Parsed<StatusEvent>>forBoundedOutOfOrderness(Duration.ofMillis(config.get(RecrawlOptions.WATERMARK_OUT_OF_ORDERNESS_MS)))
-        .withTimestampAssigner((p, kafkaTime) -> p.ok() ? p.value().time() : Long.MIN_VALUE);
+    WatermarkStrategy<Parsed<StatusEvent>> w =
+        WatermarkStrategy.<Parsed<StatusEvent>>forBoundedOutOfOrderness(
+                Duration.ofMillis(config.get(RecrawlOptions.WATERMARK_OUT_OF_ORDERNESS_MS)))
+            .withTimestampAssigner((p, kafkaTime) -> p.ok() ? p.value().time() : Long.MIN_VALUE);
     long idle = config.get(RecrawlOptions.WATERMARK_IDLENESS_MS);
     return idle > 0 ? w.withIdleness(Duration.ofMillis(idle)) : w;
   }
@@ -58,25 +61,37 @@ public final class StatusSources {
   /**
    * The {@code crawl.status} topic.
    *
-   * @param stopAt null in production; an offsets initializer (e.g. latest) makes it bounded for tests
+   * @param stopAt null in production; an offsets initializer (e.g. latest) makes it bounded for
+   *     tests
    */
-  public static DataStream<Parsed<StatusEvent>> kafka(StreamExecutionEnvironment env, RecrawlConfig config, OffsetsInitializer stopAt) {
+  public static DataStream<Parsed<StatusEvent>> kafka(
+      StreamExecutionEnvironment env, RecrawlConfig config, OffsetsInitializer stopAt) {
     StatusEventCodec codec = codec(config);
-    var source = KafkaConnections.source(
-        config, config.get(RecrawlOptions.TOPIC_STATUS), "status",
-        new JsonRecordDeserializer<>(codec::parse, WireTypes.PARSED_STATUS_EVENT), stopAt);
+    var source =
+        KafkaConnections.source(
+            config,
+            config.get(RecrawlOptions.TOPIC_STATUS),
+            "status",
+            new JsonRecordDeserializer<>(codec::parse, WireTypes.PARSED_STATUS_EVENT),
+            stopAt);
     return env.fromSource(source, watermarks(config), "status-kafka").uid("status-kafka");
   }
 
-  /** JSON-lines files under {@code recrawl.input.path}; watched for new files if an interval is set. */
-  public static DataStream<Parsed<StatusEvent>> files(StreamExecutionEnvironment env, RecrawlConfig config) {
-    var builder = FileSource.forRecordStreamFormat(new TextLineInputFormat(), new Path(config.get(RecrawlOptions.INPUT_PATH)));
+  /**
+   * JSON-lines files under {@code recrawl.input.path}; watched for new files if an interval is set.
+   */
+  public static DataStream<Parsed<StatusEvent>> files(
+      StreamExecutionEnvironment env, RecrawlConfig config) {
+    var builder =
+        FileSource.forRecordStreamFormat(
+            new TextLineInputFormat(), new Path(config.get(RecrawlOptions.INPUT_PATH)));
     long monitor = config.get(RecrawlOptions.INPUT_MONITOR_MS);
     if (monitor > 0) {
       builder.monitorContinuously(Duration.ofMillis(monitor));
     }
     StatusEventCodec codec = codec(config);
-    return env.fromSource(builder.build(), WatermarkStrategy.noWatermarks(), "status-files", Types.STRING)
+    return env.fromSource(
+            builder.build(), WatermarkStrategy.noWatermarks(), "status-files", Types.STRING)
         .uid("status-files")
         .filter(line -> !line.isBlank())
         .name("skip-blank-lines")
@@ -95,14 +110,16 @@ public final class StatusSources {
    *
    * @param buildTime the seeds' time if {@code recrawl.input.seeds-time} is not set
    */
-  public static DataStream<Parsed<StatusEvent>> seeds(StreamExecutionEnvironment env, RecrawlConfig config, long buildTime) {
+  public static DataStream<Parsed<StatusEvent>> seeds(
+      StreamExecutionEnvironment env, RecrawlConfig config, long buildTime) {
     String path = config.get(RecrawlOptions.INPUT_SEEDS);
     if (path.isEmpty()) {
       return null;
     }
     long time = config.seedsTime(buildTime);
     StatusEventCodec codec = codec(config);
-    var source = FileSource.forRecordStreamFormat(new TextLineInputFormat(), new Path(path)).build();
+    var source =
+        FileSource.forRecordStreamFormat(new TextLineInputFormat(), new Path(path)).build();
     return env.fromSource(source, WatermarkStrategy.noWatermarks(), "seeds", Types.STRING)
         .uid("seeds")
         .filter(line -> !line.isBlank() && !line.strip().startsWith("#"))

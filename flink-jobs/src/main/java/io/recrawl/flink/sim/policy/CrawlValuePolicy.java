@@ -15,20 +15,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code crawl-value}: this project's scheduler, run as it runs in the Flink job. A thin adapter: the
- * per-host {@link io.recrawl.engine.HostEngine} (through {@link LocalFrontier}, one timer per host)
- * gets the simulator's status events and emits crawl requests, and the {@link GlobalLambdaController}
- * gets the engines' demand curve once per control period and sets lambda_0. Nothing of the policy
- * is re-implemented here.
+ * {@code crawl-value}: this project's scheduler, run as it runs in the Flink job. A thin adapter:
+ * the per-host {@link io.recrawl.engine.HostEngine} (through {@link LocalFrontier}, one timer per
+ * host) gets the simulator's status events and emits crawl requests, and the {@link
+ * GlobalLambdaController} gets the engines' demand curve once per control period and sets lambda_0.
+ * Nothing of the policy is re-implemented here.
  *
  * <p>Time: the frontier is advanced on a fixed tick (the engine's due-bucket width), so a release
  * reaches the crawler at most one tick after its timer. Oracle rates reach the engine the way a
- * sitemap's changefreq would: as a known change rate in each event's metadata
- * ({@link StatusEvent#CHANGE_RATE_KEY}).
+ * sitemap's changefreq would: as a known change rate in each event's metadata ({@link
+ * StatusEvent#CHANGE_RATE_KEY}).
  */
 public final class CrawlValuePolicy implements SimPolicy {
 
   public static final String NAME = "crawl-value";
+
   /**
    * The simulated crawler never loses a request, so a lease only expires while a request waits in
    * its fetch queue (during the first crawl of every page, the queue is days long): a day-long
@@ -42,14 +43,21 @@ public final class CrawlValuePolicy implements SimPolicy {
   private LocalFrontier frontier;
   private GlobalLambdaController controller;
   private UrlIndex pageOf;
-  /** Per page, its true change rate as text (see {@link #oracleMetadata}); null when rates are learned. */
+
+  /**
+   * Per page, its true change rate as text (see {@link #oracleMetadata}); null when rates are
+   * learned.
+   */
   private String[] oracleText;
+
   private double tick;
   private double nextTick;
   private double nextControl;
   private long fetchesThisPeriod;
 
-  /** The engine's defaults, overridden by the run's engine settings, and a one-hour control period. */
+  /**
+   * The engine's defaults, overridden by the run's engine settings, and a one-hour control period.
+   */
   public CrawlValuePolicy() {
     this(null, 1.0 / 24);
   }
@@ -97,8 +105,16 @@ public final class CrawlValuePolicy implements SimPolicy {
 
   private void discover(int page, double now) {
     Workload w = ctx.workload();
-    StatusEvent e = new StatusEvent(w.url(page), w.hostName(w.hostOf(page)), CrawlStatus.DISCOVERED,
-        ctx.epochMillis(now), oracleMetadata(page), null, w.weight(page), null);
+    StatusEvent e =
+        new StatusEvent(
+            w.url(page),
+            w.hostName(w.hostOf(page)),
+            CrawlStatus.DISCOVERED,
+            ctx.epochMillis(now),
+            oracleMetadata(page),
+            null,
+            w.weight(page),
+            null);
     frontier.onStatus(e, this::onRequest);
   }
 
@@ -107,7 +123,9 @@ public final class CrawlValuePolicy implements SimPolicy {
    * the same object from event to event, which the engine recognises without reading it.
    */
   private Map<String, List<String>> oracleMetadata(int page) {
-    return oracleText == null ? Map.of() : Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(oracleText[page]));
+    return oracleText == null
+        ? Map.of()
+        : Map.of(StatusEvent.CHANGE_RATE_KEY, List.of(oracleText[page]));
   }
 
   /**
@@ -158,8 +176,16 @@ public final class CrawlValuePolicy implements SimPolicy {
   public void onStatus(int page, StatusEvent event, double now) {
     fetchesThisPeriod++;
     if (ctx.oracleRates()) {
-      event = new StatusEvent(event.url(), event.host(), event.status(), event.time(), oracleMetadata(page),
-          event.changed(), event.weight(), event.httpStatus());
+      event =
+          new StatusEvent(
+              event.url(),
+              event.host(),
+              event.status(),
+              event.time(),
+              oracleMetadata(page),
+              event.changed(),
+              event.weight(),
+              event.httpStatus());
     }
     frontier.onStatus(event, this::onRequest);
   }
@@ -171,7 +197,10 @@ public final class CrawlValuePolicy implements SimPolicy {
     }
   }
 
-  /** Oracle runs hear of new true rates as a sitemap refresh would bring them: pages discovered again. */
+  /**
+   * Oracle runs hear of new true rates as a sitemap refresh would bring them: pages discovered
+   * again.
+   */
   @Override
   public void onTrueRatesChanged(double now) {
     if (!ctx.oracleRates()) {

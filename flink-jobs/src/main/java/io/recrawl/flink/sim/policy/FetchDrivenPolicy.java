@@ -16,7 +16,9 @@ public abstract class FetchDrivenPolicy implements SimPolicy {
   private double[] nextDue;
   private DueHeap due;
 
-  /** The next fetch time of {@code page} after a fetch at {@code now} with the given change verdict. */
+  /**
+   * The next fetch time of {@code page} after a fetch at {@code now} with the given change verdict.
+   */
   protected abstract double nextFetch(int page, Boolean changed, double now);
 
   /** Called once the workload is known. */
@@ -37,7 +39,9 @@ public abstract class FetchDrivenPolicy implements SimPolicy {
     }
   }
 
-  /** DISCOVERED: due now (StormCrawler's DefaultScheduler gives a discovered URL the current date). */
+  /**
+   * DISCOVERED: due now (StormCrawler's DefaultScheduler gives a discovered URL the current date).
+   */
   private void discover(int page, double now) {
     nextDue[page] = now;
     due.push(now, page);

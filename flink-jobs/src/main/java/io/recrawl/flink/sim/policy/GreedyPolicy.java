@@ -8,9 +8,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Greedy: at each batch (every hour by default) hand the crawler the pages with the highest
- * w (1 - e^(-delta tau)) right now, the probability-weighted value of a page being stale, as many
- * as the budget and each host's limit allow in the batch.
+ * Greedy: at each batch (every hour by default) hand the crawler the pages with the highest w (1 -
+ * e^(-delta tau)) right now, the probability-weighted value of a page being stale, as many as the
+ * budget and each host's limit allow in the batch.
  */
 public final class GreedyPolicy implements SimPolicy {
 
@@ -69,7 +69,10 @@ public final class GreedyPolicy implements SimPolicy {
         continue;
       }
       double w = ctx.workload().weight(p);
-      double v = Double.isNaN(lastFetch[p]) ? w : -w * Math.expm1(-ctx.changeRate(p) * (now - lastFetch[p]));
+      double v =
+          Double.isNaN(lastFetch[p])
+              ? w
+              : -w * Math.expm1(-ctx.changeRate(p) * (now - lastFetch[p]));
       if (v > 0) {
         priority[p] = v;
         candidates++;

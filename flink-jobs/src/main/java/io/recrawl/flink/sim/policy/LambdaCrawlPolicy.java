@@ -18,8 +18,14 @@ public final class LambdaCrawlPolicy extends PeriodicPolicy {
 
   @Override
   protected double[] plan(double now) {
-    Optimum.Solution s = Optimum.solve(ctx.workload(), plannedChangeRates(), hostLimits(), ctx.budget(),
-        HarmonicStaleness.INSTANCE, existing());
+    Optimum.Solution s =
+        Optimum.solve(
+            ctx.workload(),
+            plannedChangeRates(),
+            hostLimits(),
+            ctx.budget(),
+            HarmonicStaleness.INSTANCE,
+            existing());
     return s.rates();
   }
 

@@ -4,7 +4,8 @@ import io.recrawl.policy.Freshness;
 
 /**
  * The blog's batch approach: the exact optimum re-solved once per simulated day from what is known
- * then (the pages that exist, the current limits, the planning change rates), executed periodically.
+ * then (the pages that exist, the current limits, the planning change rates), executed
+ * periodically.
  */
 public final class OptimalDailyPolicy extends PeriodicPolicy {
 
@@ -17,8 +18,14 @@ public final class OptimalDailyPolicy extends PeriodicPolicy {
 
   @Override
   protected double[] plan(double now) {
-    Optimum.Solution s = Optimum.solve(ctx.workload(), plannedChangeRates(), hostLimits(), ctx.budget(),
-        Freshness.INSTANCE, existing());
+    Optimum.Solution s =
+        Optimum.solve(
+            ctx.workload(),
+            plannedChangeRates(),
+            hostLimits(),
+            ctx.budget(),
+            Freshness.INSTANCE,
+            existing());
     setLambda0(s.lambda0());
     return s.rates();
   }

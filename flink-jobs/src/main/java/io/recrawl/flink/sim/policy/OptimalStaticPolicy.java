@@ -22,8 +22,14 @@ public final class OptimalStaticPolicy extends PeriodicPolicy {
 
   @Override
   protected double[] plan(double now) {
-    solution = Optimum.solve(ctx.workload(), ctx.workload().changeRates(), hostLimits(), ctx.budget(),
-        Freshness.INSTANCE, existing());
+    solution =
+        Optimum.solve(
+            ctx.workload(),
+            ctx.workload().changeRates(),
+            hostLimits(),
+            ctx.budget(),
+            Freshness.INSTANCE,
+            existing());
     setLambda0(solution.lambda0());
     return solution.rates();
   }

@@ -9,8 +9,11 @@ import io.recrawl.policy.Objective;
 /** Calls the project's exact static optimum ({@link StaticOptimum}) for a subset of the pages. */
 public final class Optimum {
 
-  /** Per-page optimal rates (0 for pages left out), the global lambda and the predicted freshness. */
-  public record Solution(double[] rates, double lambda0, double weightedFreshness, double kktResidual) {}
+  /**
+   * Per-page optimal rates (0 for pages left out), the global lambda and the predicted freshness.
+   */
+  public record Solution(
+      double[] rates, double lambda0, double weightedFreshness, double kktResidual) {}
 
   private Optimum() {}
 
@@ -20,7 +23,12 @@ public final class Optimum {
    * @param include which pages exist (null = all)
    */
   public static Solution solve(
-      Workload w, double[] changeRate, double[] hostLimit, double budget, Objective objective, boolean[] include) {
+      Workload w,
+      double[] changeRate,
+      double[] hostLimit,
+      double budget,
+      Objective objective,
+      boolean[] include) {
     int n = w.pages();
     int m = 0;
     for (int p = 0; p < n; p++) {
@@ -41,8 +49,12 @@ public final class Optimum {
         page[k++] = p;
       }
     }
-    OptimumResult r = StaticOptimum.solve(
-        OptimumProblem.builder(weight, rate, host, hostLimit).budget(budget).objective(objective).build());
+    OptimumResult r =
+        StaticOptimum.solve(
+            OptimumProblem.builder(weight, rate, host, hostLimit)
+                .budget(budget)
+                .objective(objective)
+                .build());
     double[] out = new double[n];
     double[] solved = r.rates();
     for (int i = 0; i < m; i++) {

@@ -21,8 +21,10 @@ public abstract class PeriodicPolicy implements SimPolicy {
   private double[] nextDue;
   private double[] lastRelease;
   private DueHeap due;
+
   /** Per limited host: due pages waiting for a slot, keyed by their next grid time (deadline). */
   private DueHeap[] waiting;
+
   private double[] hostFree;
   private IndexedHeap hostSlots;
   private SplittableRandom random;
@@ -107,9 +109,10 @@ public abstract class PeriodicPolicy implements SimPolicy {
       if (Double.isNaN(lastRelease[p])) {
         // Not yet released: keep its place in the phase, stretched to the new period, so that
         // daily re-plans do not keep pushing a long-period page's first fetch away.
-        next = nextDue[p] < Double.POSITIVE_INFINITY && oldRate[p] > 0
-            ? now + (nextDue[p] - now) * oldRate[p] / r
-            : now + random.nextDouble() * period;
+        next =
+            nextDue[p] < Double.POSITIVE_INFINITY && oldRate[p] > 0
+                ? now + (nextDue[p] - now) * oldRate[p] / r
+                : now + random.nextDouble() * period;
       } else {
         next = lastRelease[p] + period;
         if (next < now) {

@@ -7,18 +7,19 @@ import java.util.List;
 public final class Policies {
 
   /** Every policy, in the order results list them. */
-  public static final List<String> NAMES = List.of(
-      CrawlValuePolicy.NAME,
-      OptimalStaticPolicy.NAME,
-      OptimalDailyPolicy.NAME,
-      ShapePolicy.UNIFORM,
-      ShapePolicy.PROPORTIONAL,
-      ShapePolicy.IMPORTANCE,
-      GreedyPolicy.NAME,
-      StormCrawlerDefaultPolicy.NAME,
-      StormCrawlerAdaptivePolicy.NAME,
-      NutchAdaptivePolicy.NAME,
-      LambdaCrawlPolicy.NAME);
+  public static final List<String> NAMES =
+      List.of(
+          CrawlValuePolicy.NAME,
+          OptimalStaticPolicy.NAME,
+          OptimalDailyPolicy.NAME,
+          ShapePolicy.UNIFORM,
+          ShapePolicy.PROPORTIONAL,
+          ShapePolicy.IMPORTANCE,
+          GreedyPolicy.NAME,
+          StormCrawlerDefaultPolicy.NAME,
+          StormCrawlerAdaptivePolicy.NAME,
+          NutchAdaptivePolicy.NAME,
+          LambdaCrawlPolicy.NAME);
 
   private Policies() {}
 
@@ -45,7 +46,8 @@ public final class Policies {
       case LambdaCrawlPolicy.NAME:
         return new LambdaCrawlPolicy();
       default:
-        throw new IllegalArgumentException("unknown policy '" + name + "'; expected one of " + String.join(", ", NAMES));
+        throw new IllegalArgumentException(
+            "unknown policy '" + name + "'; expected one of " + String.join(", ", NAMES));
     }
   }
 }

@@ -1,9 +1,9 @@
 package io.recrawl.flink.sim.policy;
 
 /**
- * Scales a policy's relative rates (1 for uniform, the change rate for proportional, the weight
- * for importance) to the budget, held to the host limits: every host gets min(k_i, c x its demand),
- * and the common scale c is chosen so the total is the budget (water-filling over hosts).
+ * Scales a policy's relative rates (1 for uniform, the change rate for proportional, the weight for
+ * importance) to the budget, held to the host limits: every host gets min(k_i, c x its demand), and
+ * the common scale c is chosen so the total is the budget (water-filling over hosts).
  */
 public final class RateAllocator {
 

@@ -11,8 +11,10 @@ import io.recrawl.flink.workload.Workload;
 final class UrlIndex {
 
   private final Workload workload;
+
   /** Per slot: the URL's hash in the high half, page number + 1 in the low half; 0 = empty. */
   private final long[] table;
+
   private final int mask;
 
   UrlIndex(Workload workload) {

@@ -16,26 +16,32 @@ import org.junit.jupiter.api.Test;
 class JsonRecordDeserializerTest {
 
   private final JsonRecordDeserializer<StatusEvent> deserializer =
-      new JsonRecordDeserializer<>(StatusEventCodec.withDefaults()::parse, WireTypes.PARSED_STATUS_EVENT);
+      new JsonRecordDeserializer<>(
+          StatusEventCodec.withDefaults()::parse, WireTypes.PARSED_STATUS_EVENT);
 
   private Parsed<StatusEvent> read(byte[] value) {
     List<Parsed<StatusEvent>> out = new ArrayList<>();
-    deserializer.deserialize(new ConsumerRecord<>("crawl.status", 3, 41L, null, value), new Collector<>() {
-      @Override
-      public void collect(Parsed<StatusEvent> record) {
-        out.add(record);
-      }
+    deserializer.deserialize(
+        new ConsumerRecord<>("crawl.status", 3, 41L, null, value),
+        new Collector<>() {
+          @Override
+          public void collect(Parsed<StatusEvent> record) {
+            out.add(record);
+          }
 
-      @Override
-      public void close() {}
-    });
+          @Override
+          public void close() {}
+        });
     assertThat(out).hasSize(1);
     return out.get(0);
   }
 
   @Test
   void readsAValidEvent() {
-    Parsed<StatusEvent> p = read("{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":5}".getBytes(StandardCharsets.UTF_8));
+    Parsed<StatusEvent> p =
+        read(
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":5}"
+                .getBytes(StandardCharsets.UTF_8));
     assertThat(p.value().host()).isEqualTo("a.org");
     assertThat(deserializer.getProducedType()).isEqualTo(WireTypes.PARSED_STATUS_EVENT);
   }

@@ -10,6 +10,7 @@ import io.recrawl.flink.job.JobSources;
 import io.recrawl.flink.job.RecrawlJob;
 import io.recrawl.flink.testutil.KafkaExtension;
 import io.recrawl.flink.testutil.PassThroughStage;
+import io.recrawl.flink.testutil.TestClusters;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlRequestCodec;
@@ -25,7 +26,6 @@ import java.util.Map;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import io.recrawl.flink.testutil.TestClusters;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -33,16 +33,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Status and control JSON through a real Kafka broker (in-process KRaft), the job's Kafka sources
- * (with malformed records that must come out as dead letters), and the job's EXACTLY_ONCE Kafka sinks,
- * read back with a {@code read_committed} consumer. MiniCluster with RocksDB, no Kryo.
+ * (with malformed records that must come out as dead letters), and the job's EXACTLY_ONCE Kafka
+ * sinks, read back with a {@code read_committed} consumer. MiniCluster with RocksDB, no Kryo.
  */
 class KafkaRoundTripITCase {
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = TestClusters.miniCluster(TestClusters.strict("500 ms"));
+  static final MiniClusterExtension CLUSTER =
+      TestClusters.miniCluster(TestClusters.strict("500 ms"));
 
   @RegisterExtension
-  static final KafkaExtension KAFKA = new KafkaExtension("crawl.status", 2, "crawl.requests", 2, "crawl.deadletters", 1, "crawl.control", 1);
+  static final KafkaExtension KAFKA =
+      new KafkaExtension(
+          "crawl.status", 2, "crawl.requests", 2, "crawl.deadletters", 1, "crawl.control", 1);
 
   @Test
   void statusToRequestsExactlyOnceWithDeadLetters() throws Exception {
@@ -51,43 +54,65 @@ class KafkaRoundTripITCase {
     List<String> status = new ArrayList<>();
     for (int i = 0; i < hosts * perHost; i++) {
       String url = "http://host" + (i % hosts) + ".example/page" + i;
-      status.add("{\"url\":\"" + url + "\",\"status\":\"FETCHED\",\"time\":" + (1_000_000 + i) + ",\"metadata\":{\"n\":\"" + i + "\"}}");
+      status.add(
+          "{\"url\":\""
+              + url
+              + "\",\"status\":\"FETCHED\",\"time\":"
+              + (1_000_000 + i)
+              + ",\"metadata\":{\"n\":\""
+              + i
+              + "\"}}");
     }
     KAFKA.kafka().send("crawl.status", status);
-    KAFKA.kafka().send("crawl.status", List.of(
-        "{\"url\":\"http://bad.example/\",\"status\":",                                     // malformed_json
-        "{\"url\":\"http://bad.example/\",\"status\":\"FETCHED\",\"time\":99999999999999}"));  // time_in_future
-    KAFKA.kafka().sendRaw("crawl.status", List.of(new byte[] {'{', (byte) 0xff, '}'}));              // not UTF-8
-    KAFKA.kafka().send("crawl.control", List.of(
-        "{\"type\":\"lambda\",\"time\":1000000,\"epoch\":3,\"lambda0\":0.5}",
-        "{\"type\":\"reboot\",\"time\":1000000}"));                                             // unknown_type
+    KAFKA
+        .kafka()
+        .send(
+            "crawl.status",
+            List.of(
+                "{\"url\":\"http://bad.example/\",\"status\":", // malformed_json
+                "{\"url\":\"http://bad.example/\",\"status\":\"FETCHED\",\"time\":99999999999999}")); // time_in_future
+    KAFKA.kafka().sendRaw("crawl.status", List.of(new byte[] {'{', (byte) 0xff, '}'})); // not UTF-8
+    KAFKA
+        .kafka()
+        .send(
+            "crawl.control",
+            List.of(
+                "{\"type\":\"lambda\",\"time\":1000000,\"epoch\":3,\"lambda0\":0.5}",
+                "{\"type\":\"reboot\",\"time\":1000000}")); // unknown_type
 
     Map<String, Object> settings = KAFKA.jobSettings("roundtrip");
-    settings.putAll(Map.of(
-        "recrawl.deadletters.type", "kafka",
-        "recrawl.output.delivery", "exactly-once",
-        "recrawl.kafka.properties.client.dns.lookup", "use_all_dns_ips", // passed to every client
-        "recrawl.control.tick-interval-ms", 0,
-        "recrawl.parallelism", 2));
+    settings.putAll(
+        Map.of(
+            "recrawl.deadletters.type", "kafka",
+            "recrawl.output.delivery", "exactly-once",
+            "recrawl.kafka.properties.client.dns.lookup",
+                "use_all_dns_ips", // passed to every client
+            "recrawl.control.tick-interval-ms", 0,
+            "recrawl.parallelism", 2));
     RecrawlConfig config = RecrawlConfig.fromMap(settings);
 
     // Bounded versions of the production sources, so that the job ends; the sinks are production's.
-    JobSources bounded = new JobSources() {
-      @Override
-      public DataStream<Parsed<StatusEvent>> statusEvents(StreamExecutionEnvironment env) {
-        return StatusSources.kafka(env, config, OffsetsInitializer.latest());
-      }
+    JobSources bounded =
+        new JobSources() {
+          @Override
+          public DataStream<Parsed<StatusEvent>> statusEvents(StreamExecutionEnvironment env) {
+            return StatusSources.kafka(env, config, OffsetsInitializer.latest());
+          }
 
-      @Override
-      public DataStream<Parsed<ControlMessage>> control(StreamExecutionEnvironment env) {
-        return ControlSources.staticLambda(env, config).union(ControlSources.kafka(env, config, OffsetsInitializer.latest()));
-      }
-    };
+          @Override
+          public DataStream<Parsed<ControlMessage>> control(StreamExecutionEnvironment env) {
+            return ControlSources.staticLambda(env, config)
+                .union(ControlSources.kafka(env, config, OffsetsInitializer.latest()));
+          }
+        };
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     RecrawlJob.build(env, config, bounded, JobSinks.fromConfig(config), new PassThroughStage());
     env.execute("kafka-round-trip");
 
-    List<ConsumerRecord<String, String>> requests = KAFKA.kafka().read("crawl.requests", "read_committed", status.size(), Duration.ofSeconds(30));
+    List<ConsumerRecord<String, String>> requests =
+        KAFKA
+            .kafka()
+            .read("crawl.requests", "read_committed", status.size(), Duration.ofSeconds(30));
     assertThat(requests).hasSize(status.size());
     Map<String, Integer> perHostCount = new HashMap<>();
     for (ConsumerRecord<String, String> r : requests) {
@@ -104,23 +129,42 @@ class KafkaRoundTripITCase {
       int p = partition;
       long records = requests.stream().filter(r -> r.partition() == p).count();
       if (records > 0) {
-        assertThat(KAFKA.kafka().endOffset("crawl.requests", p)).as("log end offset of partition %d", p).isGreaterThan(records);
+        assertThat(KAFKA.kafka().endOffset("crawl.requests", p))
+            .as("log end offset of partition %d", p)
+            .isGreaterThan(records);
       }
     }
     // One host's requests share one partition (and stay in order there).
     for (int h = 0; h < hosts; h++) {
       String host = "host" + h + ".example";
-      assertThat(requests.stream().filter(r -> r.key().equals(host)).map(ConsumerRecord::partition).distinct()).hasSize(1);
+      assertThat(
+              requests.stream()
+                  .filter(r -> r.key().equals(host))
+                  .map(ConsumerRecord::partition)
+                  .distinct())
+          .hasSize(1);
     }
 
-    List<DeadLetter> dead = KAFKA.kafka().read("crawl.deadletters", "read_committed", 4, Duration.ofSeconds(30)).stream()
-        .map(r -> DeadLetterCodec.parse(r.value(), 0).value()).toList();
-    assertThat(dead).extracting(DeadLetter::reason)
-        .containsExactlyInAnyOrder("malformed_json", "time_in_future", "malformed_json", "unknown_type");
-    assertThat(dead).filteredOn(d -> !d.reason().equals("unknown_type"))
+    List<DeadLetter> dead =
+        KAFKA
+            .kafka()
+            .read("crawl.deadletters", "read_committed", 4, Duration.ofSeconds(30))
+            .stream()
+            .map(r -> DeadLetterCodec.parse(r.value(), 0).value())
+            .toList();
+    assertThat(dead)
+        .extracting(DeadLetter::reason)
+        .containsExactlyInAnyOrder(
+            "malformed_json", "time_in_future", "malformed_json", "unknown_type");
+    assertThat(dead)
+        .filteredOn(d -> !d.reason().equals("unknown_type"))
         .allSatisfy(d -> assertThat(d.detail()).startsWith("crawl.status/"));
-    assertThat(dead).filteredOn(d -> d.reason().equals("unknown_type"))
-        .singleElement().satisfies(d -> assertThat(d.detail()).startsWith("crawl.control/0@1: "));
-    assertThat(dead).extracting(DeadLetter::detail).anySatisfy(d -> assertThat(d).endsWith("not UTF-8"));
+    assertThat(dead)
+        .filteredOn(d -> d.reason().equals("unknown_type"))
+        .singleElement()
+        .satisfies(d -> assertThat(d.detail()).startsWith("crawl.control/0@1: "));
+    assertThat(dead)
+        .extracting(DeadLetter::detail)
+        .anySatisfy(d -> assertThat(d).endsWith("not UTF-8"));
   }
 }

@@ -20,32 +20,41 @@ import org.junit.jupiter.api.Test;
 class StatusSourcesTest {
 
   private static Parsed<StatusEvent> event(long time) {
-    return Parsed.ok(new StatusEvent("http://a.org/", "a.org", CrawlStatus.FETCHED, time, Map.of(), null, null, null));
+    return Parsed.ok(
+        new StatusEvent(
+            "http://a.org/", "a.org", CrawlStatus.FETCHED, time, Map.of(), null, null, null));
   }
 
   @Test
   void eventTimeIsTheEventsTimeAndDeadLettersNeverMoveTheWatermark() {
-    RecrawlConfig config = RecrawlConfig.fromMap(Map.of(
-        "recrawl.watermark.out-of-orderness-ms", 1_000, "recrawl.watermark.idleness-ms", 0));
+    RecrawlConfig config =
+        RecrawlConfig.fromMap(
+            Map.of(
+                "recrawl.watermark.out-of-orderness-ms",
+                1_000,
+                "recrawl.watermark.idleness-ms",
+                0));
     WatermarkStrategy<Parsed<StatusEvent>> strategy = StatusSources.watermarks(config);
     TimestampAssigner<Parsed<StatusEvent>> assigner = strategy.createTimestampAssigner(null);
     WatermarkGenerator<Parsed<StatusEvent>> generator = strategy.createWatermarkGenerator(null);
     List<Long> watermarks = new ArrayList<>();
-    WatermarkOutput out = new WatermarkOutput() {
-      @Override
-      public void emitWatermark(Watermark w) {
-        watermarks.add(w.getTimestamp());
-      }
+    WatermarkOutput out =
+        new WatermarkOutput() {
+          @Override
+          public void emitWatermark(Watermark w) {
+            watermarks.add(w.getTimestamp());
+          }
 
-      @Override
-      public void markIdle() {}
+          @Override
+          public void markIdle() {}
 
-      @Override
-      public void markActive() {}
-    };
+          @Override
+          public void markActive() {}
+        };
 
     Parsed<StatusEvent> e = event(10_000);
-    Parsed<StatusEvent> dead = Parsed.rejected(new DeadLetter("x", "malformed_json", "", 99_999_999));
+    Parsed<StatusEvent> dead =
+        Parsed.rejected(new DeadLetter("x", "malformed_json", "", 99_999_999));
     assertThat(assigner.extractTimestamp(e, 5)).isEqualTo(10_000);
     assertThat(assigner.extractTimestamp(dead, 50_000)).isEqualTo(Long.MIN_VALUE);
 

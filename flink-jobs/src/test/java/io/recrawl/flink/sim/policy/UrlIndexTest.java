@@ -12,7 +12,9 @@ class UrlIndexTest {
     // "Aa" and "BB" share a String hash code, as do "AaAa", "AaBB", "BBAa" and "BBBB".
     String[] urls = {"Aa", "BB", "AaAa", "AaBB", "BBAa", "BBBB", "http://h/1", "http://h/2"};
     int n = urls.length;
-    Workload w = new Workload(urls, new int[n], filled(n, 1), filled(n, 0.1), new String[] {"h"}, new double[] {1});
+    Workload w =
+        new Workload(
+            urls, new int[n], filled(n, 1), filled(n, 0.1), new String[] {"h"}, new double[] {1});
     UrlIndex index = new UrlIndex(w);
     for (int p = 0; p < n; p++) {
       assertThat(index.page(urls[p])).isEqualTo(p);
