@@ -1,7 +1,7 @@
 package io.recrawl.engine;
 
 import io.recrawl.estimate.ChangeRateEstimator;
-import io.recrawl.policy.Objective;
+import io.recrawl.value.Objective;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.recrawl.engine;
 
-import io.recrawl.policy.Objective;
+import io.recrawl.value.Objective;
 
 /**
  * Page rates on the threshold grid, read from tables. A page with a known rate δ has rate δ · R(θ δ

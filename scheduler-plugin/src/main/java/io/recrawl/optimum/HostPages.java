@@ -1,6 +1,6 @@
 package io.recrawl.optimum;
 
-import io.recrawl.policy.Objective;
+import io.recrawl.value.Objective;
 import java.util.function.IntConsumer;
 import java.util.stream.IntStream;
 

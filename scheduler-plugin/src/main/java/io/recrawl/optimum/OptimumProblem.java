@@ -1,7 +1,7 @@
 package io.recrawl.optimum;
 
-import io.recrawl.policy.Freshness;
-import io.recrawl.policy.Objective;
+import io.recrawl.value.Freshness;
+import io.recrawl.value.Objective;
 import java.util.Arrays;
 import java.util.Objects;
 

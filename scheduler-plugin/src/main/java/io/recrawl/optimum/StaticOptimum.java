@@ -1,6 +1,6 @@
 package io.recrawl.optimum;
 
-import io.recrawl.policy.CrawlValue;
+import io.recrawl.value.CrawlValue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

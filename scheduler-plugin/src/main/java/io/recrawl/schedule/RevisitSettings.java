@@ -1,7 +1,7 @@
 package io.recrawl.schedule;
 
 import io.recrawl.estimate.ChangeRateEstimator;
-import io.recrawl.policy.Objective;
+import io.recrawl.value.Objective;
 import java.util.Map;
 
 /**
@@ -19,7 +19,7 @@ import java.util.Map;
  * @param lastModifiedTiming on a changed fetch, take the time of the last change from Last-Modified
  *     (measured against the server's Date header) instead of only "changed"
  * @param expectedValue time revisits by the crawl value averaged over the change-rate posterior
- *     ({@link io.recrawl.policy.Objective#expectedTimeToThreshold}), as the Flink job does; false =
+ *     ({@link io.recrawl.value.Objective#expectedTimeToThreshold}), as the Flink job does; false =
  *     by the value at the posterior mean
  */
 public record RevisitSettings(

@@ -2,7 +2,7 @@ package io.recrawl.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recrawl.policy.Objective;
+import io.recrawl.value.Objective;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

@@ -3,10 +3,10 @@ package io.recrawl.optimum;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.recrawl.policy.ChangesCaught;
-import io.recrawl.policy.Freshness;
-import io.recrawl.policy.HarmonicStaleness;
-import io.recrawl.policy.Objective;
+import io.recrawl.value.ChangesCaught;
+import io.recrawl.value.Freshness;
+import io.recrawl.value.HarmonicStaleness;
+import io.recrawl.value.Objective;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

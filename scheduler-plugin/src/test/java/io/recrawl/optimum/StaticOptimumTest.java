@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.recrawl.policy.CrawlValue;
-import io.recrawl.policy.HarmonicStaleness;
+import io.recrawl.value.CrawlValue;
+import io.recrawl.value.HarmonicStaleness;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

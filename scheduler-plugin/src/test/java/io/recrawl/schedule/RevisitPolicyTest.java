@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.recrawl.estimate.ChangeEvidence.Verdict;
-import io.recrawl.policy.HarmonicStaleness;
 import io.recrawl.schedule.RevisitPolicy.Outcome;
+import io.recrawl.value.HarmonicStaleness;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;

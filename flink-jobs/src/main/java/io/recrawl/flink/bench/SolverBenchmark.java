@@ -3,7 +3,7 @@ package io.recrawl.flink.bench;
 import io.recrawl.optimum.OptimumProblem;
 import io.recrawl.optimum.OptimumResult;
 import io.recrawl.optimum.StaticOptimum;
-import io.recrawl.policy.Objective;
+import io.recrawl.value.Objective;
 import java.util.Locale;
 import java.util.SplittableRandom;
 

@@ -1,10 +1,10 @@
 package io.recrawl.flink.cli;
 
-import io.recrawl.flink.sim.PolicyRun;
-import io.recrawl.flink.sim.Simulator;
-import io.recrawl.flink.sim.policy.Policies;
-import io.recrawl.flink.workload.Workload;
-import io.recrawl.flink.workload.WorkloadGenerator;
+import io.recrawl.sim.PolicyRun;
+import io.recrawl.sim.Simulator;
+import io.recrawl.sim.policy.Policies;
+import io.recrawl.sim.workload.Workload;
+import io.recrawl.sim.workload.WorkloadGenerator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;

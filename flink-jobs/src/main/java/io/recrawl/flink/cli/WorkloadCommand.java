@@ -1,10 +1,10 @@
 package io.recrawl.flink.cli;
 
-import io.recrawl.flink.workload.BingImporter;
-import io.recrawl.flink.workload.Workload;
-import io.recrawl.flink.workload.WorkloadException;
-import io.recrawl.flink.workload.WorkloadGenerator;
-import io.recrawl.flink.workload.WorkloadWriter;
+import io.recrawl.sim.workload.BingImporter;
+import io.recrawl.sim.workload.Workload;
+import io.recrawl.sim.workload.WorkloadException;
+import io.recrawl.sim.workload.WorkloadGenerator;
+import io.recrawl.sim.workload.WorkloadWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Set;

@@ -1,0 +1,143 @@
+package io.recrawl.sim.workload;
+
+import java.util.SplittableRandom;
+
+/**
+ * Generates a synthetic workload: Zipf host sizes, log-normal change rates, Pareto (heavy-tailed)
+ * weights, and a random fraction of hosts limited to {@code base + perPage x size} crawls per day.
+ * The defaults follow the synthetic population of academic.md section 8.1.
+ */
+public final class WorkloadGenerator {
+
+  /** Generator settings; every field has a documented default. */
+  public static final class Options {
+    public int pages = 100_000;
+    public int hosts = 1_000;
+    public long seed = 1;
+
+    /** Median change rate, per day. */
+    public double rateMedian = 0.2;
+
+    /** Standard deviation of ln(change rate). */
+    public double rateSigma = 1.5;
+
+    public double rateMin = 1e-3;
+    public double rateMax = 20;
+
+    /** Pareto shape of the weights (scale 1); smaller is heavier-tailed. */
+    public double weightAlpha = 1.5;
+
+    /** Zipf exponent of host sizes: host r (1-based) gets pages in proportion to r^-s. */
+    public double zipf = 1.0;
+
+    /** Fraction of hosts with a politeness limit. */
+    public double constrainedFraction = 0.3;
+
+    /** Tightness: a limited host allows base + perPage x (its pages) crawls per day. */
+    public double constrainedPerPage = 0.05;
+
+    public double constrainedBase = 1.0;
+
+    void validate() {
+      require(pages >= 1, "--pages must be >= 1");
+      require(hosts >= 1 && hosts <= pages, "--hosts must be between 1 and --pages");
+      require(rateMedian > 0 && rateSigma >= 0, "--rate-median must be > 0 and --rate-sigma >= 0");
+      require(rateMin > 0 && rateMax >= rateMin, "need 0 < --rate-min <= --rate-max");
+      require(weightAlpha > 0, "--weight-alpha must be > 0");
+      require(zipf >= 0, "--zipf must be >= 0");
+      require(
+          constrainedFraction >= 0 && constrainedFraction <= 1,
+          "--constrained-fraction must be in [0, 1]");
+      require(
+          constrainedPerPage >= 0
+              && constrainedBase >= 0
+              && constrainedPerPage + constrainedBase > 0,
+          "--constrained-per-page and --constrained-base must be >= 0, not both 0");
+    }
+
+    private static void require(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException(message);
+      }
+    }
+  }
+
+  private WorkloadGenerator() {}
+
+  public static Workload generate(Options o) {
+    o.validate();
+    SplittableRandom rnd = new SplittableRandom(o.seed);
+    int[] sizes = zipfSizes(o.pages, o.hosts, o.zipf);
+    String[] hostNames = new String[o.hosts];
+    double[] maxRate = new double[o.hosts];
+    int constrained = (int) Math.round(o.constrainedFraction * o.hosts);
+    // Choose the limited hosts uniformly at random (partial Fisher-Yates), independent of size.
+    int[] order = new int[o.hosts];
+    for (int h = 0; h < o.hosts; h++) {
+      order[h] = h;
+      hostNames[h] = "h" + h + ".example";
+      maxRate[h] = Double.POSITIVE_INFINITY;
+    }
+    for (int k = 0; k < constrained; k++) {
+      int j = k + rnd.nextInt(o.hosts - k);
+      int t = order[k];
+      order[k] = order[j];
+      order[j] = t;
+      maxRate[order[k]] = o.constrainedBase + o.constrainedPerPage * sizes[order[k]];
+    }
+    String[] urls = new String[o.pages];
+    int[] hostOf = new int[o.pages];
+    double[] weight = new double[o.pages];
+    double[] rate = new double[o.pages];
+    int p = 0;
+    for (int h = 0; h < o.hosts; h++) {
+      for (int k = 0; k < sizes[h]; k++, p++) {
+        urls[p] = "https://" + hostNames[h] + "/p" + k;
+        hostOf[p] = h;
+        double r = o.rateMedian * Math.exp(o.rateSigma * gaussian(rnd));
+        rate[p] = Math.min(o.rateMax, Math.max(o.rateMin, r));
+        weight[p] = Math.pow(1 - rnd.nextDouble(), -1.0 / o.weightAlpha);
+      }
+    }
+    return new Workload(urls, hostOf, weight, rate, hostNames, maxRate);
+  }
+
+  /**
+   * Host sizes proportional to rank^-s, at least one page each, summing exactly to {@code pages}.
+   */
+  static int[] zipfSizes(int pages, int hosts, double s) {
+    double[] share = new double[hosts];
+    double total = 0;
+    for (int h = 0; h < hosts; h++) {
+      share[h] = Math.pow(h + 1, -s);
+      total += share[h];
+    }
+    int[] sizes = new int[hosts];
+    int spare = pages - hosts; // every host gets one page first
+    int given = 0;
+    double[] remainder = new double[hosts];
+    for (int h = 0; h < hosts; h++) {
+      double exact = spare * share[h] / total;
+      sizes[h] = 1 + (int) Math.floor(exact);
+      remainder[h] = exact - Math.floor(exact);
+      given += sizes[h] - 1;
+    }
+    // Largest remainders take the pages rounding left over; ties go to the bigger host.
+    Integer[] idx = new Integer[hosts];
+    for (int h = 0; h < hosts; h++) {
+      idx[h] = h;
+    }
+    java.util.Arrays.sort(idx, (a, b) -> Double.compare(remainder[b], remainder[a]));
+    for (int k = 0; given < spare; k++, given++) {
+      sizes[idx[k]]++;
+    }
+    return sizes;
+  }
+
+  private static double gaussian(SplittableRandom rnd) {
+    // Box-Muller: SplittableRandom has no nextGaussian on Java 17.
+    double u = 1 - rnd.nextDouble();
+    double v = rnd.nextDouble();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+}

@@ -1,0 +1,95 @@
+package io.recrawl.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.sim.policy.StormCrawlerDefaultPolicy;
+import io.recrawl.sim.workload.Workload;
+import io.recrawl.sim.workload.WorkloadGenerator;
+import org.junit.jupiter.api.Test;
+
+class ScenarioTest {
+
+  private static Workload workload() {
+    WorkloadGenerator.Options o = new WorkloadGenerator.Options();
+    o.pages = 2_000;
+    o.hosts = 20;
+    o.seed = 4;
+    return WorkloadGenerator.generate(o);
+  }
+
+  @Test
+  void aNewHostCannotBeCrawledBeforeItAppearsAndIsCrawledAfter() {
+    Workload w = workload();
+    Simulator.Config cfg = SimTestWorkloads.config(w, 0.5 * w.pages(), 20, 4);
+    cfg.scenario = Scenario.build(Scenario.NEW_HOST, w, cfg.warmUp, cfg.days, 1);
+    assertThat(cfg.scenario.changeTime()).isEqualTo(12.5);
+    int host = cfg.scenario.host();
+    assertThat(w.hostSizes()[host])
+        .isEqualTo(java.util.Arrays.stream(w.hostSizes()).max().getAsInt());
+
+    // A policy that tries to crawl everything at time 0 is refused the hidden pages.
+    PolicyRun eager =
+        new Simulator(cfg)
+            .run(
+                new SimPolicy() {
+                  @Override
+                  public String name() {
+                    return "eager";
+                  }
+
+                  @Override
+                  public void start(SimContext ctx) {
+                    for (int p = 0; p < ctx.workload().pages(); p++) {
+                      ctx.release(p);
+                    }
+                  }
+
+                  @Override
+                  public double nextWakeTime() {
+                    return Double.POSITIVE_INFINITY;
+                  }
+
+                  @Override
+                  public void wake(double now) {}
+
+                  @Override
+                  public void onStatus(int page, io.recrawl.wire.StatusEvent event, double now) {}
+                });
+    assertThat(eager.rejectedReleases).isEqualTo(w.hostSizes()[host]);
+
+    PolicyRun run = new Simulator(cfg).run(new StormCrawlerDefaultPolicy());
+    assertThat(run.rejectedReleases).isZero();
+    int crawled = 0;
+    for (int p = 0; p < w.pages(); p++) {
+      if (w.hostOf(p) == host && run.fetchesInWindow[p] > 0) {
+        crawled++;
+      }
+    }
+    assertThat(crawled).isEqualTo(w.hostSizes()[host]);
+  }
+
+  @Test
+  void capacityDropCutsTheLargestLimitedHostTenfold() {
+    Workload w = workload();
+    Scenario s = Scenario.build(Scenario.CAPACITY_DROP, w, 4, 20, 1);
+    assertThat(w.constrained(s.host())).isTrue();
+    assertThat(s.newMaxRate()).isEqualTo(w.hostMaxRate(s.host()) / 10);
+  }
+
+  @Test
+  void rateDriftMovesEveryRateByALogNormalFactor() {
+    Workload w = workload();
+    double[] after = Scenario.build(Scenario.RATE_DRIFT, w, 4, 20, 1).newRates();
+    double sumLog = 0;
+    double sumSq = 0;
+    for (int p = 0; p < w.pages(); p++) {
+      double l = Math.log(after[p] / w.changeRate(p));
+      sumLog += l;
+      sumSq += l * l;
+    }
+    double mean = sumLog / w.pages();
+    double sd = Math.sqrt(sumSq / w.pages() - mean * mean);
+    assertThat(mean).isBetween(-0.1, 0.1);
+    assertThat(sd).isBetween(0.9, 1.1);
+  }
+}

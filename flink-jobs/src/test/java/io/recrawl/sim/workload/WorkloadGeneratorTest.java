@@ -1,0 +1,59 @@
+package io.recrawl.sim.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class WorkloadGeneratorTest {
+
+  @Test
+  void zipfSizesSumToThePagesAndFallWithRank() {
+    int[] sizes = WorkloadGenerator.zipfSizes(100_000, 1_000, 1.0);
+    assertThat(Arrays.stream(sizes).sum()).isEqualTo(100_000);
+    assertThat(Arrays.stream(sizes).min().getAsInt()).isGreaterThanOrEqualTo(1);
+    // rank 1 gets about 1 / H_1000 = 13.4 % of the pages, rank 2 about half of that
+    assertThat(sizes[0]).isBetween(13_200, 13_500);
+    assertThat((double) sizes[1] / sizes[0]).isBetween(0.49, 0.51);
+  }
+
+  @Test
+  void distributionsFollowTheOptions() {
+    WorkloadGenerator.Options o = new WorkloadGenerator.Options();
+    o.pages = 50_000;
+    o.hosts = 500;
+    o.seed = 7;
+    Workload w = WorkloadGenerator.generate(o);
+    assertThat(w.constrainedHosts()).isEqualTo(150);
+    double[] rates = w.changeRates();
+    Arrays.sort(rates);
+    assertThat(rates[rates.length / 2]).isBetween(0.19, 0.21); // median
+    assertThat(rates[0]).isGreaterThanOrEqualTo(o.rateMin);
+    assertThat(rates[rates.length - 1]).isLessThanOrEqualTo(o.rateMax);
+    double[] weights = w.weights();
+    Arrays.sort(weights);
+    // Pareto(1.5, scale 1): median 2^(1/1.5) = 1.587
+    assertThat(weights[weights.length / 2]).isBetween(1.55, 1.63);
+    assertThat(weights[0]).isGreaterThanOrEqualTo(1.0);
+    int[] sizes = w.hostSizes();
+    for (int h = 0; h < w.hosts(); h++) {
+      if (w.constrained(h)) {
+        assertThat(w.hostMaxRate(h)).isEqualTo(1 + 0.05 * sizes[h]);
+      }
+    }
+  }
+
+  @Test
+  void sameSeedSameWorkload() {
+    WorkloadGenerator.Options o = new WorkloadGenerator.Options();
+    o.pages = 2_000;
+    o.hosts = 30;
+    Workload a = WorkloadGenerator.generate(o);
+    Workload b = WorkloadGenerator.generate(o);
+    assertThat(a.weights()).isEqualTo(b.weights());
+    assertThat(a.changeRates()).isEqualTo(b.changeRates());
+    assertThat(a.hostMaxRates()).isEqualTo(b.hostMaxRates());
+    o.seed = 2;
+    assertThat(WorkloadGenerator.generate(o).changeRates()).isNotEqualTo(a.changeRates());
+  }
+}
