@@ -12,9 +12,9 @@ import java.util.Arrays;
  * then the one that has waited longest. A fetch held back by its host's spacing is paced: making it
  * wait for the global gate as well would push every later fetch of that host back by the wait, and
  * a host at its limit never gets that capacity back, while a page of an unpaced host just goes a
- * few seconds later. Without this, the largest limited hosts got 13–40 % fewer crawls than their
- * limits behind a 99 %-busy budget, under every policy, and a policy that releases more than the
- * budget could starve them outright.
+ * few seconds later. Without this, the largest limited hosts fell well short of their limits behind
+ * a nearly busy budget, under every policy, and a policy that releases more than the budget could
+ * starve them outright (see docs/decisions/simulated-crawler-order.md).
  */
 public final class Crawler {
 

@@ -3,7 +3,10 @@ package io.recrawl.flink.config;
 import io.recrawl.engine.EngineConfig;
 import java.util.List;
 
-/** Prints the documented key list as the YAML file body or as the README's Markdown table. */
+/**
+ * Prints the documented key list as the YAML file body or as the Markdown tables of
+ * docs/configuration.md.
+ */
 public final class ConfigDocs {
 
   private ConfigDocs() {}
@@ -20,7 +23,7 @@ public final class ConfigDocs {
         });
   }
 
-  /** What {@code recrawl.kafka.properties.*} is, for the YAML and the README. */
+  /** What {@code recrawl.kafka.properties.*} is, for the YAML and docs/configuration.md. */
   static final String KAFKA_PROPERTIES_DOC =
       "extra Kafka client properties for every Kafka source and sink (security, timeouts), e.g. "
           + "recrawl.kafka.properties.security.protocol: SASL_SSL; not the ones the job sets from its own keys";
@@ -81,7 +84,7 @@ public final class ConfigDocs {
     return b.toString();
   }
 
-  /** The engine's keys as README rows, under {@code recrawl.engine.}. */
+  /** The engine's keys as Markdown rows, under {@code recrawl.engine.}. */
   public static String engineMarkdown() {
     StringBuilder b =
         new StringBuilder("| key (under `recrawl.engine.`) | default | meaning |\n|---|---|---|\n");

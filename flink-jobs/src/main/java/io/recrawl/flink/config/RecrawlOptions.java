@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * Every key of {@code config/recrawl.yaml} except the engine's ({@code recrawl.engine.*}), with its
- * default and meaning. {@code config/recrawl.yaml} and the README table are checked against this
- * list by {@code ConfigDocsTest}.
+ * default and meaning. {@code config/recrawl.yaml} and the docs/configuration.md table are checked
+ * against this list by {@code ConfigDocsTest}.
  */
 public final class RecrawlOptions {
 

@@ -3,12 +3,12 @@ package io.recrawl.sim.policy;
 import java.util.Arrays;
 
 /**
- * Nutch's AdaptiveFetchSchedule rules (peers.md section 3.2), nutch-default.xml settings: MODIFIED
- * multiplies the interval by 1 - dec_rate (0.2), NOT_MODIFIED by 1 + inc_rate (0.4); with
- * sync_delta on, delta = fetch time - last modified time, the interval becomes delta if that is
- * longer, and the next fetch is counted from fetch time - 0.3 x delta; the interval is clamped to
- * [min, max]. Defaults: db.fetch.interval.default 30 days, min 60 s, max 365 days, scaled together
- * so that the default is pages / budget days. The modified time is the fetch that saw the change.
+ * Nutch's AdaptiveFetchSchedule rules, nutch-default.xml settings: MODIFIED multiplies the interval
+ * by 1 - dec_rate (0.2), NOT_MODIFIED by 1 + inc_rate (0.4); with sync_delta on, delta = fetch time
+ * - last modified time, the interval becomes delta if that is longer, and the next fetch is counted
+ * from fetch time - 0.3 x delta; the interval is clamped to [min, max]. Defaults:
+ * db.fetch.interval.default 30 days, min 60 s, max 365 days, scaled together so that the default is
+ * pages / budget days. The modified time is the fetch that saw the change.
  */
 public final class NutchAdaptivePolicy extends FetchDrivenPolicy {
 

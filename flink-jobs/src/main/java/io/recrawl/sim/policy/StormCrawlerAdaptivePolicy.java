@@ -3,11 +3,11 @@ package io.recrawl.sim.policy;
 import java.util.Arrays;
 
 /**
- * StormCrawler 2.4's AdaptiveScheduler rules (stormcrawler.md section 1.7): the first fetch (no
- * previous signature) gets the default interval; unchanged multiplies the interval by 1 + incr
- * (capped at max); changed moves it to (1 - decr) x interval + decr x min. Defaults incr = decr =
- * 0.5, min = 60 min, default = 1440 min, max = 20160 min; the three intervals are scaled together
- * so that the default is pages / budget days, the same budget as every other policy.
+ * StormCrawler 2.4's AdaptiveScheduler rules: the first fetch (no previous signature) gets the
+ * default interval; unchanged multiplies the interval by 1 + incr (capped at max); changed moves it
+ * to (1 - decr) x interval + decr x min. Defaults incr = decr = 0.5, min = 60 min, default = 1440
+ * min, max = 20160 min; the three intervals are scaled together so that the default is pages /
+ * budget days, the same budget as every other policy.
  */
 public final class StormCrawlerAdaptivePolicy extends FetchDrivenPolicy {
 

@@ -1,9 +1,9 @@
 package io.recrawl.sim.policy;
 
 /**
- * StormCrawler 2.4's DefaultScheduler (stormcrawler.md section 1.6): a FETCHED page is due again
- * after {@code fetchInterval.default}, whatever the page did. The interval is sized to the budget:
- * pages / budget days.
+ * StormCrawler 2.4's DefaultScheduler: a FETCHED page is due again after {@code
+ * fetchInterval.default}, whatever the page did. The interval is sized to the budget: pages /
+ * budget days.
  */
 public final class StormCrawlerDefaultPolicy extends FetchDrivenPolicy {
 

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Imports the layout of Microsoft/Bing's "PoliteCrawling" dataset (academic.md section 9): four
- * tab-separated files. Each URL's change rate is the posterior mean of the project's {@link
+ * Imports the layout of Microsoft/Bing's "PoliteCrawling" dataset: four tab-separated files (the
+ * names below). Each URL's change rate is the posterior mean of the project's {@link
  * ChangeRateEstimator} over its [interval, changed] history, its weight is its {@code urlid_imp}
  * score, and hosts flagged as constrained get {@code base + perPage x size} crawls per day (the
  * public data has only the flag, not the limits).

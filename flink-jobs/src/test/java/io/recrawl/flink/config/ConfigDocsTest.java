@@ -7,7 +7,8 @@ import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shipped YAML and the README document exactly the keys the code knows, with the same defaults.
+ * The shipped YAML and docs/configuration.md document exactly the keys the code knows, with the
+ * same defaults.
  */
 class ConfigDocsTest {
 
@@ -19,9 +20,9 @@ class ConfigDocsTest {
   }
 
   @Test
-  void readmeHasTheSameTable() throws Exception {
-    String readme = Files.readString(RepoFiles.file("README.md"));
-    assertThat(readme).contains(ConfigDocs.markdown());
-    assertThat(readme).contains(ConfigDocs.engineMarkdown());
+  void configurationDocHasTheSameTables() throws Exception {
+    String doc = Files.readString(RepoFiles.file("docs/configuration.md"));
+    assertThat(doc).contains(ConfigDocs.markdown());
+    assertThat(doc).contains(ConfigDocs.engineMarkdown());
   }
 }

@@ -21,7 +21,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The broadcast control stream: the static global lambda, wall-clock ticks, and the {@code
  * crawl.control} topic. It always carries watermarks: a broadcast input without them would hold the
- * scheduler's event time back forever (DESIGN.md section 7).
+ * scheduler's event time back forever.
  */
 public final class ControlSources {
 
