@@ -1,11 +1,11 @@
 package io.recrawl.engine;
 
 /**
- * The part of a {@link HostEngine.Context} that every caller fills alike: the host, its clock and
- * λ_0, fixed for the length of one engine call. What the call sends out (releases, wake-ups,
- * demand) is the subclass's.
+ * The part of a {@link EngineContext} that every caller fills alike: the host, its clock and λ_0,
+ * fixed for the length of one engine call. What the call sends out (releases, wake-ups, demand) is
+ * the subclass's.
  */
-public abstract class HostCall implements HostEngine.Context {
+public abstract class HostCall implements EngineContext {
 
   private String host;
   private long now;

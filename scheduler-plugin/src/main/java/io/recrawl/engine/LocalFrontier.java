@@ -380,7 +380,7 @@ public final class LocalFrontier {
     heapIndex[id] = i;
   }
 
-  private HostEngine.Context context(Host host, Consumer<CrawlRequest> out) {
+  private EngineContext context(Host host, Consumer<CrawlRequest> out) {
     HostCall call =
         new HostCall() {
           @Override

@@ -54,11 +54,11 @@ public record PageExplanation(
       HostEngine engine, PageState p, HostState h, double globalLambda, long now) {
     HostThreshold t = engine.thresholds();
     EngineConfig cfg = engine.config();
-    io.recrawl.estimate.ChangeStats stats = engine.changeStats(h, p);
-    double delta = engine.changeRate(h, p);
+    io.recrawl.estimate.ChangeStats stats = engine.valuation().changeStats(h, p);
+    double delta = engine.valuation().changeRate(h, p);
     double theta = t.threshold(h, globalLambda, now);
-    double ceiling = engine.valueCeiling(h, p);
-    long due = engine.dueTime(h, p, theta, now);
+    double ceiling = engine.valuation().valueCeiling(h, p);
+    long due = engine.valuation().dueTime(h, p, theta, now);
     CrawlStatus status = CrawlStatus.values()[p.status];
     String reason;
     if (status == CrawlStatus.ERROR) {
@@ -81,7 +81,7 @@ public record PageExplanation(
       reason =
           String.format(
               "due: V = %.4g has reached the threshold %.4g; waits for a dispatch slot",
-              engine.crawlValue(h, p, now), theta);
+              engine.valuation().crawlValue(h, p, now), theta);
     } else {
       reason =
           String.format(
@@ -91,12 +91,12 @@ public record PageExplanation(
     return new PageExplanation(
         p.weight,
         cfg.estimator.rate(stats),
-        cfg.hostPrior ? engine.hostPriorRate(h, p) : Double.NaN,
+        cfg.hostPrior ? engine.valuation().hostPriorRate(h, p) : Double.NaN,
         cfg.estimator.rateStdDev(stats),
         delta,
         t.pageDemand(p.weight, p.curveRate, p.curveShape, theta),
         p.lastFetch,
-        engine.crawlValue(h, p, now),
+        engine.valuation().crawlValue(h, p, now),
         ceiling,
         globalLambda,
         theta - globalLambda,

@@ -15,6 +15,23 @@ public enum ReleaseReason {
   /** Its last fetch failed: tried again after the back-off. */
   RETRY;
 
+  /** Why a page with crawl value {@code v} at threshold {@code theta} is being released. */
+  static ReleaseReason of(PageState p, double v, double theta, boolean floorReached) {
+    if (p.forced && p.expiries > 0) {
+      return LEASE_EXPIRED;
+    }
+    if (p.forced && p.errors > 0) {
+      return RETRY;
+    }
+    if (p.neverFetched()) {
+      return FIRST_CRAWL;
+    }
+    if (p.forced || v >= theta) {
+      return DUE;
+    }
+    return floorReached ? MAX_INTERVAL : EARLY;
+  }
+
   /** The name in decision records: lower case, like the wire's other enums. */
   public String wireName() {
     return name().toLowerCase(java.util.Locale.ROOT);

@@ -1,0 +1,220 @@
+package io.recrawl.engine;
+
+import static io.recrawl.engine.EngineTestSupport.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.wire.CrawlStatus;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PageValuationTest {
+
+  private static EngineConfig config(Map<String, Object> overrides) {
+    return EngineConfig.with(overrides);
+  }
+
+  @Test
+  void aPageWithLittleEvidenceIsPutOffButNeverWrittenOff() {
+    // Seen unchanged once, over a short gap: the posterior mean is 1 / (1 + 0.1) changes a day and
+    // the posterior shape stays 1. At threshold 2 > w / mean, the value at the mean never gets
+    // there;
+    // averaged over the posterior it does, later.
+    for (boolean expected : new boolean[] {true, false}) {
+      EngineConfig cfg =
+          config(Map.of("estimator.expected-value", expected, "estimator.optimism", 0.0));
+      LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+      Sink sink = new Sink();
+      f.onStatus(fetched("http://a.example/x", T0, true), sink);
+      long second = T0 + DAY / 10;
+      f.onStatus(fetched("http://a.example/x", second, false), sink);
+      HostState h = f.store("a.example").host();
+      PageState p = f.store("a.example").page("http://a.example/x");
+      long due = f.engine().valuation().dueTime(h, p, 2.0, second);
+      if (expected) {
+        assertThat(due).isGreaterThan(second + 2 * DAY).isLessThan(Long.MAX_VALUE);
+        assertThat(f.engine().valuation().crawlValue(h, p, due))
+            .isCloseTo(2.0, org.assertj.core.data.Percentage.withPercentage(0.01));
+      } else {
+        assertThat(due).isEqualTo(Long.MAX_VALUE);
+      }
+    }
+  }
+
+  @Test
+  void aPageWithLittleEvidenceTakesItsPriorFromTheOtherPagesOfItsHost() {
+    EngineConfig cfg = config(Map.of());
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    // Twenty pages of slow.example stay unchanged over 20 days; one page of fresh.example is alike.
+    for (int i = 0; i < 20; i++) {
+      f.onStatus(fetched("http://slow.example/p" + i, T0, true), sink);
+      f.onStatus(fetched("http://slow.example/p" + i, T0 + 20 * DAY, false), sink);
+    }
+    f.onStatus(fetched("http://slow.example/new", T0 + 20 * DAY, true), sink);
+    f.onStatus(fetched("http://fresh.example/new", T0 + 20 * DAY, true), sink);
+
+    HostState slow = f.store("slow.example").host();
+    PageState p = f.store("slow.example").page("http://slow.example/new");
+    double learned = cfg.estimator.rate(cfg.estimator.observe(cfg.estimator.prior(), 20, false));
+    // The prior mean is the others' mean learned rate, with the configured prior counted as one
+    // page.
+    assertThat(slow.learnedPages).isEqualTo(20);
+    assertThat(f.engine().valuation().hostPriorRate(slow, p))
+        .isCloseTo((20 * learned + 1.0) / 21, org.assertj.core.data.Offset.offset(1e-6));
+    HostState fresh = f.store("fresh.example").host();
+    PageState q = f.store("fresh.example").page("http://fresh.example/new");
+    assertThat(f.engine().valuation().hostPriorRate(fresh, q)).isEqualTo(1.0);
+    assertThat(f.engine().valuation().changeRate(slow, p))
+        .isLessThan(0.2 * f.engine().valuation().changeRate(fresh, q));
+    // A page's own evidence is not counted in its own prior.
+    PageState old = f.store("slow.example").page("http://slow.example/p0");
+    assertThat(f.engine().valuation().hostPriorRate(slow, old))
+        .isCloseTo((19 * learned + 1.0) / 20, org.assertj.core.data.Offset.offset(1e-6));
+
+    // Off, every page starts from estimator.prior-rate.
+    LocalFrontier off =
+        new LocalFrontier(config(Map.of("estimator.host-prior", false)), EngineListener.NONE);
+    for (int i = 0; i < 20; i++) {
+      off.onStatus(fetched("http://slow.example/p" + i, T0, true), sink);
+      off.onStatus(fetched("http://slow.example/p" + i, T0 + 20 * DAY, false), sink);
+    }
+    off.onStatus(fetched("http://slow.example/new", T0 + 20 * DAY, true), sink);
+    off.onStatus(fetched("http://fresh.example/new", T0 + 20 * DAY, true), sink);
+    assertThat(
+            off.engine()
+                .valuation()
+                .changeRate(
+                    off.store("slow.example").host(),
+                    off.store("slow.example").page("http://slow.example/new")))
+        .isEqualTo(
+            off.engine()
+                .valuation()
+                .changeRate(
+                    off.store("fresh.example").host(),
+                    off.store("fresh.example").page("http://fresh.example/new")));
+  }
+
+  @Test
+  void aHostWhoseSumsAreUnknownPlansFromTheConfiguredPriorAndLeavesThemAlone() {
+    LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    Sink sink = new Sink();
+    f.onStatus(fetched("http://a.example/p", T0, true), sink);
+    HostState h = f.store("a.example").host();
+    h.learnedPages = HostState.LEARNED_UNKNOWN; // as restored from a build before the host prior
+    for (int i = 1; i <= 3; i++) {
+      f.onStatus(fetched("http://a.example/p", T0 + i * DAY, false), sink);
+    }
+    PageState p = f.store("a.example").page("http://a.example/p");
+    assertThat(h.learnedPages).isEqualTo(HostState.LEARNED_UNKNOWN);
+    assertThat(h.learnedRateSum).isZero();
+    assertThat(f.engine().valuation().hostPriorRate(h, p)).isEqualTo(1.0);
+  }
+
+  @Test
+  void removedPagesTakeTheirEvidenceOutOfTheHostPrior() {
+    LocalFrontier f = new LocalFrontier(config(Map.of("error.remove", true)), EngineListener.NONE);
+    Sink sink = new Sink();
+    for (int i = 0; i < 3; i++) {
+      f.onStatus(fetched("http://a.example/p" + i, T0, true), sink);
+      f.onStatus(fetched("http://a.example/p" + i, T0 + DAY, i == 0), sink);
+    }
+    f.onStatus(discovered("http://a.example/keep", T0), sink);
+    assertThat(f.store("a.example").host().learnedPages).isEqualTo(3);
+    for (int i = 0; i < 3; i++) {
+      f.onStatus(event("http://a.example/p" + i, CrawlStatus.ERROR, T0 + 2 * DAY, null), sink);
+    }
+    HostState h = f.store("a.example").host();
+    assertThat(h.learnedPages).isZero();
+    assertThat(h.learnedRateSum).isZero();
+    assertThat(
+            f.engine()
+                .valuation()
+                .hostPriorRate(h, f.store("a.example").page("http://a.example/keep")))
+        .isEqualTo(1.0);
+  }
+
+  @Test
+  void aTrustworthyLastModifiedTellsTheEngineWhenThePageChanged() {
+    EngineConfig cfg = config(Map.of("estimator.optimism", 0));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    f.onStatus(fetched("http://a.example/x", T0, true), sink);
+    long second = T0 + 10 * DAY;
+    String modified =
+        java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            java.time.Instant.ofEpochMilli(second - HOUR).atZone(java.time.ZoneOffset.UTC));
+    f.onStatus(
+        new io.recrawl.wire.StatusEvent(
+            "http://a.example/x",
+            "a.example",
+            CrawlStatus.FETCHED,
+            second,
+            Map.of("protocol.last-modified", List.of(modified)),
+            true,
+            null,
+            null),
+        sink);
+    PageState p = f.store("a.example").page("http://a.example/x");
+    io.recrawl.estimate.ChangeStats prior = cfg.estimator.prior();
+    double withTiming = cfg.estimator.rate(cfg.estimator.observeChangeAt(prior, 10, 1.0 / 24));
+    double without = cfg.estimator.rate(cfg.estimator.observe(prior, 10, true));
+    assertThat(f.engine().valuation().changeRate(f.store("a.example").host(), p))
+        .isCloseTo(withTiming, org.assertj.core.data.Percentage.withPercentage(0.01));
+    assertThat(withTiming)
+        .isNotCloseTo(without, org.assertj.core.data.Percentage.withPercentage(5));
+  }
+
+  @Test
+  void withoutTheExpectedValueAPageWithLittleEvidenceIsPlannedAsTheSlowerChangingPageItMayBe() {
+    EngineConfig cfg = config(Map.of("estimator.expected-value", false));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    f.onStatus(fetched("http://a.example/x", T0, true), sink);
+    PageState p = f.store("a.example").page("http://a.example/x");
+    double mean =
+        cfg.estimator.rate(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
+    double planned = f.engine().valuation().changeRate(f.store("a.example").host(), p);
+    assertThat(planned).isLessThan(0.5 * mean); // one prior observation: well below the mean
+    // Much evidence later, the planned rate meets the estimate.
+    long t = T0;
+    for (int i = 0; i < 150; i++) {
+      t += DAY / 2;
+      f.onStatus(fetched("http://a.example/x", t, i % 2 == 0), sink);
+    }
+    p = f.store("a.example").page("http://a.example/x");
+    mean = cfg.estimator.rate(new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate));
+    assertThat(f.engine().valuation().changeRate(f.store("a.example").host(), p))
+        .isCloseTo(mean, org.assertj.core.data.Percentage.withPercentage(20));
+  }
+
+  @Test
+  void aKnownChangeRateInTheMetadataSetsTheEstimateAndLearningGoesOnFromThere() {
+    LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    Sink sink = new Sink();
+    String url = "http://a.example/x";
+    f.onStatus(
+        new io.recrawl.wire.StatusEvent(
+            url,
+            "a.example",
+            CrawlStatus.DISCOVERED,
+            T0,
+            Map.of(io.recrawl.wire.StatusEvent.CHANGE_RATE_KEY, List.of("0.25")),
+            null,
+            1.0,
+            null),
+        sink);
+    PageState p = f.store("a.example").page(url);
+    assertThat(f.engine().valuation().changeRate(f.store("a.example").host(), p))
+        .isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(0.5));
+    // Fetches that state no rate learn from the known one, with the evidence capped at
+    // estimator.max-shape: a day unchanged moves the planned rate by a few per cent, not more.
+    f.onStatus(fetched(url, T0 + HOUR, true), sink);
+    f.onStatus(fetched(url, T0 + DAY, false), sink);
+    assertThat(
+            f.engine()
+                .valuation()
+                .changeRate(f.store("a.example").host(), f.store("a.example").page(url)))
+        .isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(5));
+  }
+}
