@@ -6,6 +6,7 @@ import com.digitalpebble.stormcrawler.util.ConfUtils;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.recrawl.estimate.ChangeEvidence;
+import io.recrawl.testutil.EmbeddedKafka;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlRequestCodec;
 import io.recrawl.wire.CrawlStatus;
@@ -185,7 +186,7 @@ class RecrawlCrawlTopologyITCase {
                     1.0,
                     0.5,
                     now + 3_600_000)));
-    kafka.send(
+    kafka.sendKeyed(
         REQUESTS,
         List.of(request(home, Map.of()), request(a, Map.of()), Map.entry(hostKey, malformed), ftp));
 
@@ -235,7 +236,7 @@ class RecrawlCrawlTopologyITCase {
       // 2. The page that never changes, requested again: once plainly, once with the last-modified
       // its first event carried (as the job sends it back with recrawl.metadata.transfer:
       // [last-modified]).
-      kafka.send(
+      kafka.sendKeyed(
           REQUESTS,
           List.of(
               request(a, Map.of()),

@@ -3,8 +3,8 @@ package io.recrawl.flink.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.flink.io.decisions.ReleaseDecision;
-import io.recrawl.flink.testing.AttemptCollectingSink;
-import io.recrawl.flink.testing.ClosedLoopCrawler;
+import io.recrawl.flink.testutil.AttemptCollectingSink;
+import io.recrawl.flink.testutil.ClosedLoopCrawler;
 import io.recrawl.flink.testutil.TestClusters;
 import io.recrawl.flink.types.WireTypes;
 import io.recrawl.wire.ControlMessage;

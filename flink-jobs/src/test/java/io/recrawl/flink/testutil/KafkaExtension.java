@@ -1,5 +1,6 @@
 package io.recrawl.flink.testutil;
 
+import io.recrawl.testutil.EmbeddedKafka;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.extension.AfterAllCallback;

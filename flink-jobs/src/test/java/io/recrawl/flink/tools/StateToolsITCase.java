@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recrawl.flink.scheduler.HostScheduler;
-import io.recrawl.flink.testing.AttemptCollectingSink;
+import io.recrawl.flink.testutil.AttemptCollectingSink;
 import io.recrawl.flink.testutil.TestClusters;
 import io.recrawl.flink.types.WireTypes;
 import io.recrawl.wire.ControlMessage;

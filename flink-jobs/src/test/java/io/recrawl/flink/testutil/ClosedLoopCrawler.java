@@ -1,4 +1,4 @@
-package io.recrawl.flink.testing;
+package io.recrawl.flink.testutil;
 
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.ControlMessageCodec;

@@ -1,4 +1,4 @@
-package io.recrawl.flink.testing;
+package io.recrawl.flink.testutil;
 
 import java.util.ArrayList;
 import java.util.List;
