@@ -8,19 +8,32 @@ import java.util.Locale;
  * Reads and writes control messages (topic {@code crawl.control}) as JSON: {@code lambda} (a new
  * global lambda with its epoch), {@code tick} (the clock) and {@code host_rate} (a host's maximum
  * crawl rate per day).
+ *
+ * <p>A {@code host_rate}'s {@code host} (a host, {@code host:port}, or an http(s) URL) is turned
+ * into the partition key its status events get under the job's partition mode; one that names no
+ * host is a {@code bad_host} dead letter.
  */
 public final class ControlMessageCodec implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
+  private final HostKeys.Mode mode;
   private final long maxFutureMs;
 
   /**
+   * @param mode the job's partition mode: a {@code host_rate} override is keyed by the same
+   *     function as the status events ({@link HostKeys#keyOfHost}), so that it reaches them
    * @param maxFutureMs how far past the reader's clock a control time may lie; negative disables
    *     the check. A control time far ahead would drag event time, and every due page, forward.
    */
-  public ControlMessageCodec(long maxFutureMs) {
+  public ControlMessageCodec(HostKeys.Mode mode, long maxFutureMs) {
+    this.mode = java.util.Objects.requireNonNull(mode, "mode");
     this.maxFutureMs = maxFutureMs;
+  }
+
+  /** A codec for a job that keys by host ({@link HostKeys.Mode#BY_HOST}). */
+  public ControlMessageCodec(long maxFutureMs) {
+    this(HostKeys.Mode.BY_HOST, maxFutureMs);
   }
 
   /** Writes a control message with only the fields of its kind. */
@@ -98,11 +111,13 @@ public final class ControlMessageCodec implements Serializable {
     return ControlMessage.budget(time, budget);
   }
 
-  private static ControlMessage hostRate(JsonNode o, long time) throws Rejection {
+  private ControlMessage hostRate(JsonNode o, long time) throws Rejection {
     String host = WireJson.text(WireJson.required(o, "host"), "host", DeadLetterReason.BAD_HOST);
     String key;
     try {
-      key = HostKeys.normaliseHost(host);
+      // The status events' key function: example.com:80 is example.com, and under byDomain
+      // www.example.com is example.com. A host it cannot key would never match: a dead letter.
+      key = HostKeys.of(mode).keyOfHost(host);
     } catch (IllegalArgumentException e) {
       throw new Rejection(DeadLetterReason.BAD_HOST, e.getMessage());
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ControlMessageCodecTest {
 
@@ -47,6 +48,61 @@ class ControlMessageCodecTest {
             .value();
     assertThat(m.host()).isEqualTo("xn--bcher-kva.de");
     assertThat(m.maxRate()).isEqualTo(24.0);
+  }
+
+  @ParameterizedTest(name = "{0}: {1} <-> {2}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+      BY_HOST   | example.com:80                 | http://example.com/a
+      BY_HOST   | example.com:443                | https://example.com/a
+      BY_HOST   | Example.COM.:80                | http://example.com/
+      BY_HOST   | example.com:8080               | http://EXAMPLE.com:8080/x
+      BY_HOST   | example\u3002com\uFF61         | http://example.com/
+      BY_HOST   | http://example.com:443/        | http://example.com:443/a
+      BY_HOST   | [::FFFF:127.0.0.1]             | http://127.1/
+      BY_HOST   | 2130706433:80                  | http://127.0.0.1/
+      BY_HOST   | 2001:DB8:0::1                  | http://[2001:db8::1]/
+      BY_HOST   | [2001:db8:0:0:0:0:0:1]:8080    | http://[2001:DB8::1]:8080/
+      BY_DOMAIN | www.example.com                | http://news.example.com/a
+      BY_DOMAIN | www.example.com:8080           | https://example.com/
+      BY_DOMAIN | news.bbc.co.uk                 | http://www.bbc.co.uk/
+      """)
+  void hostRateOverrideUsesTheStatusKey(String mode, String host, String url) {
+    HostKeys.Mode m = HostKeys.Mode.valueOf(mode);
+    ControlMessageCodec controls = new ControlMessageCodec(m, 60_000);
+    StatusEventCodec statuses = new StatusEventCodec(m, 60_000, 1 << 20);
+    String override =
+        "{\"type\":\"host_rate\",\"time\":1,\"host\":\"" + host + "\",\"max_rate\":24}";
+    String status = "{\"url\":\"" + url + "\",\"status\":\"FETCHED\",\"time\":1}";
+    Parsed<ControlMessage> c = controls.parse(override, NOW);
+    assertThat(c.ok()).as(() -> String.valueOf(c.deadLetter())).isTrue();
+    assertThat(c.value().host()).isEqualTo(statuses.parse(status, NOW).value().host());
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "exa\\u0001mple.com",
+        "example.com\\u0085",
+        "256.1.1.1",
+        "1.2.3.4.5",
+        "[fe80::1%eth0]",
+        "[1::2::3]",
+        "example.com/path",
+        "example.com:99999",
+        "ftp://example.com/",
+        "exa mple.com"
+      })
+  void anOverrideWhoseHostCannotBeKeyedIsADeadLetter(String host) {
+    for (HostKeys.Mode m : HostKeys.Mode.values()) {
+      String json = "{\"type\":\"host_rate\",\"time\":1,\"host\":\"" + host + "\",\"max_rate\":24}";
+      DeadLetter d = new ControlMessageCodec(m, 60_000).parse(json, NOW).deadLetter();
+      assertThat(d).as(m + " " + host).isNotNull();
+      assertThat(d.reason()).isEqualTo("bad_host");
+      assertThat(d.raw()).isEqualTo(json);
+    }
   }
 
   @Test
