@@ -150,11 +150,19 @@ public final class ControlSources {
     }
   }
 
+  /**
+   * The control topic's codec: {@code host_rate} overrides are keyed by the job's partition mode,
+   * the key function of the status events, so that an override reaches its host.
+   */
+  static ControlMessageCodec codec(RecrawlConfig config) {
+    return new ControlMessageCodec(
+        config.partitionMode(), config.get(RecrawlOptions.INPUT_MAX_FUTURE_MS));
+  }
+
   /** The {@code crawl.control} topic; bounded if {@code stopAt} is given (tests). */
   public static DataStream<Parsed<ControlMessage>> kafka(
       StreamExecutionEnvironment env, RecrawlConfig config, OffsetsInitializer stopAt) {
-    ControlMessageCodec codec =
-        new ControlMessageCodec(config.get(RecrawlOptions.INPUT_MAX_FUTURE_MS));
+    ControlMessageCodec codec = codec(config);
     var source =
         KafkaConnections.source(
             config,
