@@ -40,9 +40,28 @@ public record StatusEvent(
     return v == null ? null : Double.valueOf(v.trim());
   }
 
-  /** The first value of a metadata key, or null. */
+  /** The first value of a metadata key, or null. The key is matched exactly. */
   public String first(String key) {
     List<String> values = metadata.get(key);
     return values == null || values.isEmpty() ? null : values.get(0);
+  }
+
+  /**
+   * The first value of a metadata key matched case-insensitively, or null: for the keys that carry
+   * an HTTP header, whose name is case-insensitive ({@code protocol.retry-after} also finds {@code
+   * protocol.Retry-After}). An exact match wins; otherwise the first matching key in the metadata's
+   * order that has a value.
+   */
+  public String firstIgnoreCase(String key) {
+    String exact = first(key);
+    if (exact != null) {
+      return exact;
+    }
+    for (Map.Entry<String, List<String>> e : metadata.entrySet()) {
+      if (e.getKey().equalsIgnoreCase(key) && !e.getValue().isEmpty()) {
+        return e.getValue().get(0);
+      }
+    }
+    return null;
   }
 }
