@@ -18,6 +18,8 @@ import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.DeadLetter;
 import io.recrawl.wire.StatusEvent;
 import io.recrawl.wire.StatusEventCodec;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.common.TaskInfo;
@@ -43,8 +45,9 @@ import org.apache.flink.util.OutputTag;
  *   <li>A status event is applied with {@link HostEngine#onStatus}; a timer runs {@link
  *       HostEngine#onWake}, which re-checks due pages against the current threshold θ_i = λ_i + λ_0
  *       and releases the best one if the host's pacing allows.
- *   <li>{@code LAMBDA} messages set the global lambda λ_0 (stale epochs are ignored); it is read at
- *       every wake-up, so a change takes effect at each waiting page's next re-check.
+ *   <li>{@code LAMBDA} messages set the global lambda λ_0 (stale epochs are ignored, see {@link
+ *       #supersedes} for the rule of epochs); it is read at every wake-up, so a change takes effect
+ *       at each waiting page's next re-check.
  *   <li>{@code HOST_RATE} overrides go to broadcast state. The broadcast side cannot register
  *       timers nor cheaply reach one key, so an override is applied lazily, on the host's next
  *       event or wake-up: releases only happen on wake-ups, so pacing always obeys the latest
@@ -52,8 +55,12 @@ import org.apache.flink.util.OutputTag;
  *       spacing.)
  *   <li>{@code TICK}s only carry event time (as watermarks) and trigger the {@link #DEMAND} report.
  *   <li>{@code BUDGET}s are for the global lambda controller; the schedulers pass them by.
- *   <li>The end of a bounded input (the Long.MAX_VALUE watermark) ends the schedule: timers it
- *       fires are dropped, instead of re-releasing leased pages until the end of time.
+ *   <li>The end of a bounded input or a drain (the Long.MAX_VALUE watermark) ends the schedule:
+ *       {@link HostSchedulerOperator} does not let it fire timers, so each host keeps its wake-up
+ *       for a restore; a timer it fires all the same (another operator) is dropped, instead of
+ *       re-releasing leased pages until the end of time.
+ *   <li>Requests, decisions and metrics of an engine call go out when the call commits, never
+ *       before: a call rolled back sends nothing.
  * </ul>
  *
  * <p>The per-subtask {@link DemandLedger} and the URL/host counts are transient: after a restore
@@ -178,17 +185,21 @@ public class HostSchedulerFunction
       if (before == null) {
         syncHostRate(host, rates); // the event created the host
       }
+      beforeCommit(host);
       store.commit();
-      call.commitTimer();
+      call.commit();
       if (e.status() != CrawlStatus.DISCOVERED) {
         metrics.statusesSinceReport++;
       }
     } catch (FlinkRuntimeException stateFailure) {
       store.rollback();
+      call.rollback();
       throw stateFailure; // the state backend failed: a real failure, let Flink restart
     } catch (RuntimeException bad) {
       // An input the engine cannot digest must not fail (and then fail again after every restart).
+      // Nothing of the call went out: its requests are emitted at the commit only.
       store.rollback();
+      call.rollback();
       deadLetter(ctx::output, raw(e), REJECTED_BY_ENGINE, bad.toString(), now);
     }
     metrics.dueBacklog += readySize(store.host()) - backlogBefore;
@@ -199,8 +210,9 @@ public class HostSchedulerFunction
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<CrawlRequest> out)
       throws Exception {
     if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
-      // End of a bounded input: the final watermark fires every timer at once. Waking up would
-      // release and re-lease pages until the end of time; the schedule ends at the last real time.
+      // The end of time (HostSchedulerOperator fires no timer then; a plain operator does): waking
+      // up would release and re-lease pages until the end of time. The schedule ends at the last
+      // real time.
       return;
     }
     String host = ctx.getCurrentKey();
@@ -214,10 +226,12 @@ public class HostSchedulerFunction
     try {
       syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
       engine.onWake(store, call);
+      beforeCommit(host);
       store.commit();
-      call.commitTimer();
+      call.commit();
     } catch (RuntimeException failure) {
       store.rollback();
+      call.rollback(); // nothing was sent: the restart's wake-up releases the same pages
       throw failure;
     }
     HostState h = store.host();
@@ -228,6 +242,12 @@ public class HostSchedulerFunction
       metrics.hostLambdaMicros.update(Math.round(Math.min(lambdaI, 1e12) * 1e6));
     }
   }
+
+  /**
+   * Called in every engine call after the engine and before the commit; does nothing. A seam for
+   * tests: a failure here is a failure of the call after the engine released pages.
+   */
+  void beforeCommit(String host) {}
 
   /**
    * Switches host records to write-back (see {@link HostRecordCache}); the operator then calls
@@ -339,15 +359,53 @@ public class HostSchedulerFunction
           now);
       return;
     }
+    if (m.epoch() < 0 || m.epoch() > m.time()) {
+      deadLetter(
+          ctx::output,
+          String.valueOf(m),
+          BAD_CONTROL,
+          "a lambda's epoch must be between 0 and its time (the time of its control round)",
+          now);
+      return;
+    }
     BroadcastState<String, Double> global = ctx.getBroadcastState(GLOBAL);
     Double epoch = global.get(SchedulerState.EPOCH);
-    if (epoch != null && m.epoch() < epoch) {
+    if (epoch != null && !supersedes(m.epoch(), m.time(), epoch)) {
       metrics.staleLambdas.inc(); // a late message from an older controller round
       return;
     }
     global.put(SchedulerState.EPOCH, (double) m.epoch());
     global.put(SchedulerState.GLOBAL_LAMBDA, m.globalLambda());
     metrics.globalLambda = m.globalLambda();
+  }
+
+  /**
+   * How far the epoch in force may lead a new lambda's time before it is taken as corrupt and
+   * replaced: a day, 24 of the controller's default periods.
+   */
+  static final long EPOCH_RESET_MS = 86_400_000L;
+
+  /**
+   * Whether a lambda of {@code epoch}, sent at {@code time}, replaces the one in force, of epoch
+   * {@code inForce}. The rule of epochs (issue 19 §2):
+   *
+   * <ul>
+   *   <li>An epoch is the event time, epoch ms, of the control round that priced the lambda: the
+   *       controller stamps each lambda with its tick's time as both time and epoch; the static
+   *       lambda has epoch 0. So an epoch is never after its message's time ({@link
+   *       #processBroadcastElement} refuses one that is, as a dead letter), and the time itself is
+   *       bounded by the codec's {@code recrawl.input.max-future-ms}.
+   *   <li>A lambda replaces the one in force if its epoch is not older; an older one is stale (a
+   *       late message from an earlier round) and ignored.
+   *   <li>Reset: an epoch in force more than {@link #EPOCH_RESET_MS} ahead of a new lambda's time
+   *       cannot be a real round (none is ahead of the clock); it is replaced. This clears a huge
+   *       epoch kept in broadcast state from before this rule, across restores too.
+   * </ul>
+   *
+   * No message can then hold λ_0 for longer than the codec's max future plus a day.
+   */
+  static boolean supersedes(long epoch, long time, double inForce) {
+    return epoch >= inForce || inForce - time > EPOCH_RESET_MS;
   }
 
   /** Rebuilds the transient per-subtask ledger and counts from keyed state (after a restore). */
@@ -423,7 +481,12 @@ public class HostSchedulerFunction
 
   /**
    * The engine's view of one call: the host, its clock and λ_0, the timer service and the output.
-   * The host's timer moves when the call commits, once, however often the engine moved its wake-up.
+   *
+   * <p>Nothing leaves the call before it commits: requests, decisions, metrics and ledger changes
+   * are held until {@link #commit}, and {@link #rollback} drops them with the state changes. A
+   * request that went out from a call whose state was rolled back would be sent while its page is
+   * not in flight, and sent again at the next wake-up (issue 19 §2). The host's timer moves at the
+   * commit too, once, however often the engine moved its wake-up.
    */
   private final class EngineCall extends HostCall implements EngineListener {
     private TimerService timers;
@@ -433,6 +496,17 @@ public class HostSchedulerFunction
     private boolean moved;
     private long wakeBefore;
     private long wakeAfter;
+
+    // Held until the commit.
+    private final ArrayList<CrawlRequest> requests = new ArrayList<>(2);
+    private final ArrayList<ReleaseReason> reasons = new ArrayList<>(2);
+    private double[] maxRates = new double[2];
+    private final ArrayList<double[]> demand = new ArrayList<>(4);
+    private final ArrayList<String> removed = new ArrayList<>(2);
+    private int leaseExpiries;
+    private int duplicates;
+    private int pagesDelta;
+    private int hostsDelta;
 
     /**
      * @param fired the timer that started this call, already gone from the timer service; or {@link
@@ -451,12 +525,12 @@ public class HostSchedulerFunction
       this.fired = fired;
       this.out = out;
       this.side = side;
-      this.moved = false;
+      drop();
     }
 
     @Override
     public void release(CrawlRequest request) {
-      out.collect(request);
+      requests.add(request); // reasons and rates follow in released()
     }
 
     @Override
@@ -469,10 +543,60 @@ public class HostSchedulerFunction
     }
 
     /**
-     * Moves the host's one timer (the engine's wake-up) from where it was to where the call left
-     * it.
+     * The call's state is committed: its requests go out (with their decisions and metrics), the
+     * ledger takes its demand, and the host's one timer (the engine's wake-up) moves from where it
+     * was to where the call left it.
      */
-    void commitTimer() {
+    void commit() {
+      for (int i = 0; i < requests.size(); i++) {
+        CrawlRequest request = requests.get(i);
+        ReleaseReason reason = i < reasons.size() ? reasons.get(i) : null;
+        out.collect(request);
+        if (reason != null) {
+          metrics.released(request, reason, maxRates[i]);
+          if (decisionLog) {
+            side.output(
+                DECISIONS, ReleaseDecision.of(request, reason, globalLambda(), maxRates[i]));
+          }
+        }
+      }
+      for (int i = 0; i + 1 < demand.size(); i += 2) {
+        ledger.replace(demand.get(i), demand.get(i + 1));
+      }
+      for (String url : removed) {
+        metrics.pageRemoved(url);
+      }
+      for (int i = 0; i < leaseExpiries; i++) {
+        metrics.leaseExpired();
+      }
+      for (int i = 0; i < duplicates; i++) {
+        metrics.duplicateDiscovered();
+      }
+      if (pagesDelta != 0 || hostsDelta != 0) {
+        metrics.stateChanged(pagesDelta, hostsDelta);
+      }
+      commitTimer();
+      drop();
+    }
+
+    /** The call's state was rolled back: nothing of it goes out, and its timer stays as it was. */
+    void rollback() {
+      drop();
+    }
+
+    private void drop() {
+      requests.clear();
+      reasons.clear();
+      demand.clear();
+      removed.clear();
+      leaseExpiries = 0;
+      duplicates = 0;
+      pagesDelta = 0;
+      hostsDelta = 0;
+      moved = false;
+    }
+
+    private void commitTimer() {
       if (!moved) {
         return;
       }
@@ -487,7 +611,8 @@ public class HostSchedulerFunction
 
     @Override
     public void replaceDemand(double[] before, double[] after) {
-      ledger.replace(before, after);
+      demand.add(before);
+      demand.add(after);
     }
 
     @Override
@@ -495,34 +620,37 @@ public class HostSchedulerFunction
       return this;
     }
 
-    // As a listener: the metrics count, and each release also goes to the decision log if it is on.
+    // As a listener: counted at the commit, and each release also goes to the decision log then.
 
     @Override
     public void released(CrawlRequest request, ReleaseReason reason, double hostMaxRate) {
-      metrics.released(request, reason, hostMaxRate);
-      if (decisionLog) {
-        side.output(DECISIONS, ReleaseDecision.of(request, reason, globalLambda(), hostMaxRate));
+      int i = reasons.size();
+      reasons.add(reason);
+      if (i == maxRates.length) {
+        maxRates = Arrays.copyOf(maxRates, 2 * i);
       }
+      maxRates[i] = hostMaxRate;
     }
 
     @Override
     public void leaseExpired() {
-      metrics.leaseExpired();
+      leaseExpiries++;
     }
 
     @Override
     public void duplicateDiscovered() {
-      metrics.duplicateDiscovered();
+      duplicates++;
     }
 
     @Override
     public void pageRemoved(String url) {
-      metrics.pageRemoved(url);
+      removed.add(url);
     }
 
     @Override
     public void stateChanged(int pagesDelta, int hostsDelta) {
-      metrics.stateChanged(pagesDelta, hostsDelta);
+      this.pagesDelta += pagesDelta;
+      this.hostsDelta += hostsDelta;
     }
   }
 }

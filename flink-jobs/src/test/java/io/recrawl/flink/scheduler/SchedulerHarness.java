@@ -17,6 +17,7 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.util.OutputTag;
@@ -50,10 +51,25 @@ final class SchedulerHarness implements AutoCloseable {
    */
   SchedulerHarness(Map<String, ?> settings, OperatorSubtaskState restoreFrom, boolean decisionLog)
       throws Exception {
-    fn = new HostSchedulerFunction(settings, 0.0, decisionLog);
+    this(new HostSchedulerFunction(settings, 0.0, decisionLog), restoreFrom, true);
+  }
+
+  /**
+   * @param fn the function under test (a subclass may inject failures)
+   * @param ours whether it runs in {@link HostSchedulerOperator} (else in Flink's plain operator,
+   *     as it did before the operator had rules of its own)
+   */
+  SchedulerHarness(HostSchedulerFunction fn, OperatorSubtaskState restoreFrom, boolean ours)
+      throws Exception {
+    this.fn = fn;
     h =
         new KeyedBroadcastOperatorTestHarness<>(
-            new HostSchedulerOperator(fn),
+            ours
+                ? new HostSchedulerOperator(fn)
+                : new CoBroadcastWithKeyedOperator<>(
+                    fn,
+                    List.of(
+                        SchedulerState.globalDescriptor(), SchedulerState.hostRatesDescriptor())),
             (KeySelector<StatusEvent, String>) StatusEvent::host,
             Types.STRING,
             1,

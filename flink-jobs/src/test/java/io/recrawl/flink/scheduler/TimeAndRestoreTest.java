@@ -1,0 +1,169 @@
+package io.recrawl.flink.scheduler;
+
+import static io.recrawl.flink.scheduler.SchedulerHarness.HOUR;
+import static io.recrawl.flink.scheduler.SchedulerHarness.MIN;
+import static io.recrawl.flink.scheduler.SchedulerHarness.T0;
+import static io.recrawl.flink.scheduler.SchedulerHarness.settings;
+import static io.recrawl.wire.CrawlStatus.DISCOVERED;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.DeadLetter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 19 §2, the operator's side of "time and restore": the end of time and drained savepoints,
+ * control-message epochs, and calls that fail after the engine released a page.
+ */
+class TimeAndRestoreTest {
+
+  private static final List<String> URLS = new ArrayList<>();
+
+  static {
+    for (String host : List.of("a.example", "b.example", "c.example")) {
+      for (int i = 0; i < 3; i++) {
+        URLS.add("https://" + host + "/" + i);
+      }
+    }
+  }
+
+  /** Every page discovered and released, then the final watermark of a drain; its savepoint. */
+  private static OperatorSubtaskState drained(boolean ours) throws Exception {
+    try (SchedulerHarness s =
+        new SchedulerHarness(new HostSchedulerFunction(Map.of(), 0.0, false), null, ours)) {
+      for (String url : URLS) {
+        s.status(url, DISCOVERED, T0);
+      }
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).extracting(CrawlRequest::url).hasSameElementsAs(URLS);
+      s.advance(Long.MAX_VALUE); // flink stop --drain
+      assertThat(s.newRequests()).as("the end of time releases nothing").isEmpty();
+      return s.snapshot();
+    }
+  }
+
+  /** After a restore, event time moves on; every lease runs out and its page goes again. */
+  private static void everyHostWakesAfterRestore(OperatorSubtaskState savepoint) throws Exception {
+    try (SchedulerHarness r = new SchedulerHarness(settings(), savepoint)) {
+      assertThat(r.timers()).as("one wake-up timer per host").isEqualTo(3);
+      r.advance(T0 + 12 * HOUR);
+      assertThat(r.newRequests().stream().map(CrawlRequest::url).distinct())
+          .hasSameElementsAs(URLS);
+    }
+  }
+
+  @Test
+  void drainedSavepointWakesEveryHost() throws Exception {
+    everyHostWakesAfterRestore(drained(true));
+  }
+
+  @Test
+  void aSavepointDrainedByAnOlderVersionWakesEveryHostAfterRestore() throws Exception {
+    // Flink's plain operator, as the job ran before: the final watermark used up every timer.
+    everyHostWakesAfterRestore(drained(false));
+  }
+
+  private static Double lambda0(SchedulerHarness s) throws Exception {
+    return s.h
+        .getBroadcastState(SchedulerState.globalDescriptor())
+        .get(SchedulerState.GLOBAL_LAMBDA);
+  }
+
+  @Test
+  void aLambdaWithAHugeEpochIsRefusedAndFreezesNothing() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.control(ControlMessage.lambda(T0, Long.MAX_VALUE / 2, 0.5));
+      assertThat(s.deadLetters())
+          .extracting(DeadLetter::reason)
+          .containsExactly(HostSchedulerFunction.BAD_CONTROL);
+      s.control(ControlMessage.lambda(T0 + MIN, T0 + MIN, 0.2)); // the controller's next round
+      assertThat(lambda0(s)).isEqualTo(0.2);
+      s.control(ControlMessage.lambda(T0, T0, 0.9)); // a late message of an older round: stale
+      assertThat(lambda0(s)).isEqualTo(0.2);
+      s.control(ControlMessage.lambda(T0 + 2 * MIN, 3, 0.1)); // a counter's epoch (static: 0)
+      assertThat(lambda0(s)).isEqualTo(0.2);
+    }
+  }
+
+  @Test
+  void aHugeEpochThatSurvivedARestoreIsReset() throws Exception {
+    OperatorSubtaskState savepoint;
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      // As an older version kept it: any epoch was taken.
+      s.h.getBroadcastState(SchedulerState.globalDescriptor()).put(SchedulerState.EPOCH, 9e15);
+      s.h
+          .getBroadcastState(SchedulerState.globalDescriptor())
+          .put(SchedulerState.GLOBAL_LAMBDA, 0.5);
+      savepoint = s.snapshot();
+    }
+    try (SchedulerHarness r = new SchedulerHarness(settings(), savepoint)) {
+      assertThat(lambda0(r)).isEqualTo(0.5);
+      r.control(ControlMessage.lambda(T0, T0, 0.2));
+      assertThat(lambda0(r)).isEqualTo(0.2);
+      r.control(ControlMessage.lambda(T0 - HOUR, T0 - HOUR, 0.9)); // stale again
+      assertThat(lambda0(r)).isEqualTo(0.2);
+    }
+  }
+
+  /** The scheduler with a failure after the engine, before the commit, when asked to. */
+  static final class FailingScheduler extends HostSchedulerFunction {
+    private static final long serialVersionUID = 1L;
+    boolean fail;
+
+    FailingScheduler(Map<String, ?> settings) {
+      super(settings, 0.0, true);
+    }
+
+    @Override
+    void beforeCommit(String host) {
+      if (fail) {
+        throw new IllegalStateException("failure after the engine's call");
+      }
+    }
+  }
+
+  @Test
+  void aStatusCallRolledBackAfterARequestWentOutSendsNothing() throws Exception {
+    FailingScheduler fn = new FailingScheduler(settings("lease", "1 d"));
+    try (SchedulerHarness s = new SchedulerHarness(fn, null, true)) {
+      s.control(ControlMessage.hostRate(T0, "a.example", 24)); // one an hour
+      s.control(ControlMessage.lambda(T0, 1, 0.5));
+      s.status("https://a.example/0", DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests()).hasSize(1);
+      // The host is idle: a page discovered now goes out with the event, and then the call fails.
+      fn.fail = true;
+      s.status("https://a.example/1", DISCOVERED, T0 + 2 * HOUR);
+      assertThat(s.deadLetters())
+          .extracting(DeadLetter::reason)
+          .containsExactly(HostSchedulerFunction.REJECTED_BY_ENGINE);
+      assertThat(s.newRequests()).as("rolled back: nothing went out").isEmpty();
+      assertThat(s.decisions()).hasSize(1);
+      assertThat(s.fn.metrics().requestsOut.getCount()).isEqualTo(1);
+      // The same event again, without the failure: the page goes out, once.
+      fn.fail = false;
+      s.status("https://a.example/1", DISCOVERED, T0 + 2 * HOUR);
+      assertThat(s.newRequests())
+          .extracting(CrawlRequest::url)
+          .containsExactly("https://a.example/1");
+    }
+  }
+
+  @Test
+  void aWakeUpRolledBackAfterARequestWentOutSendsNothing() throws Exception {
+    FailingScheduler fn = new FailingScheduler(settings());
+    try (SchedulerHarness s = new SchedulerHarness(fn, null, true)) {
+      s.status("https://a.example/0", DISCOVERED, T0); // a new host's page goes at its wake-up
+      fn.fail = true;
+      assertThatThrownBy(() -> s.advance(T0 + MIN)).hasMessageContaining("after the engine");
+      assertThat(s.newRequests()).as("the job restarts; nothing was sent").isEmpty();
+      assertThat(s.decisions()).isEmpty();
+    }
+  }
+}
