@@ -12,13 +12,14 @@ import org.apache.flink.util.FlinkRuntimeException;
  * Host records and their {@link LeaseSlots} on the heap, written back to RocksDB lazily; when full,
  * all clean records are dropped.
  *
- * <p>A host record is read and rewritten at every event and wake-up of its host, and its RocksDB
- * {@code put} was a tenth of the operator's time. With a {@link KeyContext} (the operator's, see
- * {@link HostSchedulerOperator}) a changed record is only marked dirty, and all dirty records are
- * written when the operator {@link #flush}es: before every checkpoint barrier, at the end of input
- * and when the cache grows past its capacity. RocksDB then holds every record at each checkpoint,
- * which is all that recovery needs (a failure restores the last checkpoint, and the heap copy is
- * lost with the rest). Without a key context the cache is write-through.
+ * <p>A host record is read and rewritten at every event and wake-up of its host, and a RocksDB
+ * {@code put} of it each time was a large share of the operator's work (see
+ * docs/decisions/job-throughput.md). With a {@link KeyContext} (the operator's, see {@link
+ * HostSchedulerOperator}) a changed record is only marked dirty, and all dirty records are written
+ * when the operator {@link #flush}es: before every checkpoint barrier, at the end of input and when
+ * the cache grows past its capacity. RocksDB then holds every record at each checkpoint, which is
+ * all that recovery needs (a failure restores the last checkpoint, and the heap copy is lost with
+ * the rest). Without a key context the cache is write-through.
  *
  * <p>A removed host is cached too, as a null record (its RocksDB entry must be cleared on flush).
  */
