@@ -112,6 +112,7 @@ public final class Crawler {
     if (head[h] < 0) {
       tail[h] = -1;
     }
+    lastReleaseTime = releasedAt[page];
     releasedAt[page] = Double.NaN;
     queuedCount--;
     hostLast[h] = t;
@@ -127,6 +128,12 @@ public final class Crawler {
   }
 
   private double lastFetchTime;
+  private double lastReleaseTime;
+
+  /** When the page of the latest fetch was released. */
+  public double lastReleaseTime() {
+    return lastReleaseTime;
+  }
 
   /** The time of the latest fetch. */
   public double lastFetchTime() {

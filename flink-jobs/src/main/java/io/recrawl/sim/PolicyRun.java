@@ -43,4 +43,10 @@ public final class PolicyRun {
 
   /** Each page's fresh time in the measured window, days (for breakdowns by host or page class). */
   public double[] freshTimeInWindow;
+
+  /** The push-back scenario's measurements (see {@link PushBackAuditor}); null otherwise. */
+  public java.util.Map<String, Object> pushBack;
+
+  /** Requests inside a Retry-After or back-off block (push-back scenario). */
+  public long pushBackViolations;
 }

@@ -16,6 +16,12 @@ public final class Scenario {
   public static final String CAPACITY_DROP = "capacity-drop";
   public static final String RATE_DRIFT = "rate-drift";
 
+  /**
+   * Servers with hidden capacities push back (429, 503 in maintenance windows); see {@link
+   * ServerModel}. Nothing changes mid-run.
+   */
+  public static final String PUSH_BACK = "push-back";
+
   /** Standard deviation of ln(factor) in rate-drift. */
   static final double DRIFT_SIGMA = 1.0;
 
@@ -37,6 +43,7 @@ public final class Scenario {
     double mid = Math.floor(warmUp + (days - warmUp) / 2) + 0.5;
     switch (name) {
       case STATIONARY:
+      case PUSH_BACK:
         return new Scenario(name, Double.POSITIVE_INFINITY, -1, 0, null);
       case NEW_HOST:
         return new Scenario(name, mid, largest(w, false), 0, null);
@@ -64,7 +71,7 @@ public final class Scenario {
         throw new IllegalArgumentException(
             "unknown scenario '"
                 + name
-                + "'; expected stationary, learned, new-host, capacity-drop or rate-drift");
+                + "'; expected stationary, learned, new-host, capacity-drop, rate-drift or push-back");
     }
   }
 
@@ -100,6 +107,11 @@ public final class Scenario {
 
   public boolean hidesHost() {
     return NEW_HOST.equals(name);
+  }
+
+  /** Whether the servers push back (see {@link ServerModel}). */
+  public boolean pushBack() {
+    return PUSH_BACK.equals(name);
   }
 
   public boolean dropsCapacity() {

@@ -84,10 +84,42 @@ public final class SimulationReport {
         m.put(
             "freshness_after_change", meanOver(r.freshnessSeries, r.bucketDays, change, cfg.days));
       }
+      if (r.pushBack != null) {
+        m.put("push_back", pushBack(r));
+      }
       policies.put(r.policy, m);
     }
     root.put("policies", policies);
     return root;
+  }
+
+  /** Name suffix of the push-back scenario's run that knows every server's capacity. */
+  public static final String ORACLE_CAPACITY = " oracle-capacity";
+
+  /**
+   * The push-back scenario's measurements, weighted freshness on the hosts below and at or above
+   * their limit, and the ratio to the oracle-capacity run when there is one.
+   */
+  private Map<String, Object> pushBack(PolicyRun r) {
+    Map<String, Object> m = new LinkedHashMap<>(r.pushBack);
+    ServerModel servers = cfg.servers();
+    double[] weightTime = new double[2];
+    double[] freshTime = new double[2];
+    for (int p = 0; p < cfg.workload.pages(); p++) {
+      int c = servers.belowLimit(cfg.workload.hostOf(p)) ? 0 : 1;
+      double w = cfg.workload.weight(p);
+      weightTime[c] += w * (cfg.days - cfg.warmUp);
+      freshTime[c] += w * r.freshTimeInWindow[p];
+    }
+    m.put("weighted_freshness_hosts_below_limit", freshTime[0] / weightTime[0]);
+    m.put("weighted_freshness_other_hosts", freshTime[1] / weightTime[1]);
+    for (PolicyRun o : runs) {
+      if (o.policy.endsWith(ORACLE_CAPACITY)) {
+        m.put("oracle_capacity_weighted_freshness", o.weightedFreshness);
+        m.put("ratio_to_oracle_capacity", r.weightedFreshness / o.weightedFreshness);
+      }
+    }
+    return m;
   }
 
   /** The charts' time series, so that a run can be plotted or compared without the HTML report. */
@@ -205,6 +237,29 @@ public final class SimulationReport {
               r.wallSeconds));
     }
     sb.append("</table>\n");
+    if (cfg.scenario.pushBack()) {
+      sb.append(
+          "<h2>Push-back</h2><table><tr><th>run</th><th>requests after day 1</th>"
+              + "<th>refused share after day 1</th><th>503 in maintenance</th>"
+              + "<th>requests in a Retry-After block</th><th>requests in a back-off block</th>"
+              + "<th>ratio to oracle capacity</th></tr>\n");
+      for (PolicyRun r : runs) {
+        Map<String, Object> m = pushBack(r);
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "<tr><td>%s</td><td>%,d</td><td>%.4f</td><td>%,d</td><td>%,d</td><td>%,d</td>"
+                    + "<td>%.4f</td></tr>%n",
+                SvgChart.esc(r.policy),
+                (Long) m.get("requests_after_day_1"),
+                (Double) m.get("refused_share_after_day_1"),
+                (Long) m.get("status_503_in_maintenance"),
+                (Long) m.get("retry_after_violations"),
+                (Long) m.get("backoff_violations"),
+                (Double) m.getOrDefault("ratio_to_oracle_capacity", Double.NaN)));
+      }
+      sb.append("</table>\n");
+    }
     double change = cfg.scenario.changeTime();
     SvgChart fresh =
         new SvgChart(

@@ -5,6 +5,7 @@ import io.recrawl.sim.workload.Workload;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,6 +19,14 @@ public final class Simulator {
   public static final long EPOCH_MS = 1_767_225_600_000L;
 
   public static final long DAY_MS = 86_400_000L;
+
+  /** StormCrawler's metadata keys: the fetch's response time (ms), its HTTP status. */
+  public static final String LOADING_TIME_KEY = "fetch.loadingTime";
+
+  public static final String STATUS_CODE_KEY = "fetch.statusCode";
+
+  /** The Retry-After header, as StormCrawler's protocol metadata carries it. */
+  public static final String RETRY_AFTER_KEY = "protocol.retry-after";
 
   private static final int DAY = 0;
   private static final int SAMPLE = 1;
@@ -49,8 +58,64 @@ public final class Simulator {
      */
     public Map<String, Object> engineSettings = new java.util.HashMap<>();
 
+    /**
+     * In the push-back scenario: every host's limit is its server's hidden capacity (when lower
+     * than the configured limit), known to the crawler and the policy from the start.
+     */
+    public boolean oracleCapacity;
+
     /** Where progress goes (every few seconds); null for silence. */
     public PrintStream progress = System.err;
+
+    /** A copy (the workload, scenario and estimator shared; the engine settings copied). */
+    public Config copy() {
+      Config c = new Config();
+      c.workload = workload;
+      c.budget = budget;
+      c.days = days;
+      c.warmUp = warmUp;
+      c.oracleRates = oracleRates;
+      c.scenario = scenario;
+      c.seed = seed;
+      c.bucketDays = bucketDays;
+      c.estimator = estimator;
+      c.hostPrior = hostPrior;
+      c.engineSettings = new java.util.HashMap<>(engineSettings);
+      c.oracleCapacity = oracleCapacity;
+      c.progress = progress;
+      return c;
+    }
+
+    /**
+     * The servers of the push-back scenario: each host's configured limit is its limit in the
+     * workload, or the engine's {@code host.max-rate} where the workload has none.
+     */
+    public ServerModel servers() {
+      double fallback =
+          engineSettings.containsKey("host.max-rate")
+              ? Double.parseDouble(String.valueOf(engineSettings.get("host.max-rate")).strip())
+              : 86_400;
+      double[] limits = workload.hostMaxRates();
+      for (int h = 0; h < limits.length; h++) {
+        if (Double.isInfinite(limits[h])) {
+          limits[h] = fallback;
+        }
+      }
+      return new ServerModel(limits, days, seed);
+    }
+
+    /** The shortest back-off after a push-back without Retry-After: initial x (1 - jitter). */
+    long minBackoffMs() {
+      long initial =
+          io.recrawl.engine.Durations.parseMillis(
+              "politeness.backoff.initial",
+              engineSettings.getOrDefault("politeness.backoff.initial", "1 min"));
+      double jitter =
+          Double.parseDouble(
+              String.valueOf(engineSettings.getOrDefault("politeness.backoff.jitter", "0.25"))
+                  .strip());
+      return (long) Math.floor(initial * (1 - jitter));
+    }
 
     void validate() {
       if (workload == null
@@ -67,6 +132,9 @@ public final class Simulator {
       }
       if (bucketDays <= 0) {
         bucketDays = days / 240;
+      }
+      if (oracleCapacity && !scenario.pushBack()) {
+        throw new IllegalArgumentException("oracle capacity needs the push-back scenario");
       }
     }
   }
@@ -101,6 +169,8 @@ public final class Simulator {
     private final IntervalSeries crawlSeries;
     private final double[] lambdaSeries;
     private final int[] fetchesInWindow;
+    private final ServerModel servers;
+    private final PushBackAuditor pushBack;
     private double now;
     private long fetches;
     private long fetchesMeasured;
@@ -115,6 +185,19 @@ public final class Simulator {
       double[] weights = w.weights();
       truth = new GroundTruth(weights, w.changeRates(), meter, cfg.seed);
       hostLimit = w.hostMaxRates();
+      Scenario sc = cfg.scenario;
+      if (sc.pushBack()) {
+        servers = cfg.servers();
+        pushBack = new PushBackAuditor(w.hosts(), end, cfg.minBackoffMs());
+        if (cfg.oracleCapacity) {
+          for (int h = 0; h < hostLimit.length; h++) {
+            hostLimit[h] = Math.min(hostLimit[h], servers.capacity(h));
+          }
+        }
+      } else {
+        servers = null;
+        pushBack = null;
+      }
       crawler = new Crawler(w.hostIndex(), hostLimit, cfg.budget);
       auditor = new PolitenessAuditor(w.hosts());
       rates =
@@ -128,7 +211,6 @@ public final class Simulator {
       crawlSeries = new IntervalSeries(cfg.bucketDays, buckets);
       lambdaSeries = new double[buckets];
       fetchesInWindow = new int[w.pages()];
-      Scenario sc = cfg.scenario;
       for (int p = 0; p < w.pages(); p++) {
         if (sc.hidesHost() && w.hostOf(p) == sc.host()) {
           truth.hideUntil(p, sc.changeTime());
@@ -192,6 +274,17 @@ public final class Simulator {
       double t = crawler.lastFetchTime();
       int h = w.hostOf(page);
       auditor.fetched(h, t, hostLimit[h], cfg.budget);
+      Map<String, List<String>> metadata = Map.of();
+      if (servers != null) {
+        long ms = epochMillis(t);
+        ServerModel.Response r = servers.request(h, t, ms);
+        pushBack.request(h, t, ms, epochMillis(crawler.lastReleaseTime()), r);
+        if (r.kind() != ServerModel.Kind.SERVED) {
+          refuse(page, h, t, ms, r);
+          return;
+        }
+        metadata = Map.of(LOADING_TIME_KEY, List.of(Long.toString(r.loadingTimeMs())));
+      }
       GroundTruth.Outcome outcome = truth.fetch(page, t);
       fetches++;
       if (t >= cfg.warmUp) {
@@ -208,10 +301,41 @@ public final class Simulator {
               w.hostName(h),
               CrawlStatus.FETCHED,
               epochMillis(t),
-              Map.of(),
+              metadata,
               changed,
               w.weight(page),
               outcome == GroundTruth.Outcome.UNCHANGED ? 304 : 200);
+      policy.onStatus(page, e, t);
+    }
+
+    /**
+     * A refused request: the page was not fetched (its copy stays as it was), and the policy hears
+     * a FETCH_ERROR with the HTTP status, as StormCrawler reports it.
+     */
+    private void refuse(int page, int h, double t, long ms, ServerModel.Response r) {
+      fetches++;
+      if (t >= cfg.warmUp) {
+        fetchesMeasured++;
+      }
+      crawlSeries.addPoint(t, 1);
+      Map<String, List<String>> metadata =
+          r.retryAfter() == null
+              ? Map.of(STATUS_CODE_KEY, List.of(Integer.toString(r.httpStatus())))
+              : Map.of(
+                  STATUS_CODE_KEY,
+                  List.of(Integer.toString(r.httpStatus())),
+                  RETRY_AFTER_KEY,
+                  List.of(r.retryAfter()));
+      StatusEvent e =
+          new StatusEvent(
+              w.url(page),
+              w.hostName(h),
+              CrawlStatus.FETCH_ERROR,
+              ms,
+              metadata,
+              null,
+              w.weight(page),
+              r.httpStatus());
       policy.onStatus(page, e, t);
     }
 
@@ -282,6 +406,10 @@ public final class Simulator {
       r.lambda0Series = lambdaSeries;
       r.fetchesInWindow = fetchesInWindow;
       r.freshTimeInWindow = meter.freshTimeInWindow();
+      if (servers != null) {
+        r.pushBack = pushBack.results(servers);
+        r.pushBackViolations = pushBack.retryAfterViolations() + pushBack.backoffViolations();
+      }
       return r;
     }
 

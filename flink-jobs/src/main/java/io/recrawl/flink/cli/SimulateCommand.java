@@ -7,6 +7,7 @@ import io.recrawl.sim.Reference;
 import io.recrawl.sim.Scenario;
 import io.recrawl.sim.SimulationReport;
 import io.recrawl.sim.Simulator;
+import io.recrawl.sim.policy.CrawlValuePolicy;
 import io.recrawl.sim.policy.Policies;
 import io.recrawl.sim.workload.Workload;
 import io.recrawl.sim.workload.WorkloadException;
@@ -27,6 +28,20 @@ public final class SimulateCommand {
 
   private SimulateCommand() {}
 
+  /** The push-back scenario's runs of crawl-value. */
+  static final String BUILT = "built";
+
+  static final String FIXED_LIMIT = "fixed-limit";
+  static final String ORACLE_CAPACITY = "oracle-capacity";
+  static final List<String> PUSH_BACK_RUNS = List.of(BUILT, FIXED_LIMIT, ORACLE_CAPACITY);
+
+  /** The engine settings with push-back ignored: the configured limits, nothing else. */
+  private static Map<String, Object> fixedLimit(Map<String, Object> engine) {
+    Map<String, Object> m = new HashMap<>(engine);
+    m.put("politeness.push-back", "false");
+    return m;
+  }
+
   static String usage() {
     return String.join(
         "\n",
@@ -37,7 +52,9 @@ public final class SimulateCommand {
         "         [--engine KEY=VALUE ...]  recrawl.engine settings for crawl-value (see config/recrawl.yaml)",
         "  --budget accepts a multiple of the page count too: 0.2x",
         "  --warmup-days defaults to a third of --days",
-        "  scenarios: stationary (default), learned (= stationary without --oracle-rates), new-host, capacity-drop, rate-drift",
+        "         [--push-back-runs LIST]   push-back scenario: which crawl-value runs, of built,fixed-limit,oracle-capacity (default: all three)",
+        "  scenarios: stationary (default), learned (= stationary without --oracle-rates), new-host, capacity-drop, rate-drift,",
+        "    push-back (servers with hidden capacities answer 429 and 503; policy defaults to crawl-value)",
         "  policies (default: all): " + String.join(", ", Policies.NAMES));
   }
 
@@ -70,6 +87,7 @@ public final class SimulateCommand {
     String report = o.string("report", null);
     double defaultHostRate = o.number("default-host-rate", Double.POSITIVE_INFINITY);
     List<String> policies = o.list("policy");
+    String pushBackRuns = o.string("push-back-runs", String.join(",", PUSH_BACK_RUNS));
     double priorRate = o.number("prior-rate", Double.NaN);
     Map<String, Object> engine = new HashMap<>();
     for (String kv : o.list("engine")) {
@@ -93,6 +111,25 @@ public final class SimulateCommand {
         throw new IllegalArgumentException("the learned scenario means no --oracle-rates");
       }
       scenario = Scenario.STATIONARY;
+    }
+    boolean pushBack = scenario.equals(Scenario.PUSH_BACK);
+    List<String> variants = List.of(BUILT);
+    if (pushBack) {
+      variants = new ArrayList<>();
+      for (String v : pushBackRuns.split(",")) {
+        v = v.strip();
+        if (!PUSH_BACK_RUNS.contains(v)) {
+          throw new IllegalArgumentException(
+              "--push-back-runs takes " + String.join(",", PUSH_BACK_RUNS) + ", got '" + v + "'");
+        }
+        variants.add(v);
+      }
+      if (policies.isEmpty()) {
+        policies = List.of(CrawlValuePolicy.NAME);
+      }
+      if (variants.contains(FIXED_LIMIT)) {
+        EngineConfig.with(fixedLimit(engine)); // the engine must know the key
+      }
     }
     if (policies.isEmpty()) {
       policies = Policies.NAMES;
@@ -134,9 +171,44 @@ public final class SimulateCommand {
         ref.weightedFreshness,
         ref.lambda0);
     List<PolicyRun> runs = new ArrayList<>();
+    List<String[]> plan = new ArrayList<>();
     for (String name : policies) {
-      System.err.printf("running %s ...%n", name);
-      PolicyRun r = sim.run(Policies.create(name));
+      if (pushBack && name.equals(CrawlValuePolicy.NAME)) {
+        for (String v : variants) {
+          plan.add(new String[] {name, v});
+        }
+      } else {
+        plan.add(new String[] {name, BUILT});
+      }
+    }
+    if (pushBack) {
+      io.recrawl.sim.ServerModel servers = cfg.servers();
+      System.err.printf(
+          Locale.ROOT,
+          "push-back: %,d of %,d hosts below their limit, %,d maintenance windows%n",
+          servers.hostsBelowLimit(),
+          servers.hosts(),
+          servers.maintenanceWindows());
+    }
+    for (String[] step : plan) {
+      String name = step[0];
+      String variant = step[1];
+      Simulator runSim = sim;
+      String label = name;
+      if (variant.equals(FIXED_LIMIT)) {
+        Simulator.Config c = cfg.copy();
+        c.engineSettings = fixedLimit(engine);
+        runSim = new Simulator(c);
+        label = name + " " + FIXED_LIMIT;
+      } else if (variant.equals(ORACLE_CAPACITY)) {
+        Simulator.Config c = cfg.copy();
+        c.oracleCapacity = true;
+        runSim = new Simulator(c);
+        label = name + SimulationReport.ORACLE_CAPACITY;
+      }
+      System.err.printf("running %s ...%n", label);
+      PolicyRun r = runSim.run(Policies.create(name));
+      r.policy = label;
       runs.add(r);
       System.err.printf(
           Locale.ROOT,
@@ -149,6 +221,19 @@ public final class SimulateCommand {
           r.politenessViolations + r.budgetViolations,
           r.neverCrawled,
           r.wallSeconds);
+      if (r.pushBack != null) {
+        System.err.printf(
+            Locale.ROOT,
+            "  %-22s refused after day 1: %,d of %,d requests (%.4f), 503 in maintenance %,d, "
+                + "requests in a Retry-After block %,d, in a back-off block %,d%n",
+            "",
+            (Long) r.pushBack.get("refused_after_day_1"),
+            (Long) r.pushBack.get("requests_after_day_1"),
+            (Double) r.pushBack.get("refused_share_after_day_1"),
+            (Long) r.pushBack.get("status_503_in_maintenance"),
+            (Long) r.pushBack.get("retry_after_violations"),
+            (Long) r.pushBack.get("backoff_violations"));
+      }
     }
     SimulationReport rep = new SimulationReport(cfg, dir.toString(), ref, runs);
     rep.writeJson(out);

@@ -86,7 +86,7 @@ public final class CrawlValuePolicy implements SimPolicy {
     controller = new GlobalLambdaController(engineConfig.grid, ctx.budget(), controlPeriodDays);
     tick = engineConfig.bucketMs / (double) EngineConfig.DAY_MS;
     for (int h = 0; h < w.hosts(); h++) {
-      if (w.constrained(h)) {
+      if (!Double.isInfinite(ctx.hostMaxRate(h))) {
         frontier.setHostRate(w.hostName(h), ctx.hostMaxRate(h), this::onRequest);
       }
     }
@@ -176,13 +176,18 @@ public final class CrawlValuePolicy implements SimPolicy {
   public void onStatus(int page, StatusEvent event, double now) {
     fetchesThisPeriod++;
     if (ctx.oracleRates()) {
+      Map<String, List<String>> metadata = oracleMetadata(page);
+      if (!event.metadata().isEmpty()) {
+        metadata = new HashMap<>(event.metadata());
+        metadata.putAll(oracleMetadata(page));
+      }
       event =
           new StatusEvent(
               event.url(),
               event.host(),
               event.status(),
               event.time(),
-              oracleMetadata(page),
+              metadata,
               event.changed(),
               event.weight(),
               event.httpStatus());
