@@ -33,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * (signature, ETag, Last-Modified, status code) unless every deployment lists it. What it does that
  * still matters is kept: the DISCOVERED cache ({@code status.updater.use.cache}, {@code
  * status.updater.cache.spec}) and the {@code deletion} stream on ERROR.
+ *
+ * <p>The server's own limits travel with each fetch ({@link StatusEvents}): the status code (429,
+ * 503) in {@code http_status}, the {@code Retry-After} header as {@code protocol.retry-after}, and
+ * robots.txt's Crawl-delay as {@code robots.crawl.delay}, read from the robots rules the protocol
+ * cached in this worker ({@link RobotsCrawlDelay}), since StormCrawler 2.4 puts it in no metadata.
  */
 public class KafkaStatusUpdaterBolt extends BaseRichBolt {
 
@@ -53,7 +58,7 @@ public class KafkaStatusUpdaterBolt extends BaseRichBolt {
     this.publisher =
         new RecrawlPublisher(
             settings,
-            new StatusEvents(settings, carried),
+            new StatusEvents(settings, carried, RobotsCrawlDelay::seconds),
             RecrawlPublisher.createProducer(settings),
             Clock.systemUTC());
     this.counters = counters(context, "recrawl.status.");

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Turns what a StormCrawler status tuple says into the wire's {@link StatusEvent}: which metadata
@@ -26,6 +27,21 @@ public final class StatusEvents {
   static final String LAST_MODIFIED = "protocol.last-modified";
   static final String DATE = "protocol.date";
 
+  /**
+   * The server's signals to slow down, under the names the job reads. StormCrawler 2.4's okhttp and
+   * httpclient protocols store every response header lower-cased ({@code retry-after}), and the
+   * FetcherBolt puts them under {@code protocol.md.prefix}; the name is still matched
+   * case-insensitively, for protocols that keep the server's spelling.
+   */
+  static final String RETRY_AFTER = "protocol.retry-after";
+
+  /**
+   * robots.txt's Crawl-delay, seconds. StormCrawler 2.4 does not put it in the metadata (the
+   * FetcherBolt only applies it to its queue): a value the crawler added itself is sent, otherwise
+   * the one in the robots rules the protocol cached in this worker ({@link RobotsCrawlDelay}).
+   */
+  static final String CRAWL_DELAY = "robots.crawl.delay";
+
   /** Keys StormCrawler's MetadataTransfer tracks on every URL (metadata.track.path/depth). */
   private static final List<String> TRACKED = List.of("url.path", "depth", "max.depth");
 
@@ -33,12 +49,30 @@ public final class StatusEvents {
   private final String weightKey;
   private final boolean setLastModified;
   private final String protocolPrefix;
+  private final Function<String, Double> crawlDelay;
 
   /**
+   * Without a robots crawl-delay lookup: only a {@code robots.crawl.delay} already in the metadata
+   * is sent.
+   *
    * @param transferAndPersist StormCrawler's {@code metadata.transfer} and {@code metadata.persist}
    *     lists: what an existing crawler keeps about a URL also reaches the job
    */
   public StatusEvents(CrawlerSettings settings, List<String> transferAndPersist) {
+    this(settings, transferAndPersist, url -> null);
+  }
+
+  /**
+   * @param transferAndPersist StormCrawler's {@code metadata.transfer} and {@code metadata.persist}
+   *     lists: what an existing crawler keeps about a URL also reaches the job
+   * @param crawlDelay a fetched URL's robots.txt crawl-delay in seconds, or null if unknown; asked
+   *     only when the metadata has none
+   */
+  public StatusEvents(
+      CrawlerSettings settings,
+      List<String> transferAndPersist,
+      Function<String, Double> crawlDelay) {
+    this.crawlDelay = crawlDelay;
     Set<String> keys = new LinkedHashSet<>(transferAndPersist);
     keys.addAll(TRACKED);
     keys.addAll(settings.metadataKeys());
@@ -83,6 +117,15 @@ public final class StatusEvents {
         md.put(PageHistory.IF_MODIFIED_SINCE, List.of(ifModifiedSince));
       }
       httpStatus = httpStatus(first(metadata, STATUS_CODE));
+      // The server's own limits: 429 and 503 travel in http_status, with their Retry-After.
+      copyIgnoreCase(metadata, protocolPrefix + "retry-after", md, RETRY_AFTER);
+      copy(metadata, CRAWL_DELAY, md, CRAWL_DELAY);
+      if (!md.containsKey(CRAWL_DELAY)) {
+        Double seconds = crawlDelay.apply(url);
+        if (seconds != null && seconds > 0 && Double.isFinite(seconds)) {
+          md.put(CRAWL_DELAY, List.of(seconds(seconds)));
+        }
+      }
     }
     // A weight that is not a positive number is left out: the job keeps the page's current one.
     Double weight = PageHistory.positive(first(metadata, weightKey));
@@ -104,6 +147,28 @@ public final class StatusEvents {
         to.put(as, List.copyOf(kept));
       }
     }
+  }
+
+  /** Copies the first key equal to {@code key} ignoring case (the exact spelling first). */
+  private static void copyIgnoreCase(
+      Map<String, String[]> from, String key, Map<String, List<String>> to, String as) {
+    copy(from, key, to, as);
+    if (to.containsKey(as)) {
+      return;
+    }
+    for (String k : from.keySet()) {
+      if (k != null && k.equalsIgnoreCase(key)) {
+        copy(from, k, to, as);
+        if (to.containsKey(as)) {
+          return;
+        }
+      }
+    }
+  }
+
+  /** Seconds as the shortest text: {@code 2}, {@code 0.5}. */
+  private static String seconds(double s) {
+    return s == Math.rint(s) && s < 1e15 ? Long.toString((long) s) : Double.toString(s);
   }
 
   private static String first(Map<String, String[]> md, String key) {

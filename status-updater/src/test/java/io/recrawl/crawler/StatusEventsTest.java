@@ -2,6 +2,7 @@ package io.recrawl.crawler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.digitalpebble.stormcrawler.Metadata;
 import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.Parsed;
@@ -173,5 +174,77 @@ class StatusEventsTest {
     md.put("tags", new String[] {"a", null, "b"});
     StatusEvent e = events.toEvent("http://example.com/a", "REDIRECTION", md, "example.com", NOW);
     assertThat(e.metadata()).containsEntry("tags", List.of("a", "b"));
+  }
+
+  private static StatusEvent sentAndReadBack(StatusEvent e) {
+    Parsed<StatusEvent> p = StatusEventCodec.withDefaults().parse(StatusEventCodec.toJson(e), NOW);
+    assertThat(p.ok()).as(() -> String.valueOf(p.deadLetter())).isTrue();
+    return p.value();
+  }
+
+  @Test
+  void aTooManyRequestsCarriesTheServersSignals() {
+    // As StormCrawler 2.4's FetcherBolt leaves it: response headers lower-cased under
+    // protocol.md.prefix, the status code in fetch.statusCode, 429 turned into FETCH_ERROR.
+    Metadata md = new Metadata();
+    md.setValue("fetch.statusCode", "429");
+    md.setValue("protocol.retry-after", "5");
+    md.setValue("protocol.content-type", "text/plain");
+    md.setValue("robots.crawl.delay", "2");
+    StatusEvent e =
+        sentAndReadBack(
+            new StatusEvents(settings(), List.of())
+                .toEvent("http://example.com/a", "FETCH_ERROR", md.asMap(), "example.com", NOW));
+    assertThat(e.httpStatus()).isEqualTo(429);
+    assertThat(e.metadata())
+        .containsEntry("protocol.retry-after", List.of("5"))
+        .containsEntry("robots.crawl.delay", List.of("2"))
+        .containsEntry("fetch.statusCode", List.of("429"))
+        .doesNotContainKey("protocol.content-type");
+  }
+
+  @Test
+  void retryAfterIsFoundWhateverTheCaseOfItsNameAndThePrefix() {
+    Metadata md = new Metadata();
+    md.setValue("fetch.statusCode", "503");
+    md.setValue("http.Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT");
+    StatusEvent e =
+        sentAndReadBack(
+            new StatusEvents(settings("protocol.md.prefix", "http."), List.of())
+                .toEvent("http://example.com/a", "FETCH_ERROR", md.asMap(), "example.com", NOW));
+    assertThat(e.httpStatus()).isEqualTo(503);
+    assertThat(e.metadata())
+        .containsEntry("protocol.retry-after", List.of("Sun, 06 Nov 1994 08:49:37 GMT"));
+    assertThat(e.firstIgnoreCase("PROTOCOL.Retry-After"))
+        .isEqualTo("Sun, 06 Nov 1994 08:49:37 GMT");
+  }
+
+  @Test
+  void robotsCrawlDelayComesFromTheRulesTheProtocolCached() {
+    Map<String, Double> cached = Map.of("http://example.com/a", 2.5, "http://example.com/b", 3.0);
+    StatusEvents events = new StatusEvents(settings(), List.of(), cached::get);
+    Metadata md = new Metadata();
+    md.setValue("fetch.statusCode", "200");
+    StatusEvent fetched =
+        events.toEvent("http://example.com/a", "FETCHED", md.asMap(), "example.com", NOW);
+    assertThat(fetched.metadata()).containsEntry("robots.crawl.delay", List.of("2.5"));
+    // A value the crawler put in the metadata itself wins.
+    md.setValue("robots.crawl.delay", "7");
+    assertThat(
+            events
+                .toEvent("http://example.com/b", "FETCHED", md.asMap(), "example.com", NOW)
+                .metadata())
+        .containsEntry("robots.crawl.delay", List.of("7"));
+    // No rules cached, or an outlink (the rules are its parent's): nothing is sent.
+    assertThat(
+            events
+                .toEvent("http://example.com/c", "FETCHED", new HashMap<>(), "example.com", NOW)
+                .metadata())
+        .doesNotContainKey("robots.crawl.delay");
+    assertThat(
+            events
+                .toEvent("http://example.com/a", "DISCOVERED", new HashMap<>(), "example.com", NOW)
+                .metadata())
+        .doesNotContainKey("robots.crawl.delay");
   }
 }
