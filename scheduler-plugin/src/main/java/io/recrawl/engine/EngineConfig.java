@@ -22,6 +22,58 @@ public final class EngineConfig {
   static {
     doc("objective", "freshness", "freshness | harmonic-staleness | changes-caught");
     doc("host.max-rate", "86400", "default host rate limit, crawls per day (86400 = one a second)");
+    doc(
+        "host.min-rate",
+        "1",
+        "the lowest rate limit any evidence (crawl-delay, push-back, response times) can give a host, crawls per day; a host that needs less is blocked or parked instead");
+    doc(
+        "host.rate-ceiling",
+        "8640000",
+        "the highest rate limit a host_rate override may set, crawls per day (8640000 = 100 a second); overrides outside [host.min-rate, host.rate-ceiling] are dead letters");
+    doc(
+        "politeness.push-back",
+        "true",
+        "honour the host's push-back (429/503, Retry-After, outages, response times); false ignores it and keeps the configured limit (for comparison runs only)");
+    doc(
+        "politeness.retry-after.max",
+        "1 d",
+        "the longest block a Retry-After can ask for; a value that is absurd, in the past or beyond this blocks for this long");
+    doc(
+        "politeness.backoff.initial",
+        "1 min",
+        "how long a 429/503 without Retry-After, or a host outage, blocks the host the first time");
+    doc(
+        "politeness.backoff.max",
+        "1 d",
+        "the back-off doubles with each push-back in a row, up to this");
+    doc(
+        "politeness.backoff.jitter",
+        "0.25",
+        "each back-off is scaled by a factor drawn from [1 - jitter, 1 + jitter], so hosts blocked together do not return together");
+    doc(
+        "politeness.backoff.forgive-after",
+        "10",
+        "successful fetches after which the push-backs in a row are forgiven (the next back-off starts again at the initial one)");
+    doc(
+        "politeness.backoff.forgive-quiet",
+        "1 d",
+        "a push-back this long after the previous one starts again at the initial back-off");
+    doc(
+        "politeness.outage.min-failures",
+        "4",
+        "a host is down (backed off as a whole, its pages' schedules kept) when at least this many of its last 16 fetches got no answer...");
+    doc(
+        "politeness.outage.failure-share",
+        "0.5",
+        "...and more than this share of them did; a page that fails while its host answers others moves towards ERROR");
+    doc(
+        "politeness.response-time",
+        "true",
+        "learn the host's capacity from fetch.loadingTime: its rate steps down while response times rise above their baseline, and back up while they stay flat");
+    doc(
+        "robots.max-crawl-delay",
+        "1 d",
+        "a robots.txt crawl-delay above this parks the host: nothing is sent to it until robots evidence within the limit arrives (re-checked daily)");
     doc("revisit.min-interval", "1 h", "never recrawl a page more often than this");
     doc("revisit.max-interval", "0", "recrawl every page at least this often; 0 = no floor");
     doc("lease", "1 h", "a released URL is released again if no status comes back within this");
@@ -102,6 +154,19 @@ public final class EngineConfig {
   public final ThresholdGrid grid;
   public final int maxSlotsPerWake;
   public final Set<String> metadataTransfer;
+  public final double minHostRate;
+  public final double hostRateCeiling;
+  public final boolean pushBack;
+  public final long maxRetryAfterMs;
+  public final long backoffMs;
+  public final long maxBackoffMs;
+  public final double backoffJitter;
+  public final int forgiveAfterFetches;
+  public final long forgiveQuietMs;
+  public final int outageMinFailures;
+  public final double outageFailureShare;
+  public final boolean responseTimes;
+  public final long maxCrawlDelayMs;
 
   private EngineConfig(Map<String, Object> m, String prefix) {
     Reader r = new Reader(m, prefix);
@@ -148,6 +213,60 @@ public final class EngineConfig {
                     (int) r.positive("curve.points-per-decade")));
     maxSlotsPerWake = (int) r.positive("wake.max-slots");
     metadataTransfer = Set.copyOf(r.list("metadata.transfer"));
+    minHostRate = r.positive("host.min-rate");
+    hostRateCeiling = r.positive("host.rate-ceiling");
+    pushBack = r.bool("politeness.push-back");
+    maxRetryAfterMs = r.duration("politeness.retry-after.max");
+    backoffMs = r.duration("politeness.backoff.initial");
+    maxBackoffMs = r.duration("politeness.backoff.max");
+    backoffJitter = r.number("politeness.backoff.jitter");
+    forgiveAfterFetches = (int) r.positive("politeness.backoff.forgive-after");
+    forgiveQuietMs = r.duration("politeness.backoff.forgive-quiet");
+    outageMinFailures = (int) r.positive("politeness.outage.min-failures");
+    outageFailureShare = r.number("politeness.outage.failure-share");
+    responseTimes = r.bool("politeness.response-time");
+    maxCrawlDelayMs = r.duration("robots.max-crawl-delay");
+    if (!(minHostRate <= defaultMaxRate && defaultMaxRate <= hostRateCeiling)) {
+      throw new IllegalArgumentException(
+          prefix
+              + "host.max-rate: must lie within [host.min-rate, host.rate-ceiling] = ["
+              + minHostRate
+              + ", "
+              + hostRateCeiling
+              + "] (got "
+              + defaultMaxRate
+              + ")");
+    }
+    if (minHostRate < 1e-3) {
+      throw new IllegalArgumentException(
+          prefix
+              + "host.min-rate: must be at least 0.001 crawls per day (got "
+              + minHostRate
+              + ")");
+    }
+    if (maxRetryAfterMs <= 0) {
+      throw new IllegalArgumentException(prefix + "politeness.retry-after.max: must be > 0");
+    }
+    if (backoffMs <= 0 || maxBackoffMs < backoffMs) {
+      throw new IllegalArgumentException(
+          prefix
+              + "politeness.backoff.max: must be at least politeness.backoff.initial, which must be > 0");
+    }
+    if (!(backoffJitter >= 0 && backoffJitter < 1)) {
+      throw new IllegalArgumentException(
+          prefix + "politeness.backoff.jitter: must be within [0, 1) (got " + backoffJitter + ")");
+    }
+    if (outageMinFailures > 16) {
+      throw new IllegalArgumentException(
+          prefix + "politeness.outage.min-failures: at most 16 (the fetches remembered)");
+    }
+    if (!(outageFailureShare > 0 && outageFailureShare < 1)) {
+      throw new IllegalArgumentException(
+          prefix + "politeness.outage.failure-share: must be within (0, 1)");
+    }
+    if (maxCrawlDelayMs <= 0) {
+      throw new IllegalArgumentException(prefix + "robots.max-crawl-delay: must be > 0");
+    }
     if (maxLeaseMs < leaseMs) {
       throw new IllegalArgumentException(prefix + "lease.max: must be 0 or at least lease");
     }

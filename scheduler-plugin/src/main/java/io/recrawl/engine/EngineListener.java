@@ -17,6 +17,12 @@ public interface EngineListener {
   /** A released URL's lease ran out without a status: it will be released again. */
   default void leaseExpired() {}
 
+  /** The host was blocked: {@code reason} is 429, 503 or outage. */
+  default void hostBlocked(String reason) {}
+
+  /** The host was parked: its robots.txt asks for a crawl-delay above the maximum. */
+  default void hostParked() {}
+
   /** A DISCOVERED event for a URL already in state. */
   default void duplicateDiscovered() {}
 

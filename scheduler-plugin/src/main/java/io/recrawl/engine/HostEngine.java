@@ -32,6 +32,7 @@ public final class HostEngine {
   private final HostDemand demand;
   private final FreeSlotSearch freeSlots;
   private final MetadataTransfer metadataTransfer;
+  private final HostPoliteness politeness;
 
   public HostEngine(EngineConfig cfg) {
     this.cfg = cfg;
@@ -41,6 +42,7 @@ public final class HostEngine {
     this.freeSlots = new FreeSlotSearch(dueIndex, valuation);
     this.demand = new HostDemand(cfg, thresholds, valuation);
     this.metadataTransfer = new MetadataTransfer(cfg.metadataTransfer);
+    this.politeness = new HostPoliteness(cfg, thresholds);
   }
 
   public EngineConfig config() {
@@ -103,7 +105,14 @@ public final class HostEngine {
         p.weight = e.weight().floatValue();
       }
       metadataTransfer.keep(p, e);
-      HostLimits.observe(h, e, now, cfg.defaultMaxRate);
+      if (politeness.observe(h, e, ctx.host(), now, ctx.listener())
+          == HostPoliteness.Outcome.HOST_BLOCKED) {
+        // Not the page's fault: it keeps its status and errors, and goes when the block ends.
+        p.forced = true;
+        dueIndex.index(store, h, p, e.url(), Math.max(now, HostPoliteness.openAt(h)), now);
+        finish(store, h, now, ctx);
+        return;
+      }
       switch (e.status()) {
         case FETCHED:
           valuation.learnChange(h, p, e);
@@ -121,9 +130,9 @@ public final class HostEngine {
           if (p.errors < cfg.maxFetchErrors) {
             p.status = (byte) CrawlStatus.FETCH_ERROR.ordinal();
             p.forced = true;
-            long backoff = cfg.fetchErrorBackoffMs << Math.min(30, p.errors - 1);
+            long backoff = Times.doubled(cfg.fetchErrorBackoffMs, p.errors - 1);
             demand.setContribution(h, p, true);
-            dueIndex.index(store, h, p, e.url(), now + backoff, now);
+            dueIndex.index(store, h, p, e.url(), Times.plus(now, backoff), now);
             break;
           }
         // fall through: too many errors
@@ -335,8 +344,7 @@ public final class HostEngine {
 
   /** Whether the host's pacing and its room in flight allow a release now. */
   private boolean slotOpen(HostState h, long now) {
-    return now >= h.lastRelease + thresholds.spacingMs(h, now)
-        && h.inFlight < thresholds.maxInFlight(h, now);
+    return now >= nextSlot(h, h.lastRelease, now) && h.inFlight < thresholds.maxInFlight(h, now);
   }
 
   private void release(
@@ -351,7 +359,7 @@ public final class HostEngine {
     long due = Math.min(now, valuation.dueTime(h, p, theta, now));
     ReleaseReason reason = ReleaseReason.of(p, v, theta, valuation.floorReached(p, now));
     p.forced = false;
-    p.leaseUntil = now + leaseMs(p);
+    p.leaseUntil = Times.plus(now, leaseMs(p));
     h.inFlight++;
     h.lastRelease = now;
     dueIndex.index(store, h, p, url, p.leaseUntil, now);
@@ -398,7 +406,7 @@ public final class HostEngine {
     }
     if (cfg.errorRetryMs > 0) {
       p.forced = true;
-      dueIndex.index(store, h, p, url, now + cfg.errorRetryMs, now);
+      dueIndex.index(store, h, p, url, Times.plus(now, cfg.errorRetryMs), now);
     } else {
       DueIndex.unindex(store, p);
       store.putPage(url, p);
@@ -435,9 +443,17 @@ public final class HostEngine {
         !h.ready.isEmpty() || (!h.due.isEmpty() && thresholds.constrained(h, lambda0, now));
     // With its crawler full, the host waits for a status or a lease expiry instead.
     if (wantsSlot && h.inFlight < thresholds.maxInFlight(h, now)) {
-      next = Math.min(next, Math.max(now + 1, slotFrom + thresholds.spacingMs(h, now)));
+      next = Math.min(next, Math.max(now + 1, nextSlot(h, slotFrom, now)));
     }
     return next;
+  }
+
+  /**
+   * The first instant after {@code from} at which the host's pacing, and any block or park, allow a
+   * release.
+   */
+  private long nextSlot(HostState h, long from, long now) {
+    return Math.max(Times.plus(from, thresholds.spacingMs(h, now)), HostPoliteness.openAt(h));
   }
 
   private static void setWake(HostState h, long next, EngineContext ctx) {

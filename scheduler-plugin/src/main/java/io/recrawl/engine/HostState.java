@@ -9,14 +9,47 @@ public final class HostState {
   /** Rate limit from a control-stream override, crawls per day; 0 = none. */
   public double overrideRate;
 
-  /**
-   * Rate limit learned from the host's own signals (robots crawl-delay, 429, Retry-After); 0 =
-   * none.
-   */
+  /** Rate limit from the host's robots.txt crawl-delay, crawls per day; 0 = none. */
   public double evidenceRate;
 
-  /** Until when the evidence rate holds, epoch ms (a Retry-After or 429 back-off expires). */
+  /** Until when the crawl-delay rate holds, epoch ms (robots.txt is re-read about daily). */
   public long evidenceUntil;
+
+  /**
+   * The host's capacity as its behaviour shows it (push-back, response times), crawls per day; 0 =
+   * no sign of a limit below the configured one.
+   */
+  public double capacityRate;
+
+  /** Nothing is released to the host before this time, epoch ms (Retry-After, back-off, outage). */
+  public long blockedUntil;
+
+  /**
+   * Nothing is released before this time either: a crawl-delay above the maximum parks the host.
+   */
+  public long parkedUntil;
+
+  /** Push-backs in a row (429, 503, outage): the exponent of the next back-off. */
+  public int pushBacks;
+
+  /** Successful fetches since the last push-back; enough of them forgive it. */
+  public int fetchesSincePushBack;
+
+  /** Time of the last push-back, epoch ms; a quiet period after it forgives it too. */
+  public long lastPushBack;
+
+  /**
+   * The host's last fetch outcomes, newest in bit 0: 1 = the host did not answer (a connection
+   * failure or a 5xx), 0 = it answered. {@link #outcomeCount} of them are valid (at most 16).
+   */
+  public int recentOutcomes;
+
+  public int outcomeCount;
+
+  /** Response times, ms: a fast-moving average and the slow baseline it is compared with. */
+  public float responseTimeRecent;
+
+  public float responseTimeBaseline;
 
   /** Time of the last release to this host, epoch ms; pacing counts from here. */
   public long lastRelease = Long.MIN_VALUE / 2;

@@ -32,20 +32,27 @@ public final class HostThreshold {
   }
 
   /**
-   * The host's rate limit k_i now, crawls per day: an override wins; evidence can only lower the
-   * default.
+   * The host's rate limit k_i now, crawls per day: its configured limit, lowered by what the host
+   * says (a crawl-delay, a capacity learned from push-back and response times), always within
+   * [{@code host.min-rate}, {@code host.rate-ceiling}].
    */
   public double maxRate(HostState h, long now) {
-    if (h.overrideRate > 0) {
-      return h.overrideRate;
-    }
+    double k = configuredRate(h, now);
     if (h.evidenceRate > 0 && now < h.evidenceUntil) {
-      return Math.min(cfg.defaultMaxRate, h.evidenceRate);
+      k = Math.min(k, h.evidenceRate);
     }
-    return cfg.defaultMaxRate;
+    if (h.capacityRate > 0) {
+      k = Math.min(k, h.capacityRate);
+    }
+    return Math.max(cfg.minHostRate, Math.min(cfg.hostRateCeiling, k));
   }
 
-  /** Minimum time between two releases to this host, ms. */
+  /** The limit configured for the host: its override, else {@code host.max-rate}. */
+  double configuredRate(HostState h, long now) {
+    return h.overrideRate > 0 ? h.overrideRate : cfg.defaultMaxRate;
+  }
+
+  /** Minimum time between two releases to this host, ms (at most a day / host.min-rate). */
   public long spacingMs(HostState h, long now) {
     return (long) Math.ceil(EngineConfig.DAY_MS / maxRate(h, now));
   }

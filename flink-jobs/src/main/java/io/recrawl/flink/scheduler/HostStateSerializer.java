@@ -12,17 +12,23 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Binary form of a host's {@link HostState}: rate limits, pacing, demand curve, the host prior's
- * sums and slot-queue heads. Layout 2; layout 1 (builds before the host prior) lacks the sums, and
- * state written in it is migrated on restore (see {@link Snapshot}).
+ * sums, politeness (blocks, back-off, learned capacity) and slot-queue heads. Layout 3; layouts 1
+ * (builds before the host prior: no sums) and 2 (before politeness: no blocks) are read and
+ * migrated on restore (see {@link Snapshot}).
  */
 public final class HostStateSerializer extends TypeSerializerSingleton<HostState> {
 
   private static final long serialVersionUID = 1L;
 
-  public static final HostStateSerializer INSTANCE = new HostStateSerializer(2);
+  /** The layout this build writes. */
+  static final int LAYOUT = 3;
 
-  /** Reads layout 1, for the migration of state written by earlier builds. */
+  public static final HostStateSerializer INSTANCE = new HostStateSerializer(LAYOUT);
+
+  /** Read layouts 1 and 2, for the migration of state written by earlier builds. */
   static final HostStateSerializer LAYOUT_1 = new HostStateSerializer(1);
+
+  static final HostStateSerializer LAYOUT_2 = new HostStateSerializer(2);
 
   private final int layout;
 
@@ -54,6 +60,16 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     h.ledgerRate = from.ledgerRate;
     h.learnedRateSum = from.learnedRateSum;
     h.learnedPages = from.learnedPages;
+    h.capacityRate = from.capacityRate;
+    h.blockedUntil = from.blockedUntil;
+    h.parkedUntil = from.parkedUntil;
+    h.pushBacks = from.pushBacks;
+    h.fetchesSincePushBack = from.fetchesSincePushBack;
+    h.lastPushBack = from.lastPushBack;
+    h.recentOutcomes = from.recentOutcomes;
+    h.outcomeCount = from.outcomeCount;
+    h.responseTimeRecent = from.responseTimeRecent;
+    h.responseTimeBaseline = from.responseTimeBaseline;
     h.due = from.due.copy();
     h.ready = from.ready.copy();
     return h;
@@ -91,8 +107,57 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
       out.writeDouble(h.learnedRateSum);
       VarInts.writeVarInt(out, h.learnedPages + 1); // + 1: LEARNED_UNKNOWN (-1) is stored as 0
     }
+    if (layout >= 3) {
+      writePoliteness(h, out);
+    }
     writeQueues(h.due, out);
     writeQueues(h.ready, out);
+  }
+
+  /**
+   * A host that never pushed back, failed or reported a response time (most hosts) costs one byte;
+   * the host record is rewritten on every event of the host.
+   */
+  private static void writePoliteness(HostState h, DataOutputView out) throws IOException {
+    boolean any =
+        h.capacityRate != 0
+            || h.blockedUntil != 0
+            || h.parkedUntil != 0
+            || h.pushBacks != 0
+            || h.fetchesSincePushBack != 0
+            || h.lastPushBack != 0
+            || h.outcomeCount != 0
+            || h.responseTimeBaseline != 0;
+    out.writeBoolean(any);
+    if (!any) {
+      return;
+    }
+    out.writeDouble(h.capacityRate);
+    out.writeLong(h.blockedUntil);
+    out.writeLong(h.parkedUntil);
+    VarInts.writeVarInt(out, h.pushBacks);
+    VarInts.writeVarInt(out, h.fetchesSincePushBack);
+    out.writeLong(h.lastPushBack);
+    out.writeShort(h.recentOutcomes);
+    out.writeByte(h.outcomeCount);
+    out.writeFloat(h.responseTimeRecent);
+    out.writeFloat(h.responseTimeBaseline);
+  }
+
+  private static void readPoliteness(HostState h, DataInputView in) throws IOException {
+    if (!in.readBoolean()) {
+      return;
+    }
+    h.capacityRate = in.readDouble();
+    h.blockedUntil = in.readLong();
+    h.parkedUntil = in.readLong();
+    h.pushBacks = VarInts.readVarInt(in);
+    h.fetchesSincePushBack = VarInts.readVarInt(in);
+    h.lastPushBack = in.readLong();
+    h.recentOutcomes = in.readShort() & 0xFFFF;
+    h.outcomeCount = in.readByte();
+    h.responseTimeRecent = in.readFloat();
+    h.responseTimeBaseline = in.readFloat();
   }
 
   /**
@@ -135,6 +200,9 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
       h.learnedPages = VarInts.readVarInt(in) - 1;
     } else {
       h.learnedPages = HostState.LEARNED_UNKNOWN; // its pages' evidence was never summed
+    }
+    if (layout >= 3) {
+      readPoliteness(h, in);
     }
     h.due = readQueues(in);
     h.ready = readQueues(in);
@@ -181,13 +249,18 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
 
   /** Resolves to this instance on deserialization, keeping the layout. */
   private Object readResolve() {
-    return layout == 1 ? LAYOUT_1 : INSTANCE;
+    return ofLayout(layout);
+  }
+
+  static HostStateSerializer ofLayout(int layout) {
+    return layout == 1 ? LAYOUT_1 : layout == 2 ? LAYOUT_2 : INSTANCE;
   }
 
   /**
    * The serializer's snapshot: its layout. Builds before the host prior wrote this class with
    * {@code SimpleTypeSerializerSnapshot}'s version 3 and no payload, which reads as layout 1; state
-   * in layout 1 is compatible after migration (RocksDB rewrites it in layout 2 on restore).
+   * in an earlier layout is compatible after migration (RocksDB rewrites it in the current layout
+   * on restore).
    */
   public static final class Snapshot implements TypeSerializerSnapshot<HostState> {
 
@@ -197,7 +270,7 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
 
     /** For reading a snapshot back. */
     public Snapshot() {
-      this(2);
+      this(LAYOUT);
     }
 
     Snapshot(int layout) {
@@ -232,7 +305,7 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
 
     @Override
     public TypeSerializer<HostState> restoreSerializer() {
-      return layout == 1 ? LAYOUT_1 : INSTANCE;
+      return ofLayout(layout);
     }
 
     @Override

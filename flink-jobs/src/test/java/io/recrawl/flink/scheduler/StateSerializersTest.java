@@ -118,6 +118,18 @@ class StateSerializersTest {
       if (r.nextBoolean()) {
         h.curve = r.doubles(37).toArray();
       }
+      if (r.nextBoolean()) {
+        h.capacityRate = r.nextDouble() * 1e4;
+        h.blockedUntil = r.nextLong();
+        h.parkedUntil = r.nextBoolean() ? 0 : r.nextLong();
+        h.pushBacks = r.nextInt(63);
+        h.fetchesSincePushBack = r.nextInt(1 << 20);
+        h.lastPushBack = r.nextLong();
+        h.outcomeCount = r.nextInt(17);
+        h.recentOutcomes = r.nextInt(1 << 16);
+        h.responseTimeRecent = r.nextFloat() * 1e4f;
+        h.responseTimeBaseline = r.nextFloat() * 1e4f;
+      }
       for (int k = r.nextInt(20); k > 0; k--) {
         h.due.push(0, r.nextInt(1 << 20));
       }
@@ -180,6 +192,33 @@ class StateSerializersTest {
     // The old layout is two fields shorter, so the new serializer could not have read it as is.
     assertThat(bytes(old.restoreSerializer(), h).length)
         .isLessThan(bytes(HostStateSerializer.INSTANCE, h).length);
+  }
+
+  @Test
+  void hostRecordsOfBuildsBeforePolitenessAreMigratedOnRestore() throws IOException {
+    TypeSerializerSnapshot<HostState> old = HostStateSerializer.LAYOUT_2.snapshotConfiguration();
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    TypeSerializerSnapshot.writeVersionedSnapshot(out, old);
+    TypeSerializerSnapshot<HostState> read =
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+    assertThat(
+            HostStateSerializer.INSTANCE
+                .snapshotConfiguration()
+                .resolveSchemaCompatibility(read)
+                .isCompatibleAfterMigration())
+        .isTrue();
+    HostState h = new HostState();
+    h.overrideRate = 12;
+    h.pages = 3;
+    h.learnedPages = 2;
+    h.due.push(0, 42);
+    HostState back = roundTrip(read.restoreSerializer(), h);
+    assertThat(back).usingRecursiveComparison().isEqualTo(h);
+    assertThat(back.blockedUntil).isZero();
+    assertThat(roundTrip(HostStateSerializer.INSTANCE, back))
+        .usingRecursiveComparison()
+        .isEqualTo(back);
   }
 
   private static <T> void checkSnapshot(TypeSerializer<T> s) throws IOException {

@@ -1,0 +1,201 @@
+package io.recrawl.engine;
+
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
+
+/**
+ * What a host's own answers say about how hard it may be crawled: its robots.txt crawl-delay, its
+ * push-back (HTTP 429 or 503, with or without Retry-After), an outage (most recent fetches got no
+ * answer) and its response times. It sets the host's blocks and learned capacity in {@link
+ * HostState}; {@link HostThreshold#maxRate} and the engine's release checks obey them.
+ */
+final class HostPoliteness {
+
+  /** Metadata key a status updater sets from robots.txt, seconds. */
+  static final String CRAWL_DELAY_KEY = "robots.crawl.delay";
+
+  /** Metadata key of the fetch's response time, ms (StormCrawler's FetcherBolt writes it). */
+  static final String RESPONSE_TIME_KEY = "fetch.loadingTime";
+
+  private static final long DAY = EngineConfig.DAY_MS;
+  private static final int OUTCOMES = 16;
+
+  /** What a status event means for its page. */
+  enum Outcome {
+    /** Nothing that concerns the host as a whole: the page's status applies. */
+    PAGE,
+    /** The host pushed back (429/503) or is down: the page keeps its schedule. */
+    HOST_BLOCKED
+  }
+
+  private final EngineConfig cfg;
+  private final HostThreshold thresholds;
+
+  HostPoliteness(EngineConfig cfg, HostThreshold thresholds) {
+    this.cfg = cfg;
+    this.thresholds = thresholds;
+  }
+
+  /** Learns from one status event of the host; says whether it blocked the host. */
+  Outcome observe(HostState h, StatusEvent e, String host, long now, EngineListener listener) {
+    crawlDelay(h, e, now, listener);
+    if (!cfg.pushBack) {
+      return Outcome.PAGE;
+    }
+    Integer code = httpStatus(e);
+    if (code != null && (code == 429 || code == 503)) {
+      pushBack(h, e, host, now, code == 429);
+      listener.hostBlocked(code == 429 ? "429" : "503");
+      return Outcome.HOST_BLOCKED;
+    }
+    boolean visit = e.status() == CrawlStatus.FETCHED || e.status() == CrawlStatus.REDIRECTION;
+    boolean failure =
+        e.status() == CrawlStatus.FETCH_ERROR && (code == null || code <= 0 || code >= 500);
+    if (!visit && e.status() != CrawlStatus.FETCH_ERROR) {
+      return Outcome.PAGE; // ERROR is the crawler's verdict on the page, not news of the host
+    }
+    h.recentOutcomes = ((h.recentOutcomes << 1) | (failure ? 1 : 0)) & 0xFFFF;
+    h.outcomeCount = Math.min(OUTCOMES, h.outcomeCount + 1);
+    if (failure) {
+      if (hostDown(h)) {
+        pushBack(h, e, host, now, false);
+        listener.hostBlocked("outage");
+        return Outcome.HOST_BLOCKED;
+      }
+      return Outcome.PAGE;
+    }
+    // The host answered.
+    if (++h.fetchesSincePushBack >= cfg.forgiveAfterFetches) {
+      h.pushBacks = 0;
+    }
+    capacityFromResponse(h, e, now);
+    return Outcome.PAGE;
+  }
+
+  /** Whether most of the host's recent fetches got no answer. */
+  boolean hostDown(HostState h) {
+    int mask = h.outcomeCount >= 32 ? -1 : (1 << h.outcomeCount) - 1;
+    int failures = Integer.bitCount(h.recentOutcomes & mask);
+    return failures >= cfg.outageMinFailures && failures > cfg.outageFailureShare * h.outcomeCount;
+  }
+
+  /** When the host may next be sent a request, whatever its pacing: after any block or park. */
+  static long openAt(HostState h) {
+    return Math.max(h.blockedUntil, h.parkedUntil);
+  }
+
+  private void crawlDelay(HostState h, StatusEvent e, long now, EngineListener listener) {
+    Double seconds = number(e.first(CRAWL_DELAY_KEY));
+    if (seconds == null || seconds < 0) {
+      return;
+    }
+    long delayMs = Times.secondsToMillis(seconds);
+    if (delayMs > cfg.maxCrawlDelayMs) {
+      // Not worth crawling at that pace: park it until robots.txt is read again.
+      if (h.parkedUntil <= now) {
+        listener.hostParked();
+      }
+      h.parkedUntil = Times.plus(now, DAY);
+      return;
+    }
+    h.parkedUntil = 0;
+    if (delayMs > 0) {
+      h.evidenceRate = Math.max(cfg.minHostRate, DAY / (double) delayMs);
+      h.evidenceUntil = Times.plus(now, DAY); // robots.txt is re-read about daily
+    }
+  }
+
+  /**
+   * A 429 or 503, or an outage: blocks the host until the instant its Retry-After names, else for a
+   * back-off that doubles with each push-back in a row; a 429 also halves the host's capacity.
+   */
+  private void pushBack(HostState h, StatusEvent e, String host, long now, boolean tooMany) {
+    long at = e.time() > 0 ? e.time() : now;
+    if (at - h.lastPushBack >= cfg.forgiveQuietMs) {
+      h.pushBacks = 0;
+    }
+    h.pushBacks = Math.min(62, h.pushBacks + 1);
+    h.fetchesSincePushBack = 0;
+    h.lastPushBack = Math.max(h.lastPushBack, at);
+    String retryAfter = e.firstIgnoreCase(RetryAfter.KEY);
+    long until =
+        retryAfter != null
+            ? RetryAfter.blockUntil(retryAfter, at, cfg.maxRetryAfterMs)
+            : Times.plus(at, backoffMs(h, host, at));
+    h.blockedUntil = Math.max(h.blockedUntil, until);
+    if (tooMany) {
+      h.capacityRate = Math.max(cfg.minHostRate, thresholds.maxRate(h, now) / 2);
+    }
+  }
+
+  /**
+   * The back-off of the host's {@link HostState#pushBacks}-th push-back in a row, with a jitter
+   * drawn from the host and the time, so that a replay draws the same.
+   */
+  long backoffMs(HostState h, String host, long at) {
+    long base = Math.min(cfg.maxBackoffMs, Times.doubled(cfg.backoffMs, h.pushBacks - 1));
+    long seed = host.hashCode() * 0x9E3779B97F4A7C15L ^ at * 0xBF58476D1CE4E5B9L ^ h.pushBacks;
+    seed ^= seed >>> 31;
+    seed *= 0x94D049BB133111EBL;
+    seed ^= seed >>> 29;
+    double u = (seed >>> 11) * 0x1.0p-53;
+    double scaled = base * (1 + cfg.backoffJitter * (2 * u - 1));
+    return (long) Math.min(cfg.maxBackoffMs, scaled);
+  }
+
+  /**
+   * The capacity rule: while the host's recent response times run at more than twice their baseline
+   * its rate steps down by 5 %, and while they stay within a quarter of it (or none are reported) a
+   * learned capacity steps back up by 1 % a fetch until the configured limit is reached. A host
+   * that slows down as it is crawled harder is near its capacity; a 429 is the late sign.
+   */
+  private void capacityFromResponse(HostState h, StatusEvent e, long now) {
+    Double rt = cfg.responseTimes ? number(e.first(RESPONSE_TIME_KEY)) : null;
+    boolean slow = false;
+    boolean flat = true;
+    if (rt != null && rt >= 0 && rt < 1e9) {
+      float ms = rt.floatValue();
+      if (h.responseTimeBaseline <= 0) {
+        h.responseTimeBaseline = Math.max(1f, ms);
+        h.responseTimeRecent = ms;
+      } else {
+        h.responseTimeRecent = 0.7f * h.responseTimeRecent + 0.3f * ms;
+        // The baseline follows falls at once and rises only slowly: the host's unloaded pace.
+        h.responseTimeBaseline =
+            Math.max(
+                1f,
+                ms < h.responseTimeBaseline
+                    ? 0.5f * (h.responseTimeBaseline + ms)
+                    : 0.995f * h.responseTimeBaseline + 0.005f * ms);
+      }
+      slow = h.responseTimeRecent > 2 * h.responseTimeBaseline;
+      flat = h.responseTimeRecent <= 1.25f * h.responseTimeBaseline;
+    }
+    if (slow) {
+      h.capacityRate = Math.max(cfg.minHostRate, thresholds.maxRate(h, now) * 0.95);
+    } else if (flat && h.capacityRate > 0) {
+      double stepped = h.capacityRate * 1.01;
+      h.capacityRate = stepped >= thresholds.configuredRate(h, now) ? 0 : stepped;
+    }
+  }
+
+  private static Integer httpStatus(StatusEvent e) {
+    if (e.httpStatus() != null) {
+      return e.httpStatus();
+    }
+    Double code = number(e.first("fetch.statusCode"));
+    return code == null ? null : code.intValue();
+  }
+
+  private static Double number(String s) {
+    if (s == null) {
+      return null;
+    }
+    try {
+      double v = Double.parseDouble(s.trim());
+      return Double.isFinite(v) ? v : null;
+    } catch (NumberFormatException ex) {
+      return null;
+    }
+  }
+}
