@@ -16,6 +16,7 @@ import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlRequestCodec;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.DeadLetterCodec;
+import io.recrawl.wire.Parsed;
 import io.recrawl.wire.StatusEvent;
 import io.recrawl.wire.StatusEventCodec;
 import java.io.InputStream;
@@ -96,6 +97,53 @@ class WireSchemasTest {
     for (String json : invalid) {
       assertThat(errors(schema, json)).as(json).isNotEmpty();
       assertThat(codec.parse(json, NOW).ok()).as(json).isFalse();
+    }
+  }
+
+  @Test
+  void serverSignalsAreDocumentedInTheStatusEventSchema() throws Exception {
+    JsonNode doc =
+        JSON.readTree(Files.readString(RepoFiles.file("config/schemas/status-event.schema.json")));
+    assertThat(doc.path("properties").path("http_status").path("description").asText())
+        .contains("429")
+        .contains("503");
+    JsonNode keys = doc.path("properties").path("metadata").path("properties");
+    for (String key : List.of("protocol.retry-after", "robots.crawl.delay", "fetch.statusCode")) {
+      assertThat(keys.path(key).path("description").asText()).as(key).isNotBlank();
+    }
+    assertThat(keys.path("protocol.retry-after").path("description").asText())
+        .contains("case-insensitively")
+        .contains("IMF-fixdate")
+        .contains("RFC 850")
+        .contains("asctime")
+        .contains("clamped to the cap");
+    assertThat(keys.path("robots.crawl.delay").path("description").asText()).contains("seconds");
+
+    JsonSchema schema = schema("status-event");
+    StatusEventCodec codec = StatusEventCodec.withDefaults();
+    for (String json :
+        List.of(
+            StatusEventCodec.toJson(
+                new StatusEvent(
+                    "http://a.org/x",
+                    "a.org",
+                    CrawlStatus.FETCH_ERROR,
+                    5,
+                    Map.of(
+                        "protocol.retry-after", List.of("5"),
+                        "robots.crawl.delay", List.of("2"),
+                        "fetch.statusCode", List.of("429")),
+                    null,
+                    null,
+                    429)),
+            "{\"url\":\"http://a.org/\",\"status\":\"FETCH_ERROR\",\"time\":1,\"http_status\":503,"
+                + "\"metadata\":{\"Protocol.Retry-After\":\"Sun, 06 Nov 1994 08:49:37 GMT\","
+                + "\"robots.crawl.delay\":0.5}}")) {
+      assertThat(errors(schema, json)).as(json).isEmpty();
+      Parsed<StatusEvent> p = codec.parse(json, NOW);
+      assertThat(p.ok()).as(json).isTrue();
+      assertThat(p.value().firstIgnoreCase("protocol.retry-after")).as(json).isNotNull();
+      assertThat(p.value().httpStatus()).isIn(429, 503);
     }
   }
 
