@@ -61,11 +61,11 @@ public final class EngineConfig {
     doc(
         "politeness.outage.min-failures",
         "4",
-        "a host is down (backed off as a whole, its pages' schedules kept) when at least this many of its last 16 fetches got no answer...");
+        "a host is down when at least this many of its last 16 fetches got no answer (a connection failure or a 5xx) and they are more than politeness.outage.failure-share of them: the host is backed off as a whole and its pages keep their schedules");
     doc(
         "politeness.outage.failure-share",
         "0.5",
-        "...and more than this share of them did; a page that fails while its host answers others moves towards ERROR");
+        "see politeness.outage.min-failures; a page that fails while its host answers others moves towards ERROR (fetch-error.max)");
     doc(
         "politeness.response-time",
         "true",
