@@ -28,4 +28,19 @@ public interface EngineContext {
   void replaceDemand(double[] before, double[] after);
 
   EngineListener listener();
+
+  /**
+   * The event time up to which the crawler's answers have all been read. A lease that runs out
+   * after it may yet be answered by a status not read: after downtime, one advance of the watermark
+   * fires hours of wake-ups before any status comes in, and a URL released within it is not
+   * released again within it. Defaults to {@link #now()}: answers are read as time goes.
+   */
+  default long answeredUntil() {
+    return now();
+  }
+
+  /** The event time the current advance of time reaches, at least {@link #now()}. */
+  default long advanceEnd() {
+    return now();
+  }
 }

@@ -227,6 +227,11 @@ public final class HostEngine {
           dueIndex.index(store, h, p, url, p.leaseUntil, now);
           continue;
         }
+        if (p.leaseUntil > ctx.answeredUntil()) {
+          // Released within this advance of time: its answer cannot have been read yet.
+          dueIndex.index(store, h, p, url, Times.plus(ctx.advanceEnd(), 1), now);
+          continue;
+        }
         p.leaseUntil = 0;
         h.inFlight--;
         p.forced = true;

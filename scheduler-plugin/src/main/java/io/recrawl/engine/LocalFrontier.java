@@ -44,6 +44,10 @@ public final class LocalFrontier {
   private double globalLambda;
   private long now = Long.MIN_VALUE;
 
+  // Set only within advanceInOneStep: see EngineContext#answeredUntil.
+  private long answeredUntil = Long.MAX_VALUE;
+  private long advanceEnd = Long.MIN_VALUE;
+
   /**
    * Computes wake-ups due together on a second thread; null = one thread (see {@link
    * #useWakeWorker}).
@@ -162,9 +166,25 @@ public final class LocalFrontier {
     }
   }
 
+  /**
+   * Fires every wake-up due up to {@code time} as one advance of time in which no status is read,
+   * as the Flink operator sees a watermark that jumps after downtime: a URL released within it is
+   * not released again within it.
+   */
+  public void advanceInOneStep(long time, Consumer<CrawlRequest> out) {
+    answeredUntil = now;
+    advanceEnd = time;
+    try {
+      advanceTo(time, out);
+    } finally {
+      answeredUntil = Long.MAX_VALUE;
+      advanceEnd = Long.MIN_VALUE;
+    }
+  }
+
   /** Fires every wake-up due up to and including {@code time}, in time order. */
   public void advanceTo(long time, Consumer<CrawlRequest> out) {
-    if (worker != null) {
+    if (worker != null && advanceEnd == Long.MIN_VALUE) { // prepared wakes read answers as they go
       prepareWakes(time);
     }
     while (timerCount > 0 && timerKeys[0] <= time) {
@@ -404,6 +424,9 @@ public final class LocalFrontier {
           }
         };
     call.begin(host.name, now, globalLambda);
+    if (advanceEnd != Long.MIN_VALUE) {
+      call.advancing(answeredUntil, advanceEnd);
+    }
     return call;
   }
 }

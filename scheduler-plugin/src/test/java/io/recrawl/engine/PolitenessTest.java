@@ -321,6 +321,24 @@ class PolitenessTest {
     assertThat(f.engine().thresholds().maxRate(h, T0 + HOUR)).isEqualTo(1440);
   }
 
+  @Test
+  void catchUpAfterDowntimeSendsEachUrlAtMostOnceWithinOneAdvanceAndKeepsPacing() {
+    Sink sink = new Sink();
+    LocalFrontier f = tenPages(Map.of("host.max-rate", 1440, "lease", "1 h"), sink);
+    // The first requests went out; then no status for six hours, and the watermark jumps once.
+    sink.out.clear();
+    f.advanceInOneStep(T0 + 7 * HOUR, sink);
+    assertThat(sink.out.stream().map(CrawlRequest::url).distinct().count())
+        .isEqualTo(sink.out.size());
+    for (int i = 1; i < sink.out.size(); i++) {
+      assertThat(sink.out.get(i).time() - sink.out.get(i - 1).time()).isGreaterThanOrEqualTo(MIN);
+    }
+    // The next advance, with the answers still missing, sends the lost URLs again.
+    sink.out.clear();
+    f.advanceTo(T0 + 8 * HOUR, sink);
+    assertThat(sink.out).isNotEmpty();
+  }
+
   /** Counts parked hosts. */
   private static final class Counting implements EngineListener {
     int parked;
