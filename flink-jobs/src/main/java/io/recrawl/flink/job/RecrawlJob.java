@@ -3,6 +3,7 @@ package io.recrawl.flink.job;
 import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.config.RecrawlOptions;
 import io.recrawl.flink.control.GlobalLambdaControl;
+import io.recrawl.flink.io.control.ControlSources;
 import io.recrawl.flink.io.deadletters.DeadLetters;
 import io.recrawl.flink.io.deadletters.RouteDeadLetters;
 import io.recrawl.flink.scheduler.HostScheduler;
@@ -70,6 +71,11 @@ public final class RecrawlJob {
             .process(new RouteDeadLetters<StatusEvent>("status"), WireTypes.STATUS_EVENT)
             .name("validate-status")
             .uid("validate-status");
+    if (ControlSources.inputIsBounded(config)) {
+      // A replay reads its files in one subtask, in order (StatusSources.files): kept so up to the
+      // keying, or a rebalance would mix the order of events and watermarks (not deterministic).
+      events.setParallelism(1);
+    }
 
     // The control stream: static lambda, ticks, control topic.
     SingleOutputStreamOperator<ControlMessage> control =
@@ -117,6 +123,7 @@ public final class RecrawlJob {
         control,
         config.engineSettings(),
         config.get(RecrawlOptions.GLOBAL_LAMBDA),
-        !"none".equals(config.get(RecrawlOptions.DECISIONS_TYPE)));
+        !"none".equals(config.get(RecrawlOptions.DECISIONS_TYPE)),
+        ControlSources.carriesEventTime(config));
   }
 }

@@ -50,6 +50,21 @@ public final class HostScheduler {
       Map<String, ?> engineSettings,
       double initialGlobalLambda,
       boolean decisionLog) {
+    return schedule(
+        statusesByHost, control, engineSettings, initialGlobalLambda, decisionLog, true);
+  }
+
+  /**
+   * The same; with {@code controlCarriesTime} false, event time is the status input's alone and the
+   * control stream's watermarks are ignored (bounded replays, see {@link HostSchedulerOperator}).
+   */
+  public static SingleOutputStreamOperator<CrawlRequest> schedule(
+      KeyedStream<StatusEvent, String> statusesByHost,
+      DataStream<ControlMessage> control,
+      Map<String, ?> engineSettings,
+      double initialGlobalLambda,
+      boolean decisionLog,
+      boolean controlCarriesTime) {
     // The operator registers the broadcast state itself: the control stream is only broadcast here.
     return statusesByHost
         .connect(control.broadcast())
@@ -57,7 +72,8 @@ public final class HostScheduler {
             "host-scheduler",
             WireTypes.CRAWL_REQUEST,
             new HostSchedulerOperator(
-                new HostSchedulerFunction(engineSettings, initialGlobalLambda, decisionLog)))
+                new HostSchedulerFunction(engineSettings, initialGlobalLambda, decisionLog),
+                controlCarriesTime))
         .uid(SchedulerState.OPERATOR_UID)
         .name("host-scheduler");
   }

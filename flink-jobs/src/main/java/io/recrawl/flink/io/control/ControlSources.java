@@ -111,8 +111,18 @@ public final class ControlSources {
         .uid("control-static-lambda-watermarks");
   }
 
+  /**
+   * Whether the control stream's watermarks count in the scheduler's event time. Not in a bounded
+   * replay without ticks ({@link #staticLambda}): its one message is stamped with the wall clock,
+   * and when it and its watermark reach the scheduler, against the status events, depends on the
+   * machine's speed; event time is then the status files' alone (see {@code ReplayWatermarks}).
+   */
+  public static boolean carriesEventTime(RecrawlConfig config) {
+    return config.get(RecrawlOptions.CONTROL_TICK_INTERVAL_MS) > 0 || !inputIsBounded(config);
+  }
+
   /** True if the status input ends by itself: files read once, no Kafka. */
-  static boolean inputIsBounded(RecrawlConfig config) {
+  public static boolean inputIsBounded(RecrawlConfig config) {
     return !config.kafkaInput() && config.get(RecrawlOptions.INPUT_MONITOR_MS) == 0;
   }
 

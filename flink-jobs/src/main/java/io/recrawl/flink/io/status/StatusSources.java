@@ -79,6 +79,8 @@ public final class StatusSources {
 
   /**
    * JSON-lines files under {@code recrawl.input.path}; watched for new files if an interval is set.
+   * Read once (a bounded replay), they are read by one subtask with {@link ReplayWatermarks}: the
+   * same files then give the same event time, event by event, whatever the machine's speed.
    */
   public static DataStream<Parsed<StatusEvent>> files(
       StreamExecutionEnvironment env, RecrawlConfig config) {
@@ -90,17 +92,34 @@ public final class StatusSources {
       builder.monitorContinuously(Duration.ofMillis(monitor));
     }
     StatusEventCodec codec = codec(config);
-    return env.fromSource(
-            builder.build(), WatermarkStrategy.noWatermarks(), "status-files", Types.STRING)
-        .uid("status-files")
-        .filter(line -> !line.isBlank())
-        .name("skip-blank-lines")
-        .uid("status-files-nonblank")
-        .map(new ParseStatusLine(codec), WireTypes.PARSED_STATUS_EVENT)
-        .name("parse-status")
-        .uid("status-files-parse")
-        .assignTimestampsAndWatermarks(watermarks(config))
-        .name("status-watermarks")
+    var lines =
+        env.fromSource(
+                builder.build(), WatermarkStrategy.noWatermarks(), "status-files", Types.STRING)
+            .uid("status-files");
+    var nonBlank =
+        lines.filter(line -> !line.isBlank()).name("skip-blank-lines").uid("status-files-nonblank");
+    var parsed =
+        nonBlank
+            .map(new ParseStatusLine(codec), WireTypes.PARSED_STATUS_EVENT)
+            .name("parse-status")
+            .uid("status-files-parse");
+    if (monitor > 0) {
+      return parsed
+          .assignTimestampsAndWatermarks(watermarks(config))
+          .name("status-watermarks")
+          .uid("status-files-watermarks");
+    }
+    // A bounded replay: one reader, and watermarks that are a function of the files alone, so that
+    // the same files give the same requests whatever the machine's speed (see ReplayWatermarks).
+    lines.setParallelism(1);
+    nonBlank.setParallelism(1);
+    parsed.setParallelism(1);
+    return parsed
+        .transform(
+            "status-replay-watermarks",
+            WireTypes.PARSED_STATUS_EVENT,
+            new ReplayWatermarks(config.get(RecrawlOptions.WATERMARK_OUT_OF_ORDERNESS_MS)))
+        .setParallelism(1)
         .uid("status-files-watermarks");
   }
 
