@@ -106,6 +106,12 @@ class PushBackCrawlITCase {
             .as("the busy host's home page fetched after the block%s", context)
             .isGreaterThanOrEqualTo(1);
         long eventTime = pushBack.time(); // when the crawler's status bolt saw the 429
+        System.out.printf(
+            "push-back timeline (ms from the 429 served): status event %d; busy host: %s;"
+                + " other host: %s%n",
+            eventTime - firstPushBack(log, site),
+            timeline(log, site.busyHost(), firstPushBack(log, site)),
+            timeline(log, site.otherHost(), firstPushBack(log, site)));
 
         // The site's view: the 429, then the busy host's next fetch no sooner than its Retry-After.
         List<Hit> busyPages =
@@ -199,6 +205,20 @@ class PushBackCrawlITCase {
             Map.entry("recrawl.engine.politeness.push-back", true),
             Map.entry("recrawl.parallelism", 2)));
     return TestClusters.startJob(RecrawlConfig.fromMap(settings), "push-back");
+  }
+
+  /** When the site served its first 429. */
+  static long firstPushBack(List<Hit> log, PushBackSite site) {
+    return log.stream().filter(h -> h.code() == 429).findFirst().map(Hit::timeMs).orElse(0L);
+  }
+
+  /** A host's page fetches as "path code @ms" relative to {@code t0}. */
+  static String timeline(List<Hit> log, String host, long t0) {
+    return log.stream()
+        .filter(h -> h.host().equals(host) && h.isPage())
+        .map(h -> h.path() + " " + h.code() + " @" + (h.timeMs() - t0))
+        .toList()
+        .toString();
   }
 
   /** A request read from the topic, with its Kafka record timestamp. */
