@@ -169,6 +169,12 @@ public final class PushBackAuditor {
     }
     m.put("block_violations_after_day_1", after1);
     m.put("backoff_violations_released_before_push_back", backoffViolationsInFlight);
+    m.put(
+        "block_violations_released_after_push_back",
+        retryAfterViolations
+            + backoffViolations
+            - retryAfterViolationsInFlight
+            - backoffViolationsInFlight);
     m.put("min_backoff_ms_checked", minBackoffMs);
     m.put(
         "mean_loading_time_ms",

@@ -35,6 +35,17 @@ public final class SimulateCommand {
   static final String ORACLE_CAPACITY = "oracle-capacity";
   static final List<String> PUSH_BACK_RUNS = List.of(BUILT, FIXED_LIMIT, ORACLE_CAPACITY);
 
+  /**
+   * The engine settings of the run that knows every capacity: push-back obeyed (maintenance 503s
+   * still come), but no capacity learned from response times, which would step the known capacity
+   * down (unless the run's settings say otherwise).
+   */
+  private static Map<String, Object> oracleCapacity(Map<String, Object> engine) {
+    Map<String, Object> m = new HashMap<>(engine);
+    m.putIfAbsent("politeness.response-time", "false");
+    return m;
+  }
+
   /** The engine settings with push-back ignored: the configured limits, nothing else. */
   private static Map<String, Object> fixedLimit(Map<String, Object> engine) {
     Map<String, Object> m = new HashMap<>(engine);
@@ -203,6 +214,7 @@ public final class SimulateCommand {
       } else if (variant.equals(ORACLE_CAPACITY)) {
         Simulator.Config c = cfg.copy();
         c.oracleCapacity = true;
+        c.engineSettings = oracleCapacity(engine);
         runSim = new Simulator(c);
         label = name + SimulationReport.ORACLE_CAPACITY;
       }
