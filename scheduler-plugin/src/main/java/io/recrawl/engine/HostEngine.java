@@ -241,7 +241,11 @@ public final class HostEngine {
         ctx.listener().leaseExpired();
       }
       double v = valuation.crawlValue(h, p, now);
-      if (p.forced || v >= theta || valuation.floorReached(p, now)) {
+      if (valuation.floorReached(p, now)) {
+        // Overdue by revisit.max-interval: it goes before every page that is merely due, or a host
+        // that its due pages keep busy would never honour the floor.
+        dueIndex.pushReady(store, h, p, url, Double.MAX_VALUE);
+      } else if (p.forced || v >= theta) {
         dueIndex.pushReady(store, h, p, url, v);
       } else {
         dueIndex.schedule(store, h, p, url, theta, now);
