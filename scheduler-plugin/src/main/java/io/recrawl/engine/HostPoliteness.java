@@ -20,6 +20,9 @@ final class HostPoliteness {
   private static final long DAY = EngineConfig.DAY_MS;
   private static final int OUTCOMES = 16;
 
+  /** The learned capacity moves at most once in this long. */
+  private static final long CAPACITY_STEP_MS = 3_600_000L;
+
   /** What a status event means for its page. */
   enum Outcome {
     /** Nothing that concerns the host as a whole: the page's status applies. */
@@ -111,11 +114,16 @@ final class HostPoliteness {
    */
   private void pushBack(HostState h, StatusEvent e, String host, long now, boolean tooMany) {
     long at = e.time() > 0 ? e.time() : now;
-    if (at - h.lastPushBack >= cfg.forgiveQuietMs) {
-      h.pushBacks = 0;
+    // Requests the crawler had queued before the block are refused too: they repeat the push-back
+    // that set it, and neither lengthen the back-off nor lower the capacity again.
+    boolean news = at >= h.blockedUntil;
+    if (news) {
+      if (at - h.lastPushBack >= cfg.forgiveQuietMs) {
+        h.pushBacks = 0;
+      }
+      h.pushBacks = Math.min(62, h.pushBacks + 1);
+      h.fetchesSincePushBack = 0;
     }
-    h.pushBacks = Math.min(62, h.pushBacks + 1);
-    h.fetchesSincePushBack = 0;
     h.lastPushBack = Math.max(h.lastPushBack, at);
     String retryAfter = e.firstIgnoreCase(RetryAfter.KEY);
     long until =
@@ -123,8 +131,9 @@ final class HostPoliteness {
             ? RetryAfter.blockUntil(retryAfter, at, cfg.maxRetryAfterMs)
             : Times.plus(at, backoffMs(h, host, at));
     h.blockedUntil = Math.max(h.blockedUntil, until);
-    if (tooMany) {
+    if (tooMany && news) {
       h.capacityRate = Math.max(cfg.minHostRate, thresholds.maxRate(h, now) / 2);
+      h.capacityStepAt = at;
     }
   }
 
@@ -144,12 +153,14 @@ final class HostPoliteness {
   }
 
   /**
-   * The capacity rule: while the host's recent response times run at more than twice their baseline
-   * its rate steps down by 5 %, and while they stay within a quarter of it (or none are reported) a
-   * learned capacity steps back up by 1 % a fetch until the configured limit is reached. A host
-   * that slows down as it is crawled harder is near its capacity; a 429 is the late sign.
+   * The capacity rule, one step an hour at most. While the host's recent response times run at more
+   * than four times their baseline (a server that queues is then three quarters busy), its rate
+   * steps down by a tenth; while they stay within twice the baseline, or none are reported, a
+   * learned capacity steps back up by 5 % until the configured limit is reached. A host that slows
+   * down as it is crawled harder is near its capacity; a 429 is the late sign.
    */
   private void capacityFromResponse(HostState h, StatusEvent e, long now) {
+    long at = e.time() > 0 ? e.time() : now;
     Double rt = cfg.responseTimes ? number(e.first(RESPONSE_TIME_KEY)) : null;
     boolean slow = false;
     boolean flat = true;
@@ -160,22 +171,28 @@ final class HostPoliteness {
         h.responseTimeRecent = ms;
       } else {
         h.responseTimeRecent = 0.7f * h.responseTimeRecent + 0.3f * ms;
-        // The baseline follows falls at once and rises only slowly: the host's unloaded pace.
+        // The baseline follows falls at once and rises only slowly (a half-life of some 1,400
+        // answers): the host's unloaded pace, which a server that is slower for good becomes.
         h.responseTimeBaseline =
             Math.max(
                 1f,
                 ms < h.responseTimeBaseline
                     ? 0.5f * (h.responseTimeBaseline + ms)
-                    : 0.995f * h.responseTimeBaseline + 0.005f * ms);
+                    : 0.9995f * h.responseTimeBaseline + 0.0005f * ms);
       }
-      slow = h.responseTimeRecent > 2 * h.responseTimeBaseline;
-      flat = h.responseTimeRecent <= 1.25f * h.responseTimeBaseline;
+      slow = h.responseTimeRecent > 4 * h.responseTimeBaseline;
+      flat = h.responseTimeRecent <= 2 * h.responseTimeBaseline;
+    }
+    if (at - h.capacityStepAt < CAPACITY_STEP_MS) {
+      return;
     }
     if (slow) {
-      h.capacityRate = Math.max(cfg.minHostRate, thresholds.maxRate(h, now) * 0.95);
+      h.capacityRate = Math.max(cfg.minHostRate, thresholds.maxRate(h, now) * 0.9);
+      h.capacityStepAt = at;
     } else if (flat && h.capacityRate > 0) {
-      double stepped = h.capacityRate * 1.01;
+      double stepped = h.capacityRate * 1.05;
       h.capacityRate = stepped >= thresholds.configuredRate(h, now) ? 0 : stepped;
+      h.capacityStepAt = at;
     }
   }
 

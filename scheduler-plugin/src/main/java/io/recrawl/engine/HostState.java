@@ -21,6 +21,9 @@ public final class HostState {
    */
   public double capacityRate;
 
+  /** When the capacity last moved, epoch ms: it steps at most once an hour. */
+  public long capacityStepAt;
+
   /** Nothing is released to the host before this time, epoch ms (Retry-After, back-off, outage). */
   public long blockedUntil;
 

@@ -290,15 +290,18 @@ class PolitenessTest {
     }
     HostState h = f.store(HOST).host();
     assertThat(thresholds.maxRate(h, t)).isEqualTo(1440);
-    for (int i = 0; i < 20; i++) {
+    // Five hours of responses ten times slower: a step down each hour, one at most.
+    for (int i = 0; i < 5 * 60; i++) {
       f.onStatus(rt(t += MIN, 2000), sink);
     }
     double slowed = thresholds.maxRate(h, t);
-    assertThat(slowed).isLessThan(1440 * 0.8);
-    for (int i = 0; i < 400; i++) {
+    assertThat(slowed).isCloseTo(1440 * Math.pow(0.9, 5), org.assertj.core.data.Offset.offset(1.0));
+    // Flat again: 5 % an hour back up to the limit, which is then the configured one again.
+    for (int i = 0; i < 24 * 60; i++) {
       f.onStatus(rt(t += MIN, 200), sink);
     }
     assertThat(thresholds.maxRate(h, t)).isEqualTo(1440);
+    assertThat(h.capacityRate).isZero();
   }
 
   private static StatusEvent rt(long time, int ms) {
@@ -308,6 +311,23 @@ class PolitenessTest {
         time,
         200,
         Map.of("fetch.loadingTime", Integer.toString(ms)));
+  }
+
+  @Test
+  void requestsQueuedBeforeABlockAndRefusedInItRepeatThePushBackThatSetIt() {
+    Sink sink = new Sink();
+    LocalFrontier f = tenPages(Map.of("host.max-rate", 1440, "politeness.backoff.jitter", 0), sink);
+    HostState h = f.store(HOST).host();
+    long at = T0 + HOUR;
+    f.onStatus(tooMany("http://a.example/p0", at, Map.of()), sink);
+    double halved = f.engine().thresholds().maxRate(h, at);
+    for (int i = 1; i < 5; i++) { // the crawler's queue for the host, refused within the minute
+      f.onStatus(tooMany("http://a.example/p" + i, at + i * 1000, Map.of()), sink);
+    }
+    assertThat(h.pushBacks).isEqualTo(1); // the back-off did not double
+    assertThat(h.blockedUntil).isEqualTo(at + 4000 + MIN); // the last refusal's own back-off
+    assertThat(f.engine().thresholds().maxRate(h, at + 5000)).isEqualTo(halved);
+    assertThat(halved).isEqualTo(720);
   }
 
   @Test

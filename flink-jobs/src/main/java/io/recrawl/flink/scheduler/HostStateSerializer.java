@@ -61,6 +61,7 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     h.learnedRateSum = from.learnedRateSum;
     h.learnedPages = from.learnedPages;
     h.capacityRate = from.capacityRate;
+    h.capacityStepAt = from.capacityStepAt;
     h.blockedUntil = from.blockedUntil;
     h.parkedUntil = from.parkedUntil;
     h.pushBacks = from.pushBacks;
@@ -121,6 +122,7 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
   private static void writePoliteness(HostState h, DataOutputView out) throws IOException {
     boolean any =
         h.capacityRate != 0
+            || h.capacityStepAt != 0
             || h.blockedUntil != 0
             || h.parkedUntil != 0
             || h.pushBacks != 0
@@ -133,6 +135,7 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
       return;
     }
     out.writeDouble(h.capacityRate);
+    out.writeLong(h.capacityStepAt);
     out.writeLong(h.blockedUntil);
     out.writeLong(h.parkedUntil);
     VarInts.writeVarInt(out, h.pushBacks);
@@ -149,6 +152,7 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
       return;
     }
     h.capacityRate = in.readDouble();
+    h.capacityStepAt = in.readLong();
     h.blockedUntil = in.readLong();
     h.parkedUntil = in.readLong();
     h.pushBacks = VarInts.readVarInt(in);

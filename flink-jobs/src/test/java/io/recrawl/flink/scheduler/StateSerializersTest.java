@@ -120,6 +120,7 @@ class StateSerializersTest {
       }
       if (r.nextBoolean()) {
         h.capacityRate = r.nextDouble() * 1e4;
+        h.capacityStepAt = r.nextLong();
         h.blockedUntil = r.nextLong();
         h.parkedUntil = r.nextBoolean() ? 0 : r.nextLong();
         h.pushBacks = r.nextInt(63);
