@@ -71,6 +71,22 @@ public final class EngineConfig {
         "true",
         "learn the host's capacity from fetch.loadingTime: its rate steps down while response times rise above their baseline, and back up while they stay flat");
     doc(
+        "politeness.response-time.slow",
+        "8",
+        "the rate steps down a tenth (once an hour at most) while recent response times run above this many times their baseline");
+    doc(
+        "politeness.response-time.flat",
+        "4",
+        "a learned capacity steps back up (once an hour at most) while recent response times stay within this many times their baseline, or none are reported");
+    doc(
+        "politeness.capacity.on-429",
+        "0.9",
+        "a 429 outside a block sets the host's capacity to this share of its rate then");
+    doc(
+        "politeness.capacity.step-up",
+        "0.01",
+        "how much a learned capacity grows in an hour of answers that are not slow, as a share, until it reaches the configured limit and is forgotten");
+    doc(
         "robots.max-crawl-delay",
         "1 d",
         "a robots.txt crawl-delay above this parks the host: nothing is sent to it until robots evidence within the limit arrives (re-checked daily)");
@@ -166,6 +182,10 @@ public final class EngineConfig {
   public final int outageMinFailures;
   public final double outageFailureShare;
   public final boolean responseTimes;
+  public final double responseTimeSlow;
+  public final double responseTimeFlat;
+  public final double capacityOn429;
+  public final double capacityStepUp;
   public final long maxCrawlDelayMs;
 
   private EngineConfig(Map<String, Object> m, String prefix) {
@@ -225,6 +245,19 @@ public final class EngineConfig {
     outageMinFailures = (int) r.positive("politeness.outage.min-failures");
     outageFailureShare = r.number("politeness.outage.failure-share");
     responseTimes = r.bool("politeness.response-time");
+    responseTimeSlow = r.positive("politeness.response-time.slow");
+    responseTimeFlat = r.positive("politeness.response-time.flat");
+    capacityOn429 = r.positive("politeness.capacity.on-429");
+    capacityStepUp = r.positive("politeness.capacity.step-up");
+    if (!(responseTimeFlat >= 1 && responseTimeFlat < responseTimeSlow)) {
+      throw new IllegalArgumentException(
+          prefix
+              + "politeness.response-time.flat: must be at least 1 and below politeness.response-time.slow");
+    }
+    if (capacityOn429 >= 1) {
+      throw new IllegalArgumentException(
+          prefix + "politeness.capacity.on-429: must be below 1 (got " + capacityOn429 + ")");
+    }
     maxCrawlDelayMs = r.duration("robots.max-crawl-delay");
     if (!(minHostRate <= defaultMaxRate && defaultMaxRate <= hostRateCeiling)) {
       throw new IllegalArgumentException(

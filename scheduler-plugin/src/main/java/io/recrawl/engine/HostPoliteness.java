@@ -132,7 +132,7 @@ final class HostPoliteness {
             : Times.plus(at, backoffMs(h, host, at));
     h.blockedUntil = Math.max(h.blockedUntil, until);
     if (tooMany && news) {
-      h.capacityRate = Math.max(cfg.minHostRate, thresholds.maxRate(h, now) / 2);
+      h.capacityRate = Math.max(cfg.minHostRate, thresholds.maxRate(h, now) * cfg.capacityOn429);
       h.capacityStepAt = at;
     }
   }
@@ -154,10 +154,11 @@ final class HostPoliteness {
 
   /**
    * The capacity rule, one step an hour at most. While the host's recent response times run at more
-   * than four times their baseline (a server that queues is then three quarters busy), its rate
-   * steps down by a tenth; while they stay within twice the baseline, or none are reported, a
-   * learned capacity steps back up by 5 % until the configured limit is reached. A host that slows
-   * down as it is crawled harder is near its capacity; a 429 is the late sign.
+   * than {@code politeness.response-time.slow} times their baseline (8: a server that queues is
+   * then seven eighths busy), its rate steps down by a tenth; while they stay within {@code
+   * politeness.response-time.flat} times it (4), or none are reported, a learned capacity steps
+   * back up by 5 % until the configured limit is reached. A host that slows down as it is crawled
+   * harder is near its capacity; a 429 is the late sign.
    */
   private void capacityFromResponse(HostState h, StatusEvent e, long now) {
     long at = e.time() > 0 ? e.time() : now;
@@ -180,8 +181,8 @@ final class HostPoliteness {
                     ? 0.5f * (h.responseTimeBaseline + ms)
                     : 0.9995f * h.responseTimeBaseline + 0.0005f * ms);
       }
-      slow = h.responseTimeRecent > 4 * h.responseTimeBaseline;
-      flat = h.responseTimeRecent <= 2 * h.responseTimeBaseline;
+      slow = h.responseTimeRecent > cfg.responseTimeSlow * h.responseTimeBaseline;
+      flat = h.responseTimeRecent <= cfg.responseTimeFlat * h.responseTimeBaseline;
     }
     if (at - h.capacityStepAt < CAPACITY_STEP_MS) {
       return;
@@ -190,7 +191,7 @@ final class HostPoliteness {
       h.capacityRate = Math.max(cfg.minHostRate, thresholds.maxRate(h, now) * 0.9);
       h.capacityStepAt = at;
     } else if (flat && h.capacityRate > 0) {
-      double stepped = h.capacityRate * 1.05;
+      double stepped = h.capacityRate * (1 + cfg.capacityStepUp);
       h.capacityRate = stepped >= thresholds.configuredRate(h, now) ? 0 : stepped;
       h.capacityStepAt = at;
     }

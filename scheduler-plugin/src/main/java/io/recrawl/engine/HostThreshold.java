@@ -59,10 +59,16 @@ public final class HostThreshold {
 
   /**
    * Most URLs the host may have in flight (released, no status yet): what it may fetch in half a
-   * lease. A crawler that fetches the host more slowly than its limit is not sent more than it can
-   * take; otherwise its queue for the host grows until leases expire and slots go to re-releases.
+   * lease, or one while it has a learned capacity. A crawler that fetches the host more slowly than
+   * its limit is not sent more than it can take; otherwise its queue for the host grows until
+   * leases expire and slots go to re-releases.
    */
   public long maxInFlight(HostState h, long now) {
+    if (h.capacityRate > 0) {
+      // A host that pushed back or slowed down gets one request at a time: whatever the crawler
+      // holds for it when it next refuses would be fetched into the block.
+      return 1;
+    }
     return Math.max(1, (long) (maxRate(h, now) * cfg.leaseMs / (2.0 * EngineConfig.DAY_MS)));
   }
 
