@@ -30,10 +30,11 @@ public interface EngineContext {
   EngineListener listener();
 
   /**
-   * The event time up to which the crawler's answers have all been read. A lease that runs out
-   * after it may yet be answered by a status not read: after downtime, one advance of the watermark
-   * fires hours of wake-ups before any status comes in, and a URL released within it is not
-   * released again within it. Defaults to {@link #now()}: answers are read as time goes.
+   * The event time up to which the crawler's answers have all been read. A URL released after it
+   * cannot have been answered yet, so its lease does not run out in this call: after downtime, one
+   * advance of the watermark fires hours of wake-ups before any status comes in, and a URL released
+   * within it is not released again within it. Defaults to {@link #now()}: answers are read as time
+   * goes.
    */
   default long answeredUntil() {
     return now();

@@ -227,8 +227,8 @@ public final class HostEngine {
           dueIndex.index(store, h, p, url, p.leaseUntil, now);
           continue;
         }
-        if (p.leaseUntil > ctx.answeredUntil()) {
-          // Released within this advance of time: its answer cannot have been read yet.
+        if (Times.plus(p.leaseUntil, -leaseMs(p)) > ctx.answeredUntil()) {
+          // Released after the last status read (within this advance of time): no answer yet.
           dueIndex.index(store, h, p, url, Times.plus(ctx.advanceEnd(), 1), now);
           continue;
         }

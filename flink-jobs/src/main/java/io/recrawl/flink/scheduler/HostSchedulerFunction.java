@@ -220,6 +220,9 @@ public class HostSchedulerFunction
     // The host's clock is its timer's time, not the (possibly far ahead) watermark: pacing on the
     // output is then exact in event time, even when a replay moves the watermark in big steps.
     call.begin(host, timestamp, lambda0, ctx.timerService(), timestamp, out, ctx::output);
+    if (advanceEnd != Long.MIN_VALUE) {
+      call.withinAdvance(answeredUntil, advanceEnd);
+    }
     store.begin(host);
     long backlogBefore = readySize(store.host());
     double inFlightBefore = inFlightForBudget(store.host());
@@ -488,6 +491,23 @@ public class HostSchedulerFunction
    * not in flight, and sent again at the next wake-up (issue 19 §2). The host's timer moves at the
    * commit too, once, however often the engine moved its wake-up.
    */
+  // The watermark advance in progress, if any (HostSchedulerOperator#processWatermark).
+  private transient long answeredUntil = Long.MAX_VALUE;
+
+  private transient long advanceEnd = Long.MIN_VALUE;
+
+  /** The watermark moves from {@code from} to {@code to}: the timers it fires follow. */
+  void advancing(long from, long to) {
+    answeredUntil = from;
+    advanceEnd = to;
+  }
+
+  /** The watermark advance is over. */
+  void advanced() {
+    answeredUntil = Long.MAX_VALUE;
+    advanceEnd = Long.MIN_VALUE;
+  }
+
   private final class EngineCall extends HostCall implements EngineListener {
     private TimerService timers;
     private long fired;
@@ -526,6 +546,11 @@ public class HostSchedulerFunction
       this.out = out;
       this.side = side;
       drop();
+    }
+
+    /** This call is a wake-up fired by a watermark advance (see {@link #advancing}). */
+    void withinAdvance(long answeredUntil, long advanceEnd) {
+      advancing(answeredUntil, advanceEnd);
     }
 
     @Override

@@ -5,7 +5,9 @@ import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.StatusEvent;
 import java.util.List;
+import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
@@ -47,6 +49,15 @@ public final class HostSchedulerOperator
   private final boolean controlCarriesTime;
   private transient boolean restored;
 
+  /**
+   * The last watermark this subtask moved to: every status before it has been read. Kept in
+   * operator state (the least of all subtasks' after a rescale), so that the first advance after a
+   * restore knows which leases had their chance.
+   */
+  private transient long lastWatermark = Long.MIN_VALUE;
+
+  private transient ListState<Long> watermarkState;
+
   public HostSchedulerOperator(HostSchedulerFunction function) {
     this(function, true);
   }
@@ -69,6 +80,19 @@ public final class HostSchedulerOperator
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     restored = context.isRestored();
+    watermarkState =
+        context.getOperatorStateStore().getUnionListState(SchedulerState.watermarkDescriptor());
+    long least = Long.MAX_VALUE;
+    for (Long w : watermarkState.get()) {
+      least = Math.min(least, w);
+    }
+    lastWatermark = least == Long.MAX_VALUE ? Long.MIN_VALUE : least;
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    watermarkState.update(List.of(lastWatermark));
   }
 
   @Override
@@ -83,8 +107,12 @@ public final class HostSchedulerOperator
     scheduler().writeBackHostRecords(this);
   }
 
-  /** Registers the timer of every host with a wake-up; an existing one is not doubled. */
+  /**
+   * Registers the timer of every host with a wake-up (an existing one is not doubled), and notes
+   * the latest release in state.
+   */
   private void rearmTimers() throws Exception {
+    long[] latest = {Long.MIN_VALUE};
     InternalTimerService<VoidNamespace> timers =
         getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this);
     getKeyedStateBackend()
@@ -97,7 +125,14 @@ public final class HostSchedulerOperator
               if (h != null && h.wakeAt != Long.MAX_VALUE) {
                 timers.registerEventTimeTimer(VoidNamespace.INSTANCE, h.wakeAt);
               }
+              if (h != null) {
+                latest[0] = Math.max(latest[0], h.lastRelease);
+              }
             });
+    if (lastWatermark == Long.MIN_VALUE) {
+      // A savepoint of a build that kept no watermark: its leases all had their chance.
+      lastWatermark = latest[0];
+    }
   }
 
   @Override
@@ -106,7 +141,14 @@ public final class HostSchedulerOperator
       output.emitWatermark(mark); // the end of time: downstream ends, the timers stay
       return;
     }
-    super.processWatermark(mark);
+    // The wake-ups this advance fires run before any status it covers is read.
+    scheduler().advancing(lastWatermark, mark.getTimestamp());
+    try {
+      super.processWatermark(mark);
+    } finally {
+      scheduler().advanced();
+    }
+    lastWatermark = Math.max(lastWatermark, mark.getTimestamp());
   }
 
   @Override

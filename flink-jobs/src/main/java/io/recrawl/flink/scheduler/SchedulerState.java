@@ -2,6 +2,7 @@ package io.recrawl.flink.scheduler;
 
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.PageState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.DoubleSerializer;
@@ -61,6 +62,14 @@ public final class SchedulerState {
   public static MapStateDescriptor<String, Double> hostRatesDescriptor() {
     return new MapStateDescriptor<>(
         "host-rates", StringSerializer.INSTANCE, DoubleSerializer.INSTANCE);
+  }
+
+  /**
+   * Operator (union list) state: the last watermark each subtask moved to, so that a restore knows
+   * which leases had their chance to be answered.
+   */
+  public static ListStateDescriptor<Long> watermarkDescriptor() {
+    return new ListStateDescriptor<>("watermark", LongSerializer.INSTANCE);
   }
 
   /** The stored form of a URL of {@code host}. */

@@ -69,6 +69,33 @@ class TimeAndRestoreTest {
     everyHostWakesAfterRestore(drained(false));
   }
 
+  @Test
+  void catchUpAfterDowntimeSendsEachUrlOnceAndKeepsPacing() throws Exception {
+    try (SchedulerHarness s =
+        new SchedulerHarness(settings("host.max-rate", 1440, "lease", "1 h"))) {
+      for (String url : URLS) {
+        s.status(url, DISCOVERED, T0);
+      }
+      s.advance(T0 + MIN);
+      s.newRequests();
+      // Six hours without a status or a tick, then one watermark: hours of wake-ups at once.
+      s.advance(T0 + 6 * HOUR);
+      List<CrawlRequest> out = s.newRequests();
+      assertThat(out).isNotEmpty();
+      assertThat(out.stream().map(CrawlRequest::url).distinct().count()).isEqualTo(out.size());
+      Map<String, Long> last = new java.util.HashMap<>();
+      for (CrawlRequest r : out) {
+        Long previous = last.put(r.host(), r.time());
+        if (previous != null) {
+          assertThat(r.time() - previous).isGreaterThanOrEqualTo(MIN);
+        }
+      }
+      // The next advance, the answers still missing, sends them again.
+      s.advance(T0 + 6 * HOUR + MIN);
+      assertThat(s.newRequests()).isNotEmpty();
+    }
+  }
+
   private static Double lambda0(SchedulerHarness s) throws Exception {
     return s.h
         .getBroadcastState(SchedulerState.globalDescriptor())
