@@ -317,6 +317,20 @@ public class HostSchedulerFunction
               BAD_CONTROL,
               "host rate override needs a host and a finite rate",
               now);
+        } else if (m.maxRate() > 0 && !withinRateBounds(m.maxRate())) {
+          EngineConfig cfg = engine.config();
+          deadLetter(
+              ctx::output,
+              String.valueOf(m),
+              BAD_CONTROL,
+              "max_rate "
+                  + m.maxRate()
+                  + " outside [recrawl.engine.host.min-rate, recrawl.engine.host.rate-ceiling] = ["
+                  + cfg.minHostRate
+                  + ", "
+                  + cfg.hostRateCeiling
+                  + "]",
+              now);
         } else if (m.maxRate() > 0) {
           ctx.getBroadcastState(HOST_RATES).put(m.host(), m.maxRate());
         } else {
@@ -496,6 +510,11 @@ public class HostSchedulerFunction
 
   private transient long advanceEnd = Long.MIN_VALUE;
 
+  private boolean withinRateBounds(double rate) {
+    EngineConfig cfg = engine.config();
+    return rate >= cfg.minHostRate && rate <= cfg.hostRateCeiling;
+  }
+
   /** The watermark moves from {@code from} to {@code to}: the timers it fires follow. */
   void advancing(long from, long to) {
     answeredUntil = from;
@@ -524,6 +543,8 @@ public class HostSchedulerFunction
     private final ArrayList<double[]> demand = new ArrayList<>(4);
     private final ArrayList<String> removed = new ArrayList<>(2);
     private int leaseExpiries;
+    private final ArrayList<String> blocked = new ArrayList<>(1);
+    private int parked;
     private int duplicates;
     private int pagesDelta;
     private int hostsDelta;
@@ -594,6 +615,12 @@ public class HostSchedulerFunction
       for (int i = 0; i < leaseExpiries; i++) {
         metrics.leaseExpired();
       }
+      for (String reason : blocked) {
+        metrics.hostBlocked(reason);
+      }
+      for (int i = 0; i < parked; i++) {
+        metrics.hostParked();
+      }
       for (int i = 0; i < duplicates; i++) {
         metrics.duplicateDiscovered();
       }
@@ -615,6 +642,8 @@ public class HostSchedulerFunction
       demand.clear();
       removed.clear();
       leaseExpiries = 0;
+      blocked.clear();
+      parked = 0;
       duplicates = 0;
       pagesDelta = 0;
       hostsDelta = 0;
@@ -660,6 +689,16 @@ public class HostSchedulerFunction
     @Override
     public void leaseExpired() {
       leaseExpiries++;
+    }
+
+    @Override
+    public void hostBlocked(String reason) {
+      blocked.add(reason);
+    }
+
+    @Override
+    public void hostParked() {
+      parked++;
     }
 
     @Override

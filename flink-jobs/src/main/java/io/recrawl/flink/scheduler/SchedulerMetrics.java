@@ -26,6 +26,9 @@ final class SchedulerMetrics implements EngineListener {
   final Counter eventsIn;
   final Counter requestsOut;
   final Counter leaseExpiries;
+  final Counter hostsParked;
+  private final MetricGroup blockedGroup;
+  private final Map<String, Counter> hostsBlocked = new HashMap<>();
   final Counter duplicateDiscovered;
   final Counter pagesRemoved;
   final Counter staleLambdas;
@@ -47,6 +50,8 @@ final class SchedulerMetrics implements EngineListener {
     eventsIn = group.counter("eventsIn");
     requestsOut = group.counter("requestsOut");
     leaseExpiries = group.counter("leaseExpiries");
+    hostsParked = group.counter("hostsParked");
+    blockedGroup = group.addGroup("hostsBlocked");
     duplicateDiscovered = group.counter("duplicateDiscovered");
     pagesRemoved = group.counter("pagesRemoved");
     staleLambdas = group.counter("staleGlobalLambdas");
@@ -83,6 +88,23 @@ final class SchedulerMetrics implements EngineListener {
   @Override
   public void leaseExpired() {
     leaseExpiries.inc();
+  }
+
+  /** Counts a block of a host under its reason (429, 503, outage). */
+  @Override
+  public void hostBlocked(String reason) {
+    hostsBlocked.computeIfAbsent(reason, r -> blockedGroup.counter("reason_" + r)).inc();
+  }
+
+  @Override
+  public void hostParked() {
+    hostsParked.inc();
+  }
+
+  /** The blocks counted under one reason; for tests. */
+  long hostsBlocked(String reason) {
+    Counter c = hostsBlocked.get(reason);
+    return c == null ? 0 : c.getCount();
   }
 
   @Override

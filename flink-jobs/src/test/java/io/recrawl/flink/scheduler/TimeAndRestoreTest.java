@@ -96,6 +96,53 @@ class TimeAndRestoreTest {
     }
   }
 
+  @Test
+  void aHostRateOutsideTheBoundsIsADeadLetter() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.control(ControlMessage.hostRate(T0, "a.example", 1e-12));
+      s.control(ControlMessage.hostRate(T0, "b.example", 1e12));
+      s.control(ControlMessage.hostRate(T0, "c.example", 24));
+      assertThat(s.deadLetters())
+          .extracting(DeadLetter::reason)
+          .containsExactly(HostSchedulerFunction.BAD_CONTROL, HostSchedulerFunction.BAD_CONTROL);
+      assertThat(s.deadLetters().get(0).detail()).contains("recrawl.engine.host.min-rate");
+      var rates = s.h.getBroadcastState(SchedulerState.hostRatesDescriptor());
+      assertThat(rates.contains("a.example") || rates.contains("b.example")).isFalse();
+      assertThat(rates.get("c.example")).isEqualTo(24.0);
+    }
+  }
+
+  @Test
+  void aHostThatPushesBackIsCountedAndBlockedOnTheOutput() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings("host.max-rate", 1440))) {
+      for (String url : URLS) {
+        s.status(url, DISCOVERED, T0);
+      }
+      s.advance(T0 + MIN);
+      List<CrawlRequest> first = s.newRequests();
+      CrawlRequest a = first.stream().filter(r -> r.host().equals("a.example")).findFirst().get();
+      s.status(
+          new io.recrawl.wire.StatusEvent(
+              a.url(),
+              "a.example",
+              io.recrawl.wire.CrawlStatus.FETCH_ERROR,
+              T0 + 2 * MIN,
+              Map.of("protocol.retry-after", List.of("3600")),
+              null,
+              null,
+              429));
+      assertThat(s.fn.metrics().hostsBlocked("429")).isEqualTo(1);
+      for (long t = T0 + 3 * MIN; t <= T0 + 3 * HOUR; t += MIN) {
+        s.advance(t);
+      }
+      for (CrawlRequest r : s.newRequests()) {
+        if (r.host().equals("a.example")) {
+          assertThat(r.time()).isGreaterThanOrEqualTo(T0 + 2 * MIN + HOUR);
+        }
+      }
+    }
+  }
+
   private static Double lambda0(SchedulerHarness s) throws Exception {
     return s.h
         .getBroadcastState(SchedulerState.globalDescriptor())
