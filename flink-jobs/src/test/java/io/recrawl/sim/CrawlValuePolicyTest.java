@@ -24,7 +24,7 @@ class CrawlValuePolicyTest {
     double optimum = Reference.compute(cfg).weightedFreshness;
     assertThat(run.politenessViolations + run.budgetViolations).isZero();
     assertThat(run.crawlsPerDay).isBetween(0.95 * cfg.budget, cfg.budget);
-    // A loose floor: this guards the adapter's wiring; the README reports the measured ratios.
+    // A loose floor: this guards the adapter's wiring; docs/benchmarks.md reports the ratios.
     assertThat(run.weightedFreshness / optimum).isGreaterThan(0.97);
     assertThat(run.lambda0Series[run.lambda0Series.length - 1]).isPositive();
   }

@@ -10,7 +10,8 @@ import java.util.Set;
 
 /**
  * The engine's settings. Every key, its default and its meaning is listed in {@link #KEYS}; the
- * same table is in the README and in {@code config/recrawl.yaml} under {@code recrawl.engine}.
+ * same table is in docs/configuration.md and in {@code config/recrawl.yaml} under {@code
+ * recrawl.engine}.
  */
 public final class EngineConfig {
 

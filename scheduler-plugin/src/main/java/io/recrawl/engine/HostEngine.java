@@ -33,6 +33,7 @@ public final class HostEngine {
   private final FreeSlotSearch freeSlots;
   private final MetadataTransfer metadataTransfer;
   private final HostPoliteness politeness;
+  private final Leases leases;
 
   public HostEngine(EngineConfig cfg) {
     this.cfg = cfg;
@@ -43,6 +44,7 @@ public final class HostEngine {
     this.demand = new HostDemand(cfg, thresholds, valuation);
     this.metadataTransfer = new MetadataTransfer(cfg.metadataTransfer);
     this.politeness = new HostPoliteness(cfg, thresholds);
+    this.leases = new Leases(cfg);
   }
 
   public EngineConfig config() {
@@ -223,21 +225,12 @@ public final class HostEngine {
       PageState p = t.page();
       String url = t.url();
       if (p.inFlight()) {
-        if (now < p.leaseUntil) {
-          dueIndex.index(store, h, p, url, p.leaseUntil, now);
+        long recheck = leases.recheckAt(p, ctx);
+        if (recheck != Leases.RAN_OUT) {
+          dueIndex.index(store, h, p, url, recheck, now);
           continue;
         }
-        if (Times.plus(p.leaseUntil, -leaseMs(p)) > ctx.answeredUntil()) {
-          // Released after the last status read (within this advance of time): no answer yet.
-          dueIndex.index(store, h, p, url, Times.plus(ctx.advanceEnd(), 1), now);
-          continue;
-        }
-        p.leaseUntil = 0;
-        h.inFlight--;
-        p.forced = true;
-        if (p.expiries < Byte.MAX_VALUE) {
-          p.expiries++;
-        }
+        leases.expire(h, p);
         ctx.listener().leaseExpired();
       }
       double v = valuation.crawlValue(h, p, now);
@@ -339,18 +332,6 @@ public final class HostEngine {
     return true;
   }
 
-  /**
-   * The lease of a release: {@code lease}, doubled for each lease of the URL that ran out in a row
-   * without a status, up to {@code lease.max}. A crawler that is down for a day is then sent each
-   * URL it holds a handful of times, not once per lease period.
-   */
-  private long leaseMs(PageState p) {
-    if (p.expiries == 0) {
-      return cfg.leaseMs; // nearly every release
-    }
-    return (long) Math.min(cfg.leaseMs * Math.pow(2, p.expiries), cfg.maxLeaseMs);
-  }
-
   /** Whether the host's pacing and its room in flight allow a release now. */
   private boolean slotOpen(HostState h, long now) {
     return now >= nextSlot(h, h.lastRelease, now) && h.inFlight < thresholds.maxInFlight(h, now);
@@ -368,7 +349,7 @@ public final class HostEngine {
     long due = Math.min(now, valuation.dueTime(h, p, theta, now));
     ReleaseReason reason = ReleaseReason.of(p, v, theta, valuation.floorReached(p, now));
     p.forced = false;
-    p.leaseUntil = Times.plus(now, leaseMs(p));
+    p.leaseUntil = Times.plus(now, leases.durationMs(p));
     h.inFlight++;
     h.lastRelease = now;
     dueIndex.index(store, h, p, url, p.leaseUntil, now);

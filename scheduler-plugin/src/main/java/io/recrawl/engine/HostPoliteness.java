@@ -157,8 +157,8 @@ final class HostPoliteness {
    * than {@code politeness.response-time.slow} times their baseline (8: a server that queues is
    * then seven eighths busy), its rate steps down by a tenth; while they stay within {@code
    * politeness.response-time.flat} times it (4), or none are reported, a learned capacity steps
-   * back up by 5 % until the configured limit is reached. A host that slows down as it is crawled
-   * harder is near its capacity; a 429 is the late sign.
+   * back up by {@code politeness.capacity.step-up} until the configured limit is reached. A host
+   * that slows down as it is crawled harder is near its capacity; a 429 is the late sign.
    */
   private void capacityFromResponse(HostState h, StatusEvent e, long now) {
     long at = e.time() > 0 ? e.time() : now;

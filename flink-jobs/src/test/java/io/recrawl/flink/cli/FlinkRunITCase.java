@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The shaded job jar, submitted unchanged with Flink's own {@code flink run} client to a session
- * cluster of separate JVMs that have only Flink's jars: the README's "submit to a Flink cluster"
+ * cluster of separate JVMs that have only Flink's jars: docs/operations.md's "submit to a cluster"
  * path. It runs after {@code package}, when the jar exists. Seeds go in; crawl requests come out.
  */
 class FlinkRunITCase {
@@ -64,7 +64,8 @@ class FlinkRunITCase {
             "recrawl.job.name: flink-run-check",
             ""));
 
-    // The README: the keys of config/flink-config.yaml go into the cluster's config.yaml.
+    // As docs/operations.md says: the keys of config/flink-config.yaml go into the cluster's
+    // config.yaml.
     Map<String, String> settings =
         new LinkedHashMap<>(FlinkSettings.load(RepoFiles.file("config/flink-config.yaml")).toMap());
     settings.put("execution.checkpointing.interval", "2 s");

@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Writes a small dataset in the PoliteCrawling layout (academic.md section 9) and imports it. */
+/** Writes a small dataset in the PoliteCrawling layout (docs/simulator.md) and imports it. */
 class BingImporterTest {
 
   @TempDir Path dir;
