@@ -25,10 +25,11 @@ import net.jqwik.api.constraints.Size;
  * is checked on the engine's output: pacing within the limit in force, nothing inside a block, no
  * URL in flight twice, every live URL released again, and no state left when the pages go. The
  * tries come from {@code jqwik.tries.default} (src/test/resources/junit-platform.properties); a
- * long run: {@code mvn test -pl scheduler-plugin -Dtest=PolitenessPropertiesTest
- * -Djqwik.tries.default=1000000}.
+ * long run: {@code mvn verify -pl scheduler-plugin -Dtest=none -Dit.test=PolitenessPropertiesITCase
+ * -Djqwik.tries.default=1000000}. An ITCase (Failsafe, after package) because its 10,000 tries take
+ * longer than the unit tests of {@code mvn test} may.
  */
-class PolitenessPropertiesTest {
+class PolitenessPropertiesITCase {
 
   private static final long T0 = 1_700_000_000_000L;
   private static final long DAY = EngineConfig.DAY_MS;
