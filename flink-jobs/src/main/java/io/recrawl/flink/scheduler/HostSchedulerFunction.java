@@ -163,7 +163,7 @@ public class HostSchedulerFunction
   @Override
   public void processElement(StatusEvent e, ReadOnlyContext ctx, Collector<CrawlRequest> out)
       throws Exception {
-    metrics.eventsIn.inc();
+    metrics.eventIn(e.status());
     String host = ctx.getCurrentKey();
     store.begin(host);
     HostState before = store.host();

@@ -3,6 +3,8 @@ package io.recrawl.flink.scheduler;
 import io.recrawl.engine.EngineListener;
 import io.recrawl.engine.ReleaseReason;
 import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.metrics.Counter;
@@ -24,6 +26,7 @@ final class SchedulerMetrics implements EngineListener {
   private final MetricGroup deadLetterGroup;
   private final Map<String, Counter> deadLetters = new HashMap<>();
   final Counter eventsIn;
+  private final Map<CrawlStatus, Counter> eventsInByStatus = new EnumMap<>(CrawlStatus.class);
   final Counter requestsOut;
   final Counter leaseExpiries;
   final Counter hostsParked;
@@ -48,6 +51,12 @@ final class SchedulerMetrics implements EngineListener {
     group = parent.addGroup("recrawl");
     deadLetterGroup = group.addGroup("deadLetters");
     eventsIn = group.counter("eventsIn");
+    // One counter per status, all made up front so that each series exists (at 0) from the start.
+    // Not a group "eventsIn": Flink warns of a group named like a metric.
+    MetricGroup byStatus = group.addGroup("eventsInByStatus");
+    for (CrawlStatus s : CrawlStatus.values()) {
+      eventsInByStatus.put(s, byStatus.counter(s.name()));
+    }
     requestsOut = group.counter("requestsOut");
     leaseExpiries = group.counter("leaseExpiries");
     hostsParked = group.counter("hostsParked");
@@ -63,6 +72,19 @@ final class SchedulerMetrics implements EngineListener {
     hostLambdaMicros =
         group.histogram("hostLambdaMicros", new DescriptiveStatisticsHistogram(WINDOW));
     releaseLagMs = group.histogram("releaseLagMs", new DescriptiveStatisticsHistogram(WINDOW));
+  }
+
+  /** Counts a status event in, in all and under its status (if it has one: a bad one may not). */
+  void eventIn(CrawlStatus status) {
+    eventsIn.inc();
+    if (status != null) {
+      eventsInByStatus.get(status).inc();
+    }
+  }
+
+  /** The events in with one status; for tests. */
+  long eventsIn(CrawlStatus status) {
+    return eventsInByStatus.get(status).getCount();
   }
 
   /** Counts a dead letter under its reason (one counter per reason, created on first use). */
