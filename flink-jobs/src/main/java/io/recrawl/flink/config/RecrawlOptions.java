@@ -268,6 +268,14 @@ public final class RecrawlOptions {
               0,
               10_000,
               "job parallelism; 0 = the environment's default"));
+  public static final ConfigKey<Long> MAX_PARALLELISM =
+      add(
+          integer(
+              "recrawl.max-parallelism",
+              4096,
+              0,
+              32_768,
+              "maximum parallelism (number of key groups): the highest parallelism a savepoint can ever be restored at; fixed for the life of the job's state, a restore with another value fails; 0 = Flink's default (128 for a parallelism up to 85), for savepoints of builds before this key"));
   public static final ConfigKey<String> WORK_DIR =
       add(
           string(

@@ -63,6 +63,12 @@ public final class RecrawlJob {
     if (parallelism > 0) {
       env.setParallelism((int) parallelism);
     }
+    // The number of key groups: hosts are hashed to key groups, key groups to subtasks. It bounds
+    // the parallelism a savepoint can be restored at and must stay the same for the state's life.
+    long maxParallelism = config.get(RecrawlOptions.MAX_PARALLELISM);
+    if (maxParallelism > 0) {
+      env.setMaxParallelism((int) maxParallelism);
+    }
 
     // 1-2. Status events in; refused ones aside.
     SingleOutputStreamOperator<StatusEvent> events =

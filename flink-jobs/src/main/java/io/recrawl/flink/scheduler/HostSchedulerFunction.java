@@ -139,6 +139,11 @@ public class HostSchedulerFunction
     this.decisionLog = decisionLog;
   }
 
+  /** The engine settings, parsed (for the operator's checks on restore, before {@link #open}). */
+  EngineConfig engineConfig() {
+    return EngineConfig.fromMap(engineSettings, "recrawl.engine.");
+  }
+
   @Override
   public void open(OpenContext openContext) {
     EngineConfig cfg = EngineConfig.fromMap(engineSettings, "recrawl.engine.");

@@ -5,6 +5,7 @@ import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.StatusEvent;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -58,6 +59,14 @@ public final class HostSchedulerOperator
 
   private transient ListState<Long> watermarkState;
 
+  /** The engine settings the state depends on (see {@link StateSettings}), and this run's. */
+  private transient ListState<String> settingsState;
+
+  private transient Map<String, String> settings;
+
+  /** Restored with other estimator priors: every host's prior sums are marked unknown. */
+  private transient boolean forgetPriorSums;
+
   public HostSchedulerOperator(HostSchedulerFunction function) {
     this(function, true);
   }
@@ -87,12 +96,20 @@ public final class HostSchedulerOperator
       least = Math.min(least, w);
     }
     lastWatermark = least == Long.MAX_VALUE ? Long.MIN_VALUE : least;
+    settingsState =
+        context
+            .getOperatorStateStore()
+            .getUnionListState(SchedulerState.engineSettingsDescriptor());
+    settings = StateSettings.of(scheduler().engineConfig());
+    forgetPriorSums =
+        !StateSettings.check(StateSettings.parse(settingsState.get()), settings).isEmpty();
   }
 
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     watermarkState.update(List.of(lastWatermark));
+    settingsState.update(List.of(StateSettings.format(settings)));
   }
 
   @Override
@@ -113,6 +130,7 @@ public final class HostSchedulerOperator
    */
   private void rearmTimers() throws Exception {
     long[] latest = {Long.MIN_VALUE};
+    int gridSize = scheduler().engineConfig().grid.size();
     InternalTimerService<VoidNamespace> timers =
         getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this);
     getKeyedStateBackend()
@@ -122,6 +140,22 @@ public final class HostSchedulerOperator
             SchedulerState.hostDescriptor(),
             (host, state) -> {
               HostState h = state.value();
+              if (h != null && h.curve != null && h.curve.length != gridSize) {
+                // A savepoint from before the settings were kept (StateSettings), on another grid.
+                throw StateSettings.refusal(
+                    "host "
+                        + host
+                        + " has a demand curve of "
+                        + h.curve.length
+                        + " points and the grid of recrawl.engine.curve.min-threshold,"
+                        + " curve.max-threshold and curve.points-per-decade has "
+                        + gridSize);
+              }
+              if (h != null && forgetPriorSums) {
+                h.learnedPages = HostState.LEARNED_UNKNOWN;
+                h.learnedRateSum = 0;
+                state.update(h);
+              }
               if (h != null && h.wakeAt != Long.MAX_VALUE) {
                 timers.registerEventTimeTimer(VoidNamespace.INSTANCE, h.wakeAt);
               }

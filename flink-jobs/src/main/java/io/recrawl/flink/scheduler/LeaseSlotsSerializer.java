@@ -1,7 +1,7 @@
 package io.recrawl.flink.scheduler;
 
 import java.io.IOException;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
@@ -12,6 +12,9 @@ import org.apache.flink.types.StringValue;
 public final class LeaseSlotsSerializer extends TypeSerializerSingleton<LeaseSlots> {
 
   private static final long serialVersionUID = 1L;
+
+  /** The layout this build writes. */
+  static final int LAYOUT = 1;
 
   public static final LeaseSlotsSerializer INSTANCE = new LeaseSlotsSerializer();
 
@@ -86,10 +89,25 @@ public final class LeaseSlotsSerializer extends TypeSerializerSingleton<LeaseSlo
     return new Snapshot();
   }
 
-  /** Snapshot of the (parameterless) serializer, for state compatibility checks on restore. */
-  public static final class Snapshot extends SimpleTypeSerializerSnapshot<LeaseSlots> {
+  /**
+   * The serializer's snapshot: its layout ({@link #LAYOUT}, the only one so far). A change of the
+   * binary form adds a layout, keeps reading the old ones, and adds a savepoint fixture (see
+   * docs/operations.md, "Upgrades").
+   */
+  public static final class Snapshot extends LayoutSnapshot<LeaseSlots> {
+    /** For reading a snapshot back. */
     public Snapshot() {
-      super(() -> INSTANCE);
+      super(LAYOUT);
+    }
+
+    @Override
+    int currentLayout() {
+      return LAYOUT;
+    }
+
+    @Override
+    TypeSerializer<LeaseSlots> serializerOf(int layout) {
+      return INSTANCE;
     }
   }
 }

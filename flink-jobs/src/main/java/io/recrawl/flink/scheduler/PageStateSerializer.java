@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
@@ -21,6 +21,9 @@ import org.apache.flink.types.StringValue;
 public final class PageStateSerializer extends TypeSerializerSingleton<PageState> {
 
   private static final long serialVersionUID = 1L;
+
+  /** The layout this build writes. */
+  static final int LAYOUT = 1;
 
   public static final PageStateSerializer INSTANCE = new PageStateSerializer();
 
@@ -228,10 +231,25 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     return out;
   }
 
-  /** Snapshot of the (parameterless) serializer, for state compatibility checks on restore. */
-  public static final class Snapshot extends SimpleTypeSerializerSnapshot<PageState> {
+  /**
+   * The serializer's snapshot: its layout ({@link #LAYOUT}, the only one so far). A change of the
+   * binary form adds a layout, keeps reading the old ones, and adds a savepoint fixture (see
+   * docs/operations.md, "Upgrades").
+   */
+  public static final class Snapshot extends LayoutSnapshot<PageState> {
+    /** For reading a snapshot back. */
     public Snapshot() {
-      super(() -> INSTANCE);
+      super(LAYOUT);
+    }
+
+    @Override
+    int currentLayout() {
+      return LAYOUT;
+    }
+
+    @Override
+    TypeSerializer<PageState> serializerOf(int layout) {
+      return INSTANCE;
     }
   }
 }

@@ -72,6 +72,14 @@ public final class SchedulerState {
     return new ListStateDescriptor<>("watermark", LongSerializer.INSTANCE);
   }
 
+  /**
+   * Operator (union list) state: the engine settings the keyed state was written with, one {@code
+   * key=value} per line (see {@link StateSettings}), checked on restore.
+   */
+  public static ListStateDescriptor<String> engineSettingsDescriptor() {
+    return new ListStateDescriptor<>("engine-settings", StringSerializer.INSTANCE);
+  }
+
   /** The stored form of a URL of {@code host}. */
   public static String compactUrl(String host, String url) {
     if (url.startsWith("https://")
