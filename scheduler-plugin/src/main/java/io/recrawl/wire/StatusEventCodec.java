@@ -54,7 +54,7 @@ public final class StatusEventCodec implements Serializable {
   public Parsed<StatusEvent> parse(String raw, long now) {
     try {
       JsonNode o = WireJson.readObject(raw, maxChars);
-      String url = WireJson.text(WireJson.required(o, "url"), "url", DeadLetterReason.BAD_URL);
+      String url = url(WireJson.text(WireJson.required(o, "url"), "url", DeadLetterReason.BAD_URL));
       String host = hostKey(url);
       CrawlStatus status = status(WireJson.required(o, "status"));
       long time = WireJson.time(WireJson.required(o, "time"), "time", now, maxFutureMs);
@@ -80,7 +80,7 @@ public final class StatusEventCodec implements Serializable {
         throw new Rejection(DeadLetterReason.TOO_LARGE, "seed line longer than " + maxChars);
       }
       String[] parts = line.strip().split("\t");
-      String url = parts[0].strip();
+      String url = url(parts[0].strip());
       String host = hostKey(url);
       Map<String, List<String>> md = new java.util.LinkedHashMap<>();
       for (int i = 1; i < parts.length; i++) {
@@ -149,6 +149,15 @@ public final class StatusEventCodec implements Serializable {
               + "' must be a positive number of changes per day, got '"
               + s
               + "'");
+    }
+  }
+
+  /** The URL in its one spelling ({@link Urls#normalise}), or a {@code bad_url} rejection. */
+  static String url(String url) throws Rejection {
+    try {
+      return Urls.normalise(url);
+    } catch (IllegalArgumentException e) {
+      throw new Rejection(DeadLetterReason.BAD_URL, e.getMessage());
     }
   }
 

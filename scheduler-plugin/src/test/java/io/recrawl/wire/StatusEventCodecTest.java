@@ -37,7 +37,7 @@ class StatusEventCodecTest {
         {"url":"https://Example.com:443/a","status":"FETCHED","time":"2026-11-21T07:59:00Z",
          "metadata":{"signature":"abc","outlinks":["x","y"],"fetch.statusCode":200},
          "changed":true,"weight":2.5,"http_status":200,"extra":"ignored"}""");
-    assertThat(e.url()).isEqualTo("https://Example.com:443/a");
+    assertThat(e.url()).isEqualTo("https://example.com/a");
     assertThat(e.host()).isEqualTo("example.com");
     assertThat(e.status()).isEqualTo(CrawlStatus.FETCHED);
     assertThat(e.time()).isEqualTo(NOW - 60_000);
@@ -203,7 +203,7 @@ class StatusEventCodecTest {
     assertThat(s)
         .isEqualTo(
             new StatusEvent(
-                "http://Seed.org/start",
+                "http://seed.org/start",
                 "seed.org",
                 CrawlStatus.DISCOVERED,
                 77,
@@ -214,5 +214,73 @@ class StatusEventCodecTest {
     assertThat(codec.parseSeed("not a url", 77).deadLetter().reason()).isEqualTo("bad_url");
     assertThat(codec.parseSeed("http://a.org/\tnovalue", 77).deadLetter().reason())
         .isEqualTo("bad_metadata");
+  }
+
+  /**
+   * Issue 20 §4: java.net.URL skips leading characters up to U+0020, so this URL was accepted with
+   * the key of example.com; stored as it came, its U+0001 was then read back by {@code
+   * SchedulerState.expandUrl} as the https marker, and the page was never indexed again.
+   */
+  @Test
+  void aStatusWhoseUrlStartsWithU0001IsABadUrlNotAPageThatIsNeverIndexedAgain() {
+    for (String url : List.of("\u0001http://example.com/a", "\u0002https://example.com/a")) {
+      String json =
+          StatusEventCodec.toJson(
+              new StatusEvent(
+                  url, "example.com", CrawlStatus.FETCHED, 1, Map.of(), null, null, null));
+      assertThat(rejected(json).reason()).as("%s", url).isEqualTo(DeadLetterReason.BAD_URL);
+      assertThat(codec.parseSeed(url, 1).ok()).as("seed %s", url).isFalse();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+      http://example.com/        | http://example.com/
+      http://example.com         | http://example.com/
+      HTTP://EXAMPLE.COM         | http://example.com/
+      http://Example.Com:80/     | http://example.com/
+      http://example.com.:80     | http://example.com/
+      https://example.com:443    | https://example.com/
+      https://example.com:80/    | https://example.com:80/
+      http://example.com?q=A     | http://example.com/?q=A
+      http://example.com#top     | http://example.com/#top
+      http://example.com/A/%7e/  | http://example.com/A/%7e/
+      http://u:p@example.com:8080| http://u:p@example.com:8080/
+      http://0x7f.1/             | http://127.0.0.1/
+      http://[0:0::1]:80/x       | http://[::1]/x
+      http://bücher.de/b         | http://xn--bcher-kva.de/b
+      """)
+  void aPageHasOneUrlHoweverTheSchemeHostPortAndEmptyPathAreSpelled(String in, String out) {
+    String json = "{\"url\":\"" + in + "\",\"status\":\"FETCHED\",\"time\":1}";
+    assertThat(ok(json).url()).isEqualTo(out);
+    assertThat(codec.parseSeed(in, 1).value().url()).isEqualTo(out);
+    assertThat(Urls.normalise(out)).isEqualTo(out);
+  }
+
+  @Test
+  void controlCharactersLoneSurrogatesAndOverlongUrlsAreBadUrls() {
+    List<String> bad = new java.util.ArrayList<>();
+    for (char c : new char[] {0, 1, 2, 9, 10, 13, 0x1f, 0x7f, 0x85, 0x9f}) {
+      bad.add(c + "http://example.com/");
+      bad.add("http://example.com/a" + c + "b");
+      bad.add("http://exa" + c + "mple.com/");
+    }
+    bad.add("http://example.com/\uD800");
+    bad.add("http://example.com/\uDC00x");
+    bad.add("http://example.com/\uDE00\uD83D");
+    bad.add("http://example.com/" + "a".repeat(Urls.MAX_URL_CHARS));
+    for (String url : bad) {
+      String json =
+          StatusEventCodec.toJson(
+              new StatusEvent(url, "x", CrawlStatus.FETCHED, 1, Map.of(), null, null, null));
+      assertThat(rejected(json).reason()).as("%s", url).isEqualTo(DeadLetterReason.BAD_URL);
+    }
+    // A pair of surrogates is one character, and welcome.
+    assertThat(
+            ok("{\"url\":\"http://a.org/\uD83D\uDE00\",\"status\":\"FETCHED\",\"time\":1}").url())
+        .isEqualTo("http://a.org/\uD83D\uDE00");
   }
 }
