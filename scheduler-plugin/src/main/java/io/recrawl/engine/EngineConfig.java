@@ -144,6 +144,15 @@ public final class EngineConfig {
         "10000",
         "most due slots one wake-up examines; the rest wait for the next");
     doc("metadata.transfer", "[]", "metadata keys carried from status events into crawl requests");
+    doc(
+        "metadata.transfer.max-value-chars",
+        "4096",
+        "a transferred metadata value longer than this is cut to it (counted in metadataCut)");
+    doc(
+        "metadata.transfer.max-chars",
+        "65536",
+        "most characters of transferred metadata per request, keys and quoting included; values"
+            + " beyond are dropped (counted)");
   }
 
   private static void doc(String key, String def, String what) {
@@ -171,6 +180,8 @@ public final class EngineConfig {
   public final ThresholdGrid grid;
   public final int maxSlotsPerWake;
   public final Set<String> metadataTransfer;
+  public final int metadataMaxValueChars;
+  public final int metadataMaxChars;
   public final double minHostRate;
   public final double hostRateCeiling;
   public final boolean pushBack;
@@ -234,6 +245,9 @@ public final class EngineConfig {
                     (int) r.positive("curve.points-per-decade")));
     maxSlotsPerWake = (int) r.positive("wake.max-slots");
     metadataTransfer = Set.copyOf(r.list("metadata.transfer"));
+    metadataMaxValueChars =
+        (int) Math.min(r.positive("metadata.transfer.max-value-chars"), 1 << 24);
+    metadataMaxChars = (int) Math.min(r.positive("metadata.transfer.max-chars"), 1 << 24);
     minHostRate = r.positive("host.min-rate");
     hostRateCeiling = r.positive("host.rate-ceiling");
     pushBack = r.bool("politeness.push-back");

@@ -23,6 +23,12 @@ public interface EngineListener {
   /** The host was parked: its robots.txt asks for a crawl-delay above the maximum. */
   default void hostParked() {}
 
+  /**
+   * Metadata kept for a page's crawl requests ({@code metadata.transfer}) was cut to its bounds:
+   * {@code values} values shortened or dropped.
+   */
+  default void metadataCut(int values) {}
+
   /** A DISCOVERED event for a URL already in state. */
   default void duplicateDiscovered() {}
 

@@ -42,7 +42,7 @@ public final class HostEngine {
     this.dueIndex = new DueIndex(cfg, valuation);
     this.freeSlots = new FreeSlotSearch(dueIndex, valuation);
     this.demand = new HostDemand(cfg, thresholds, valuation);
-    this.metadataTransfer = new MetadataTransfer(cfg.metadataTransfer);
+    this.metadataTransfer = new MetadataTransfer(cfg);
     this.politeness = new HostPoliteness(cfg, thresholds);
     this.leases = new Leases(cfg);
   }
@@ -81,7 +81,7 @@ public final class HostEngine {
         finish(store, h, now, ctx);
         return;
       }
-      p = newPage(h, e);
+      p = newPage(h, e, ctx);
       h.pages++;
       ctx.listener().stateChanged(1, newHost ? 1 : 0);
       demand.setContribution(h, p, true);
@@ -92,7 +92,7 @@ public final class HostEngine {
       }
     } else {
       if (p == null) {
-        p = newPage(h, e);
+        p = newPage(h, e, ctx);
         h.pages++;
         ctx.listener().stateChanged(1, newHost ? 1 : 0);
       }
@@ -106,7 +106,7 @@ public final class HostEngine {
         demand.setContribution(h, p, false);
         p.weight = e.weight().floatValue();
       }
-      metadataTransfer.keep(p, e);
+      metadataTransfer.keep(p, e, ctx.listener());
       if (politeness.observe(h, e, ctx.host(), now, ctx.listener())
           == HostPoliteness.Outcome.HOST_BLOCKED) {
         // Not the page's fault: it keeps its status and errors, and goes when the block ends.
@@ -372,11 +372,11 @@ public final class HostEngine {
     dueIndex.schedule(store, h, p, url, thresholds.threshold(h, lambda0, now), now);
   }
 
-  private PageState newPage(HostState h, StatusEvent e) {
+  private PageState newPage(HostState h, StatusEvent e, EngineContext ctx) {
     PageState p = new PageState();
     valuation.initialise(h, p, e);
     p.status = (byte) CrawlStatus.DISCOVERED.ordinal();
-    metadataTransfer.keep(p, e);
+    metadataTransfer.keep(p, e, ctx.listener());
     return p;
   }
 

@@ -1,40 +1,85 @@
 package io.recrawl.engine;
 
 import io.recrawl.wire.StatusEvent;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The status metadata a page carries into its next crawl request ({@code metadata.transfer}), as
  * StormCrawler's {@code metadata.transfer} carries it from parent to outlink.
+ *
+ * <p>Bounded, so that a crawl request always fits in a Kafka message whatever the crawler sends: a
+ * value longer than {@code metadata.transfer.max-value-chars} is cut to it (never between the two
+ * halves of a surrogate pair), and once the kept keys and values reach {@code
+ * metadata.transfer.max-chars} (each key counting 6 characters more and each value 3 more, for
+ * their quotes and separators in JSON) the further values are dropped. Keys are taken in
+ * alphabetical order, so what is dropped does not depend on the JVM. Every value cut or dropped is
+ * reported to {@link EngineListener#metadataCut}.
  */
 final class MetadataTransfer {
 
-  private final Set<String> keys;
+  private final List<String> keys;
+  private final int maxValueChars;
+  private final int maxChars;
 
-  MetadataTransfer(Set<String> keys) {
-    this.keys = keys;
+  MetadataTransfer(EngineConfig cfg) {
+    this.keys = cfg.metadataTransfer.stream().sorted().toList();
+    this.maxValueChars = cfg.metadataMaxValueChars;
+    this.maxChars = cfg.metadataMaxChars;
   }
 
   /** Keeps on the page the event's values of the configured keys (replacing what it kept). */
-  void keep(PageState p, StatusEvent e) {
+  void keep(PageState p, StatusEvent e, EngineListener listener) {
     if (keys.isEmpty()) {
       return;
     }
     Map<String, List<String>> kept = null;
+    int budget = maxChars;
+    int cut = 0;
     for (String key : keys) {
       List<String> v = e.metadata().get(key);
-      if (v != null) {
-        if (kept == null) {
-          kept = new HashMap<>();
-        }
-        kept.put(key, List.copyOf(v));
+      if (v == null) {
+        continue;
       }
+      budget -= key.length() + 6;
+      if (budget < 0) {
+        cut += v.size();
+        continue;
+      }
+      List<String> values = new ArrayList<>(v.size());
+      for (String s : v) {
+        String value = s;
+        if (value.length() > maxValueChars) {
+          value = cutTo(value, maxValueChars);
+          cut++;
+        }
+        if (budget - value.length() - 3 < 0) {
+          cut++; // dropped: the request is full
+          continue;
+        }
+        budget -= value.length() + 3;
+        values.add(value);
+      }
+      if (kept == null) {
+        kept = new HashMap<>();
+      }
+      kept.put(key, List.copyOf(values));
     }
     if (kept != null) {
       p.metadata = kept;
     }
+    if (cut > 0) {
+      listener.metadataCut(cut);
+    }
+  }
+
+  private static String cutTo(String s, int max) {
+    int end = max;
+    if (Character.isHighSurrogate(s.charAt(end - 1))) {
+      end--;
+    }
+    return s.substring(0, end);
   }
 }

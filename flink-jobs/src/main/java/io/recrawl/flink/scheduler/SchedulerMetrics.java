@@ -34,6 +34,7 @@ final class SchedulerMetrics implements EngineListener {
   private final Map<String, Counter> hostsBlocked = new HashMap<>();
   final Counter duplicateDiscovered;
   final Counter pagesRemoved;
+  final Counter metadataCut;
   final Counter staleLambdas;
   final Histogram hostLambdaMicros;
   final Histogram releaseLagMs;
@@ -63,6 +64,7 @@ final class SchedulerMetrics implements EngineListener {
     blockedGroup = group.addGroup("hostsBlocked");
     duplicateDiscovered = group.counter("duplicateDiscovered");
     pagesRemoved = group.counter("pagesRemoved");
+    metadataCut = group.counter("metadataCut");
     staleLambdas = group.counter("staleGlobalLambdas");
     group.gauge("urls", () -> urls);
     group.gauge("hosts", () -> hosts);
@@ -127,6 +129,11 @@ final class SchedulerMetrics implements EngineListener {
   long hostsBlocked(String reason) {
     Counter c = hostsBlocked.get(reason);
     return c == null ? 0 : c.getCount();
+  }
+
+  @Override
+  public void metadataCut(int values) {
+    metadataCut.inc(values);
   }
 
   @Override
