@@ -2,6 +2,7 @@ package io.recrawl.flink.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.config.RecrawlOptions;
 import io.recrawl.flink.io.FileSinkParts;
@@ -15,6 +16,7 @@ import io.recrawl.wire.Parsed;
 import io.recrawl.wire.StatusEvent;
 import io.recrawl.wire.StatusEventCodec;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -28,18 +30,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * {@code recrawl demo [--seconds N] [--dir DIR]}: the real job on a local MiniCluster (RocksDB,
- * files in and out), with a toy crawler in this process that "fetches" every requested URL and
- * writes a FETCHED status back, so that the recrawl loop can be watched. Demo settings: 4 hosts of
- * 5 seed pages (odd pages change at every fetch, even pages never), at most one request a second
- * per host, no page recrawled within 10 s, a small global threshold.
+ * {@code recrawl demo [--seconds N] [--dir DIR] [--metrics-port PORT|A-B]}: the real job on a local
+ * MiniCluster (RocksDB, files in and out), with a toy crawler in this process that "fetches" every
+ * requested URL and writes a FETCHED status back, so that the recrawl loop can be watched. Demo
+ * settings: 4 hosts of 5 seed pages (odd pages change at every fetch, even pages never), at most
+ * one request a second per host, no page recrawled within 10 s, a small global threshold. Its
+ * metrics are served to Prometheus while it runs ({@link PrometheusEndpoint}); it ends with a
+ * savepoint, and prints the {@code explain} and {@code export} commands that read it.
  */
 public final class DemoCommand {
 
@@ -76,26 +82,39 @@ public final class DemoCommand {
   public static int run(String[] args) throws Exception {
     long seconds = 90;
     Path dir = Path.of("work", "demo");
+    String ports = PrometheusEndpoint.DEFAULT_PORTS;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--seconds") && i + 1 < args.length) {
         seconds = Long.parseLong(args[++i]);
       } else if (args[i].equals("--dir") && i + 1 < args.length) {
         dir = Path.of(args[++i]);
+      } else if (args[i].equals("--metrics-port") && i + 1 < args.length) {
+        ports = args[++i];
       } else {
-        System.err.println("usage: recrawl demo [--seconds N] [--dir DIR]");
+        System.err.println(
+            "usage: recrawl demo [--seconds N] [--dir DIR] [--metrics-port PORT|A-B]");
         return 2;
       }
     }
     Map<String, Integer> requested =
-        demo(dir.toAbsolutePath(), Duration.ofSeconds(seconds), System.out);
+        demo(dir.toAbsolutePath(), Duration.ofSeconds(seconds), ports, System.out);
     return requested.isEmpty() ? 1 : 0;
   }
 
-  /** Runs the demo; returns how often each URL was requested. */
+  /** Runs the demo with its metrics on the first free port from 9249; see below. */
   static Map<String, Integer> demo(Path dir, Duration length, java.io.PrintStream out)
       throws Exception {
+    return demo(dir, length, PrometheusEndpoint.DEFAULT_PORTS, out);
+  }
+
+  /**
+   * Runs the demo, its Prometheus metrics on the first free port of {@code metricsPorts} (a port or
+   * a range A-B); returns how often each URL was requested.
+   */
+  static Map<String, Integer> demo(
+      Path dir, Duration length, String metricsPorts, java.io.PrintStream out) throws Exception {
     // Start afresh, removing only what an earlier demo run made.
-    for (String own : List.of("in", "out", "work", "seeds.txt")) {
+    for (String own : List.of("in", "out", "work", "savepoints", "seeds.txt", "demo.yaml")) {
       deleteRecursively(dir.resolve(own));
     }
     Files.createDirectories(dir.resolve("in"));
@@ -106,11 +125,15 @@ public final class DemoCommand {
       }
     }
     Files.write(dir.resolve("seeds.txt"), seeds);
+    // The settings as a configuration file: explain and export read the savepoint with them.
+    Path configFile = dir.resolve("demo.yaml");
+    new ObjectMapper(new YAMLFactory()).writeValue(configFile.toFile(), settings(dir));
 
-    RecrawlConfig config = RecrawlConfig.fromMap(settings(dir));
+    RecrawlConfig config = RecrawlConfig.load(configFile);
     Configuration flink = RunCommand.localConfiguration(new Configuration(), dir.resolve("work"));
     // Short checkpoints: output files become visible at each one.
     flink.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(2));
+    int metricsPort = PrometheusEndpoint.enable(flink, metricsPorts);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(flink);
     RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
     out.println(
@@ -120,6 +143,12 @@ public final class DemoCommand {
             + length.toSeconds()
             + " s; files under "
             + dir);
+    out.println(
+        "recrawl demo: metrics for Prometheus at "
+            + PrometheusEndpoint.url(metricsPort)
+            + " while it runs (curl -s "
+            + PrometheusEndpoint.url(metricsPort)
+            + " | grep recrawl_; bin/prometheus-demo scrapes them; docs/operations.md#metrics)");
     JobClient job = env.executeAsync(config.get(RecrawlOptions.JOB_NAME) + "-demo");
 
     Map<String, Integer> requested = new TreeMap<>();
@@ -197,9 +226,12 @@ public final class DemoCommand {
         Files.move(
             tmp, dir.resolve("in/status-" + batch++ + ".jsonl"), StandardCopyOption.ATOMIC_MOVE);
       }
-    } finally {
+    } catch (Exception | Error e) {
       job.cancel().get();
+      throw e;
     }
+    // The end: a savepoint, which stops the job (its checkpoints are deleted with it).
+    String savepoint = stopWithSavepoint(job, dir.resolve("savepoints"), out);
     waiting.forEach(w -> out.println(w.line()));
     int total = requested.values().stream().mapToInt(Integer::intValue).sum();
     long recrawled = requested.values().stream().filter(n -> n > 1).count();
@@ -227,7 +259,61 @@ public final class DemoCommand {
             + decisions.counts()
             + "; the decision log is in "
             + dir.resolve("out/decisions"));
+    if (savepoint != null) {
+      String launcher = launcher();
+      String url =
+          requested.containsKey(seeds.get(0)) ? seeds.get(0) : requested.keySet().iterator().next();
+      out.println("recrawl demo: the job stopped with a savepoint in " + savepoint);
+      out.println("recrawl demo: why is " + url + " due when it is? and the whole frontier:");
+      out.println(
+          "  "
+              + launcher
+              + " explain "
+              + url
+              + " --savepoint "
+              + savepoint
+              + " --config "
+              + configFile);
+      out.println(
+          "  "
+              + launcher
+              + " export --savepoint "
+              + savepoint
+              + " --config "
+              + configFile
+              + " --out "
+              + dir.resolve("frontier.jsonl"));
+    }
     return requested;
+  }
+
+  /**
+   * Stops the job with a savepoint under {@code dir}; returns its directory, or null (the job
+   * cancelled) if the savepoint failed.
+   */
+  private static String stopWithSavepoint(JobClient job, Path dir, java.io.PrintStream out)
+      throws Exception {
+    try {
+      String location =
+          job.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL)
+              .get(2, TimeUnit.MINUTES);
+      return location.startsWith("file:") ? Path.of(URI.create(location)).toString() : location;
+    } catch (Exception e) {
+      out.println("recrawl demo: no savepoint (" + e + "); cancelling the job");
+      job.cancel().get();
+      return null;
+    }
+  }
+
+  /** How to call bin/recrawl from the current directory. */
+  private static String launcher() {
+    String home = System.getProperty("recrawl.home");
+    if (home == null) {
+      return "bin/recrawl";
+    }
+    Path bin = Path.of(home, "bin", "recrawl").toAbsolutePath().normalize();
+    Path here = Path.of("").toAbsolutePath();
+    return bin.startsWith(here) ? here.relativize(bin).toString() : bin.toString();
   }
 
   /** A request and its line on the terminal. */

@@ -103,6 +103,7 @@ public final class RunCommand {
     Path work = Path.of(config.get(RecrawlOptions.WORK_DIR)).toAbsolutePath();
     Configuration local = localConfiguration(flink, work);
     System.err.println("recrawl run: local MiniCluster, work directory " + work);
+    System.err.println("recrawl run: " + metrics(local));
     String seeds = config.get(RecrawlOptions.INPUT_SEEDS);
     if (!seeds.isEmpty() && !seeds.contains("://") && !Files.exists(Path.of(seeds))) {
       // Locally a missing seed file is a mistake in the configuration, not something to fail the
@@ -156,6 +157,22 @@ public final class RunCommand {
       local.set(RocksDBOptions.LOCAL_DIRECTORIES, work.resolve("rocksdb").toString());
     }
     return local;
+  }
+
+  /**
+   * Turns the Prometheus reporter on in the local settings (see {@link PrometheusEndpoint}) and
+   * says where the metrics are.
+   */
+  static String metrics(Configuration local) {
+    try {
+      int port = PrometheusEndpoint.enable(local, PrometheusEndpoint.DEFAULT_PORTS);
+      return port < 0
+          ? "metrics go to the reporters of the Flink settings"
+          : "Prometheus metrics at " + PrometheusEndpoint.url(port);
+    } catch (IllegalStateException | NumberFormatException e) {
+      local.removeKey(PrometheusEndpoint.PREFIX + "factory.class");
+      return "no Prometheus metrics: " + e.getMessage();
+    }
   }
 
   private static int usage(String problem) {
