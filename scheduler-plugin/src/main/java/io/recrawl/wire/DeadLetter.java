@@ -49,6 +49,25 @@ public record DeadLetter(String raw, String reason, String detail, long time) {
   }
 
   /**
+   * This dead letter cut further so that its JSON takes at most {@code maxBytes} bytes of UTF-8
+   * (for a sink that takes less than {@link #MAX_JSON_BYTES}): the raw input goes first, then the
+   * detail; the reason and time stay.
+   */
+  public DeadLetter fit(long maxBytes) {
+    long fixed = 6L * reason.length() + 128;
+    long detailChars = Math.max(0, Math.min(detail.length(), (maxBytes - fixed) / 6));
+    long rawChars = Math.max(0, (maxBytes - fixed - 6 * detailChars) / 6);
+    if (rawChars >= raw.length() && detailChars >= detail.length()) {
+      return this;
+    }
+    return new DeadLetter(
+        cut(raw, (int) Math.min(rawChars, raw.length()), ""),
+        reason,
+        cut(detail, (int) detailChars, ""),
+        time);
+  }
+
+  /**
    * The first {@code max} characters of {@code s} (ending in {@code mark} if cut), never splitting
    * a pair of surrogates.
    */
@@ -59,7 +78,7 @@ public record DeadLetter(String raw, String reason, String detail, long time) {
     if (s.length() <= max) {
       return s;
     }
-    int end = max - mark.length();
+    int end = Math.max(0, max - mark.length());
     if (end > 0 && Character.isHighSurrogate(s.charAt(end - 1))) {
       end--;
     }

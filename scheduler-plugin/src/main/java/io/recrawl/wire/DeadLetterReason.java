@@ -45,6 +45,15 @@ public final class DeadLetterReason {
   /** A host name that cannot be normalised. */
   public static final String BAD_HOST = "bad_host";
 
+  /**
+   * An output record (a crawl request) larger than its sink takes, e.g. above the Kafka producer's
+   * {@code max.request.size}; the raw copy is its JSON, cut.
+   */
+  public static final String OUTPUT_TOO_LARGE = "output_too_large";
+
+  /** An output record that could not be written (serialization failed). */
+  public static final String UNWRITABLE = "unwritable";
+
   private static final String MISSING_FIELD = "missing_field:";
 
   private DeadLetterReason() {}
