@@ -80,7 +80,13 @@ public final class SchedulerState {
     return new ListStateDescriptor<>("engine-settings", StringSerializer.INSTANCE);
   }
 
-  /** The stored form of a URL of {@code host}. */
+  /**
+   * The stored form of a URL of {@code host}: {@code https://host/} and {@code http://host/} become
+   * one marker character (U+0001, U+0002). Unambiguous because every URL enters through the status
+   * codec, whose {@code io.recrawl.wire.Urls} refuses control characters and writes every URL
+   * starting with {@code http://} or {@code https://}; so a stored key starts either with a marker
+   * or with {@code h}.
+   */
   public static String compactUrl(String host, String url) {
     if (url.startsWith("https://")
         && url.startsWith(host, 8)
