@@ -52,11 +52,11 @@ final class SchedulerMetrics implements EngineListener {
     group = parent.addGroup("recrawl");
     deadLetterGroup = group.addGroup("deadLetters");
     eventsIn = group.counter("eventsIn");
-    // One counter per status, all made up front so that each series exists (at 0) from the start.
-    // Not a group "eventsIn": Flink warns of a group named like a metric.
-    MetricGroup byStatus = group.addGroup("eventsInByStatus");
+    // One counter per status, all made up front so that each series exists (at 0) from the start:
+    // recrawl.status.<STATUS>.eventsIn, the status a metric variable (a Prometheus label), as the
+    // dead letters' reason.
     for (CrawlStatus s : CrawlStatus.values()) {
-      eventsInByStatus.put(s, byStatus.counter(s.name()));
+      eventsInByStatus.put(s, group.addGroup("status", s.name()).counter("eventsIn"));
     }
     requestsOut = group.counter("requestsOut");
     leaseExpiries = group.counter("leaseExpiries");

@@ -28,6 +28,11 @@ class SchedulerMetricsTest {
     }
 
     @Override
+    public MetricGroup addGroup(String key, String value) {
+      return new Recording(metrics, prefix + key + "." + value + ".");
+    }
+
+    @Override
     public org.apache.flink.metrics.Counter counter(String name) {
       return counter(name, new org.apache.flink.metrics.SimpleCounter());
     }
@@ -44,7 +49,7 @@ class SchedulerMetricsTest {
     Map<String, Metric> registered = new HashMap<>();
     SchedulerMetrics m = new SchedulerMetrics(new Recording(registered, ""));
     for (CrawlStatus s : CrawlStatus.values()) {
-      assertThat(registered).containsKey("recrawl.eventsInByStatus." + s.name());
+      assertThat(registered).containsKey("recrawl.status." + s.name() + ".eventsIn");
     }
     m.eventIn(CrawlStatus.FETCHED);
     m.eventIn(CrawlStatus.FETCHED);
@@ -55,7 +60,7 @@ class SchedulerMetricsTest {
     assertThat(m.eventsIn(CrawlStatus.DISCOVERED)).isEqualTo(1);
     assertThat(m.eventsIn(CrawlStatus.ERROR)).isZero();
     assertThat(
-            ((org.apache.flink.metrics.Counter) registered.get("recrawl.eventsInByStatus.FETCHED"))
+            ((org.apache.flink.metrics.Counter) registered.get("recrawl.status.FETCHED.eventsIn"))
                 .getCount())
         .isEqualTo(2);
   }
