@@ -89,10 +89,10 @@ class RecrawlJobITCase {
         .extracting(CrawlRequest::url)
         .containsExactlyInAnyOrder(
             "http://a.org/1",
-            "HTTP://A.org:80/2",
+            "http://a.org/2", // HTTP://A.org:80/2: one spelling per URL (docs/wire-format.md)
             "http://b.org/",
             "http://seed.org/",
-            "https://Seed.org./other");
+            "https://seed.org/other"); // https://Seed.org./other
     assertThat(requests)
         .extracting(CrawlRequest::host)
         .containsExactlyInAnyOrder("a.org", "a.org", "b.org", "seed.org", "seed.org");
