@@ -551,6 +551,7 @@ public class HostSchedulerFunction
     private final ArrayList<String> blocked = new ArrayList<>(1);
     private int parked;
     private int duplicates;
+    private int metadataCut;
     private int pagesDelta;
     private int hostsDelta;
 
@@ -629,6 +630,9 @@ public class HostSchedulerFunction
       for (int i = 0; i < duplicates; i++) {
         metrics.duplicateDiscovered();
       }
+      if (metadataCut > 0) {
+        metrics.metadataCut(metadataCut);
+      }
       if (pagesDelta != 0 || hostsDelta != 0) {
         metrics.stateChanged(pagesDelta, hostsDelta);
       }
@@ -650,6 +654,7 @@ public class HostSchedulerFunction
       blocked.clear();
       parked = 0;
       duplicates = 0;
+      metadataCut = 0;
       pagesDelta = 0;
       hostsDelta = 0;
       moved = false;
@@ -709,6 +714,11 @@ public class HostSchedulerFunction
     @Override
     public void duplicateDiscovered() {
       duplicates++;
+    }
+
+    @Override
+    public void metadataCut(int values) {
+      metadataCut += values;
     }
 
     @Override
