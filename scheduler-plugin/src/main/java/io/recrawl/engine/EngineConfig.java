@@ -264,73 +264,48 @@ public final class EngineConfig {
     responseTimeFlat = r.positive("politeness.response-time.flat");
     capacityOn429 = r.positive("politeness.capacity.on-429");
     capacityStepUp = r.positive("politeness.capacity.step-up");
-    if (!(responseTimeFlat >= 1 && responseTimeFlat < responseTimeSlow)) {
-      throw new IllegalArgumentException(
-          prefix
-              + "politeness.response-time.flat: must be at least 1 and below politeness.response-time.slow");
-    }
-    if (capacityOn429 >= 1) {
-      throw new IllegalArgumentException(
-          prefix + "politeness.capacity.on-429: must be below 1 (got " + capacityOn429 + ")");
-    }
     maxCrawlDelayMs = r.duration("robots.max-crawl-delay");
-    if (!(minHostRate <= defaultMaxRate && defaultMaxRate <= hostRateCeiling)) {
-      throw new IllegalArgumentException(
-          prefix
-              + "host.max-rate: must lie within [host.min-rate, host.rate-ceiling] = ["
-              + minHostRate
-              + ", "
-              + hostRateCeiling
-              + "] (got "
-              + defaultMaxRate
-              + ")");
-    }
-    if (minHostRate < 1e-3) {
-      throw new IllegalArgumentException(
-          prefix
-              + "host.min-rate: must be at least 0.001 crawls per day (got "
-              + minHostRate
-              + ")");
-    }
-    if (maxRetryAfterMs <= 0) {
-      throw new IllegalArgumentException(prefix + "politeness.retry-after.max: must be > 0");
-    }
-    if (backoffMs <= 0 || maxBackoffMs < backoffMs) {
-      throw new IllegalArgumentException(
-          prefix
-              + "politeness.backoff.max: must be at least politeness.backoff.initial, which must be > 0");
-    }
-    if (!(backoffJitter >= 0 && backoffJitter < 1)) {
-      throw new IllegalArgumentException(
-          prefix + "politeness.backoff.jitter: must be within [0, 1) (got " + backoffJitter + ")");
-    }
-    if (outageMinFailures > 16) {
-      throw new IllegalArgumentException(
-          prefix + "politeness.outage.min-failures: at most 16 (the fetches remembered)");
-    }
-    if (!(outageFailureShare > 0 && outageFailureShare < 1)) {
-      throw new IllegalArgumentException(
-          prefix + "politeness.outage.failure-share: must be within (0, 1)");
-    }
-    if (maxCrawlDelayMs <= 0) {
-      throw new IllegalArgumentException(prefix + "robots.max-crawl-delay: must be > 0");
-    }
-    if (maxLeaseMs < leaseMs) {
-      throw new IllegalArgumentException(prefix + "lease.max: must be 0 or at least lease");
-    }
-    if (bucketMs <= 0) {
-      throw new IllegalArgumentException(prefix + "due.bucket: must be > 0");
-    }
-    if (recheckMs < bucketMs) {
-      throw new IllegalArgumentException(prefix + "timer.recheck: must be at least due.bucket");
-    }
-    if (horizonMs < recheckMs) {
-      throw new IllegalArgumentException(prefix + "timer.horizon: must be at least timer.recheck");
-    }
-    if (maxRevisitMs > 0 && maxRevisitMs < minRevisitMs) {
-      throw new IllegalArgumentException(
-          prefix + "revisit.max-interval: must be >= revisit.min-interval");
-    }
+    r.require(
+        responseTimeFlat >= 1 && responseTimeFlat < responseTimeSlow,
+        "politeness.response-time.flat",
+        "must be at least 1 and below politeness.response-time.slow");
+    r.require(capacityOn429 < 1, "politeness.capacity.on-429", "must be below 1");
+    r.require(
+        minHostRate <= defaultMaxRate && defaultMaxRate <= hostRateCeiling,
+        "host.max-rate",
+        "must lie within [host.min-rate, host.rate-ceiling] = ["
+            + minHostRate
+            + ", "
+            + hostRateCeiling
+            + "]");
+    r.require(minHostRate >= 1e-3, "host.min-rate", "must be at least 0.001 crawls per day");
+    r.require(maxRetryAfterMs > 0, "politeness.retry-after.max", "must be > 0");
+    r.require(backoffMs > 0, "politeness.backoff.initial", "must be > 0");
+    r.require(
+        maxBackoffMs >= backoffMs,
+        "politeness.backoff.max",
+        "must be at least politeness.backoff.initial");
+    r.require(
+        backoffJitter >= 0 && backoffJitter < 1,
+        "politeness.backoff.jitter",
+        "must be within [0, 1)");
+    r.require(
+        outageMinFailures <= 16,
+        "politeness.outage.min-failures",
+        "at most 16 (the fetches remembered)");
+    r.require(
+        outageFailureShare > 0 && outageFailureShare < 1,
+        "politeness.outage.failure-share",
+        "must be within (0, 1)");
+    r.require(maxCrawlDelayMs > 0, "robots.max-crawl-delay", "must be > 0");
+    r.require(maxLeaseMs >= leaseMs, "lease.max", "must be 0 or at least lease");
+    r.require(bucketMs > 0, "due.bucket", "must be > 0");
+    r.require(recheckMs >= bucketMs, "timer.recheck", "must be at least due.bucket");
+    r.require(horizonMs >= recheckMs, "timer.horizon", "must be at least timer.recheck");
+    r.require(
+        maxRevisitMs == 0 || maxRevisitMs >= minRevisitMs,
+        "revisit.max-interval",
+        "must be >= revisit.min-interval");
     r.rejectUnknown();
   }
 
@@ -372,9 +347,16 @@ public final class EngineConfig {
       return v != null ? v : KEYS.get(key)[0];
     }
 
+    /** Refuses the configuration, naming the key and its value, unless {@code ok}. */
+    void require(boolean ok, String key, String why) {
+      if (!ok) {
+        throw bad(key, why);
+      }
+    }
+
     private IllegalArgumentException bad(String key, String why) {
-      return new IllegalArgumentException(
-          prefix + key + ": " + why + " (got '" + m.get(key) + "')");
+      Object given = m.containsKey(key) ? m.get(key) : KEYS.get(key)[0] + "', the default, '";
+      return new IllegalArgumentException(prefix + key + ": " + why + " (got '" + given + "')");
     }
 
     double number(String key) {

@@ -359,6 +359,39 @@ class PolitenessTest {
     assertThat(sink.out).isNotEmpty();
   }
 
+  @Test
+  void aBadPolitenessSettingIsRefusedNamingItsKey() {
+    Map<String, Object> bad =
+        Map.of(
+            "host.min-rate",
+            0.0001,
+            "host.max-rate",
+            1e9,
+            "politeness.backoff.max",
+            "1 s",
+            "politeness.backoff.jitter",
+            1.5,
+            "politeness.outage.min-failures",
+            17,
+            "politeness.outage.failure-share",
+            1,
+            "politeness.capacity.on-429",
+            1.2,
+            "politeness.response-time.flat",
+            10,
+            "politeness.retry-after.max",
+            "0",
+            "robots.max-crawl-delay",
+            "0");
+    bad.forEach(
+        (key, value) ->
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> EngineConfig.fromMap(Map.of(key, value), "recrawl.engine."))
+                .as(key)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("recrawl.engine." + key));
+  }
+
   /** Counts parked hosts. */
   private static final class Counting implements EngineListener {
     int parked;
