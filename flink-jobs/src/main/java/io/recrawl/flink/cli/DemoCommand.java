@@ -146,9 +146,8 @@ public final class DemoCommand {
     out.println(
         "recrawl demo: metrics for Prometheus at "
             + PrometheusEndpoint.url(metricsPort)
-            + " while it runs (curl -s "
-            + PrometheusEndpoint.url(metricsPort)
-            + " | grep recrawl_; bin/prometheus-demo scrapes them; docs/operations.md#metrics)");
+            + " while it runs (bin/prometheus-demo has Prometheus scrape them;"
+            + " docs/operations.md#prometheus-and-grafana)");
     JobClient job = env.executeAsync(config.get(RecrawlOptions.JOB_NAME) + "-demo");
 
     Map<String, Integer> requested = new TreeMap<>();
@@ -263,8 +262,8 @@ public final class DemoCommand {
       String launcher = launcher();
       String url =
           requested.containsKey(seeds.get(0)) ? seeds.get(0) : requested.keySet().iterator().next();
-      out.println("recrawl demo: the job stopped with a savepoint in " + savepoint);
-      out.println("recrawl demo: why is " + url + " due when it is? and the whole frontier:");
+      out.println("recrawl demo: stopped with a savepoint in " + savepoint);
+      out.println("recrawl demo: one page's numbers, then every page's, from that savepoint:");
       out.println(
           "  "
               + launcher
