@@ -6,8 +6,11 @@ import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.PageExplanation;
 import io.recrawl.engine.PageState;
+import io.recrawl.flink.scheduler.HostStateSerializer;
+import io.recrawl.flink.scheduler.PageStateSerializer;
 import io.recrawl.flink.scheduler.SchedulerState;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,10 +20,13 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.state.api.OperatorIdentifier;
 import org.apache.flink.state.api.SavepointReader;
 import org.apache.flink.state.api.functions.KeyedStateReaderFunction;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.Collector;
@@ -71,57 +77,135 @@ public final class FrontierReader {
       }
     }
 
-    List<String> out = new ArrayList<>();
-    StreamExecutionEnvironment env2 = StreamExecutionEnvironment.getExecutionEnvironment();
-    env2.setParallelism(1);
-    SavepointReader reader2 =
-        SavepointReader.read(env2, savepoint, new EmbeddedRocksDBStateBackend());
+    // Two reads of one state each: over several states, Flink 2.2's key iterator on RocksDB visits
+    // some keys more than once and misses others (map states among them). One state's keys are
+    // visited once each, in order, all the entries of a key together.
+    Map<String, HostState> hosts = new HashMap<>();
     try (CloseableIterator<String> rows =
-        reader2
-            .readKeyedState(
-                op,
-                new Pages(new HashMap<>(engineSettings), lambda0, host, url, now),
-                Types.STRING,
-                Types.STRING)
+        records(savepoint, op, new Records(true, host)).executeAndCollect("recrawl-read-hosts")) {
+      while (rows.hasNext()) {
+        String[] r = Records.split(rows.next());
+        if (r != null) {
+          hosts.put(r[0], HostStateSerializer.INSTANCE.deserialize(Records.bytes(r)));
+        }
+      }
+    }
+
+    HostEngine engine = new HostEngine(EngineConfig.fromMap(engineSettings, "recrawl.engine."));
+    List<String> out = new ArrayList<>();
+    List<Map.Entry<String, PageState>> ofHost = new ArrayList<>();
+    String current = null;
+    try (CloseableIterator<String> rows =
+        records(savepoint, op, new Records(false, host))
             .executeAndCollect("recrawl-read-frontier")) {
-      rows.forEachRemaining(out::add);
+      while (rows.hasNext()) {
+        String[] r = Records.split(rows.next());
+        if (r == null) {
+          continue;
+        }
+        if (current != null && !current.equals(r[0])) {
+          explain(engine, current, hosts.get(current), ofHost, lambda0, url, now, out);
+          ofHost.clear();
+        }
+        current = r[0];
+        ofHost.add(Map.entry(r[1], PageStateSerializer.INSTANCE.deserialize(Records.bytes(r))));
+      }
+    }
+    if (current != null) {
+      explain(engine, current, hosts.get(current), ofHost, lambda0, url, now, out);
     }
     return out;
   }
 
+  private static DataStream<String> records(
+      String savepoint, OperatorIdentifier op, Records function) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    return SavepointReader.read(env, savepoint, new EmbeddedRocksDBStateBackend())
+        .readKeyedState(
+            op,
+            function,
+            Types.STRING,
+            Types.STRING); // a key without records reads as null: StringSerializer writes it
+  }
+
   /** One host's pages to JSON. */
-  static final class Pages extends KeyedStateReaderFunction<String, String> {
-    private final HashMap<String, Object> engineSettings;
-    private final double lambda0;
+  private static void explain(
+      HostEngine engine,
+      String host,
+      HostState h,
+      List<Map.Entry<String, PageState>> pages,
+      double lambda0,
+      String onlyUrl,
+      Long now,
+      List<String> out)
+      throws Exception {
+    if (h == null) {
+      return;
+    }
+    long clock = h.lastRelease;
+    if (now == null) {
+      for (Map.Entry<String, PageState> p : pages) {
+        clock = Math.max(clock, p.getValue().lastFetch);
+      }
+    } else {
+      clock = now;
+    }
+    for (Map.Entry<String, PageState> e : pages) {
+      String url = SchedulerState.expandUrl(host, e.getKey());
+      if (onlyUrl != null && !onlyUrl.equals(url)) {
+        continue;
+      }
+      out.add(JSON.writeValueAsString(row(engine, host, url, e.getValue(), h, clock, lambda0)));
+    }
+  }
+
+  /**
+   * A state's records as text: host, "" or the stored URL, and the serialized host record or page
+   * in Base64, separated by NUL (in neither host keys nor URLs). Registers that one state only.
+   */
+  static final class Records extends KeyedStateReaderFunction<String, String> {
+    private final boolean hostRecords;
     private final String onlyHost;
-    private final String onlyUrl;
-    private final Long now;
-    private transient HostEngine engine;
     private transient ValueState<HostState> hostState;
     private transient MapState<String, PageState> pages;
+    private transient DataOutputSerializer buf;
 
-    Pages(
-        HashMap<String, Object> engineSettings,
-        double lambda0,
-        String onlyHost,
-        String onlyUrl,
-        Long now) {
-      this.engineSettings = engineSettings;
-      this.lambda0 = lambda0;
+    private static final char SEP = '\u0000';
+
+    static String record(String host, String key, DataOutputSerializer buf) {
+      return host + SEP + key + SEP + Base64.getEncoder().encodeToString(buf.getCopyOfBuffer());
+    }
+
+    /** The three fields of a record, or null for none. */
+    static String[] split(String record) {
+      if (record == null) {
+        return null;
+      }
+      int a = record.indexOf(SEP);
+      int b = record.indexOf(SEP, a + 1);
+      return new String[] {
+        record.substring(0, a), record.substring(a + 1, b), record.substring(b + 1)
+      };
+    }
+
+    static DataInputDeserializer bytes(String[] record) {
+      return new DataInputDeserializer(Base64.getDecoder().decode(record[2]));
+    }
+
+    Records(boolean hostRecords, String onlyHost) {
+      this.hostRecords = hostRecords;
       this.onlyHost = onlyHost;
-      this.onlyUrl = onlyUrl;
-      this.now = now;
     }
 
     @Override
     public void open(OpenContext ctx) {
-      engine = new HostEngine(EngineConfig.fromMap(engineSettings, "recrawl.engine."));
-      hostState = getRuntimeContext().getState(SchedulerState.hostDescriptor());
-      pages = getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());
-      // Registered for the savepoint's layout even if unread: every state of the operator is
-      // restored.
-      getRuntimeContext().getMapState(SchedulerState.slotsDescriptor());
-      getRuntimeContext().getState(SchedulerState.leasesDescriptor());
+      if (hostRecords) {
+        hostState = getRuntimeContext().getState(SchedulerState.hostDescriptor());
+      } else {
+        pages = getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());
+      }
+      buf = new DataOutputSerializer(256);
     }
 
     @Override
@@ -129,57 +213,59 @@ public final class FrontierReader {
       if (onlyHost != null && !onlyHost.equals(host)) {
         return;
       }
-      HostState h = hostState.value();
-      if (h == null) {
+      if (hostRecords) {
+        HostState h = hostState.value();
+        if (h != null) {
+          buf.clear();
+          HostStateSerializer.INSTANCE.serialize(h, buf);
+          out.collect(record(host, "", buf));
+        }
         return;
       }
-      long clock = h.lastRelease;
-      if (now == null) {
-        for (PageState p : pages.values()) {
-          clock = Math.max(clock, p.lastFetch);
-        }
-      } else {
-        clock = now;
-      }
       for (Map.Entry<String, PageState> e : pages.entries()) {
-        String url = SchedulerState.expandUrl(host, e.getKey());
-        if (onlyUrl != null && !onlyUrl.equals(url)) {
-          continue;
-        }
-        out.collect(JSON.writeValueAsString(row(host, url, e.getValue(), h, clock)));
+        buf.clear();
+        PageStateSerializer.INSTANCE.serialize(e.getValue(), buf);
+        out.collect(record(host, e.getKey(), buf));
       }
     }
+  }
 
-    private Map<String, Object> row(String host, String url, PageState p, HostState h, long clock) {
-      PageExplanation x = PageExplanation.of(engine, p, h, lambda0, clock);
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("url", url);
-      m.put("host", host);
-      m.put("status", x.status().name());
-      m.put("now", clock);
-      m.put("weight", x.weight());
-      m.put("change_rate", x.changeRate());
-      m.put("host_prior_rate", Double.isNaN(x.hostPriorRate()) ? null : x.hostPriorRate());
-      m.put("change_rate_sd", x.changeRateStdDev());
-      m.put("planned_change_rate", x.plannedRate());
-      m.put("demand_rate", x.demandRate());
-      m.put("estimator_shape", p.changeShape);
-      m.put("estimator_rate", p.changeRate);
-      m.put("last_fetch", p.lastFetch == 0 ? null : p.lastFetch);
-      m.put("age_from", p.ageFrom == 0 ? null : p.ageFrom);
-      m.put("crawl_value", x.crawlValue());
-      m.put("value_ceiling", x.valueCeiling());
-      m.put("host_lambda", x.hostLambda());
-      m.put("global_lambda", x.globalLambda());
-      m.put("threshold", x.threshold());
-      m.put("host_max_rate", x.hostMaxRate());
-      m.put("due", x.due() == Long.MAX_VALUE ? null : x.due());
-      m.put("in_flight", x.inFlight());
-      m.put("lease_until", p.leaseUntil == 0 ? null : p.leaseUntil);
-      m.put("errors", (int) p.errors);
-      m.put("lease_expiries", (int) p.expiries);
-      m.put("reason", x.reason());
-      return m;
-    }
+  private static Map<String, Object> row(
+      HostEngine engine,
+      String host,
+      String url,
+      PageState p,
+      HostState h,
+      long clock,
+      double lambda0) {
+    PageExplanation x = PageExplanation.of(engine, p, h, lambda0, clock);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("url", url);
+    m.put("host", host);
+    m.put("status", x.status().name());
+    m.put("now", clock);
+    m.put("weight", x.weight());
+    m.put("change_rate", x.changeRate());
+    m.put("host_prior_rate", Double.isNaN(x.hostPriorRate()) ? null : x.hostPriorRate());
+    m.put("change_rate_sd", x.changeRateStdDev());
+    m.put("planned_change_rate", x.plannedRate());
+    m.put("demand_rate", x.demandRate());
+    m.put("estimator_shape", p.changeShape);
+    m.put("estimator_rate", p.changeRate);
+    m.put("last_fetch", p.lastFetch == 0 ? null : p.lastFetch);
+    m.put("age_from", p.ageFrom == 0 ? null : p.ageFrom);
+    m.put("crawl_value", x.crawlValue());
+    m.put("value_ceiling", x.valueCeiling());
+    m.put("host_lambda", x.hostLambda());
+    m.put("global_lambda", x.globalLambda());
+    m.put("threshold", x.threshold());
+    m.put("host_max_rate", x.hostMaxRate());
+    m.put("due", x.due() == Long.MAX_VALUE ? null : x.due());
+    m.put("in_flight", x.inFlight());
+    m.put("lease_until", p.leaseUntil == 0 ? null : p.leaseUntil);
+    m.put("errors", (int) p.errors);
+    m.put("lease_expiries", (int) p.expiries);
+    m.put("reason", x.reason());
+    return m;
   }
 }
