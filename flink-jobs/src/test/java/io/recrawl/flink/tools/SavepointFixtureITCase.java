@@ -131,6 +131,42 @@ class SavepointFixtureITCase {
     }
   }
 
+  /**
+   * A restore of the committed savepoint on another demand-curve grid fails at start-up, naming the
+   * key, and is not restarted (with a restart strategy that would otherwise loop).
+   */
+  @Test
+  void aRestoreOnAnotherGridIsRefusedWithoutRestarts() throws Exception {
+    Path v;
+    try (Stream<Path> dirs = Files.list(FIXTURES)) {
+      v = dirs.filter(Files::isDirectory).sorted().reduce((a, b) -> b).orElseThrow();
+    }
+    Running r =
+        SavepointJobs.start(
+            2,
+            v.resolve("savepoint").toAbsolutePath().toString(),
+            false,
+            Map.of("curve.points-per-decade", 5),
+            Map.of(
+                "restart-strategy.type", "fixed-delay",
+                "restart-strategy.fixed-delay.attempts", "1000",
+                "restart-strategy.fixed-delay.delay", "10 ms"));
+    Throwable failure = null;
+    try {
+      r.job().getJobExecutionResult().get(60, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      failure = e;
+    }
+    assertThat(failure).as("the job fails").isNotNull();
+    StringBuilder messages = new StringBuilder();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      messages.append(t).append('\n');
+    }
+    assertThat(messages.toString())
+        .contains("SuppressRestartsException")
+        .contains("recrawl.engine.curve.points-per-decade was 3");
+  }
+
   private static void check(String what, Map<String, JsonNode> expected, List<String> rows)
       throws Exception {
     Map<String, JsonNode> actual = new HashMap<>();

@@ -199,6 +199,17 @@ final class SavepointJobs {
    * (restored) only a no-op status and ticks at {@link #CLOCK}.
    */
   static Running start(int parallelism, String savepoint, boolean crawl) throws Exception {
+    return start(parallelism, savepoint, crawl, Map.of(), Map.of());
+  }
+
+  /** The same with engine settings and Flink settings (on top of RocksDB, no restarts, no Kryo). */
+  static Running start(
+      int parallelism,
+      String savepoint,
+      boolean crawl,
+      Map<String, ?> engineSettings,
+      Map<String, String> flink)
+      throws Exception {
     Map<String, String> m = new HashMap<>();
     m.put("state.backend.type", "rocksdb");
     m.put("pipeline.generic-types", "false");
@@ -213,6 +224,7 @@ final class SavepointJobs {
       // is restored, not the generators' positions.
       m.put("execution.state-recovery.ignore-unclaimed-state", "true");
     }
+    m.putAll(flink);
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
     env.setParallelism(parallelism);
@@ -245,7 +257,7 @@ final class SavepointJobs {
             .uid(crawl ? "control" : "control-restored");
     AttemptCollectingSink<CrawlRequest> requests =
         new AttemptCollectingSink<>("savepoint-jobs-" + System.nanoTime());
-    HostScheduler.schedule(statuses, control, Map.of(), 0.0, false)
+    HostScheduler.schedule(statuses, control, engineSettings, 0.0, false)
         .sinkTo(requests)
         .uid("requests");
     return new Running(env.executeAsync("savepoint-jobs"), requests);
