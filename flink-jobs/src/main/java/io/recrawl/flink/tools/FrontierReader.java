@@ -178,8 +178,9 @@ public final class FrontierReader {
     }
 
     /** The three fields of a record, or null for none. */
+    /** The three fields of a record, or null for a key's placeholder (see {@link #readKey}). */
     static String[] split(String record) {
-      if (record == null) {
+      if (record == null || record.isEmpty()) {
         return null;
       }
       int a = record.indexOf(SEP);
@@ -208,24 +209,34 @@ public final class FrontierReader {
       buf = new DataOutputSerializer(256);
     }
 
+    /**
+     * Every key emits at least one line: the State Processor API's input format ends the whole read
+     * at a key that emits nothing (its next record is then null), so a key filtered out or without
+     * records emits an empty placeholder, which {@link #split} drops.
+     */
     @Override
     public void readKey(String host, Context ctx, Collector<String> out) throws Exception {
-      if (onlyHost != null && !onlyHost.equals(host)) {
-        return;
-      }
-      if (hostRecords) {
-        HostState h = hostState.value();
-        if (h != null) {
-          buf.clear();
-          HostStateSerializer.INSTANCE.serialize(h, buf);
-          out.collect(record(host, "", buf));
+      boolean emitted = false;
+      if (onlyHost == null || onlyHost.equals(host)) {
+        if (hostRecords) {
+          HostState h = hostState.value();
+          if (h != null) {
+            buf.clear();
+            HostStateSerializer.INSTANCE.serialize(h, buf);
+            out.collect(record(host, "", buf));
+            emitted = true;
+          }
+        } else {
+          for (Map.Entry<String, PageState> e : pages.entries()) {
+            buf.clear();
+            PageStateSerializer.INSTANCE.serialize(e.getValue(), buf);
+            out.collect(record(host, e.getKey(), buf));
+            emitted = true;
+          }
         }
-        return;
       }
-      for (Map.Entry<String, PageState> e : pages.entries()) {
-        buf.clear();
-        PageStateSerializer.INSTANCE.serialize(e.getValue(), buf);
-        out.collect(record(host, e.getKey(), buf));
+      if (!emitted) {
+        out.collect("");
       }
     }
   }

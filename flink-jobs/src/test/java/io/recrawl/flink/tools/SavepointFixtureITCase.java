@@ -136,6 +136,25 @@ class SavepointFixtureITCase {
    * key, and is not restarted (with a restart strategy that would otherwise loop).
    */
   @Test
+  void explainFindsAPageOfEveryHostNotOnlyTheFirstRead() throws Exception {
+    Path v = FIXTURES.resolve("0.1.0");
+    String savepoint = v.resolve("savepoint").toAbsolutePath().toString();
+    for (int host = 0; host < 36; host += 7) { // hosts h0 to h35
+      for (String scheme : List.of("http", "https")) {
+        String url = scheme + "://h" + host + ".example/p/0";
+        List<String> rows =
+            FrontierReader.read(savepoint, Map.of(), "h" + host + ".example", url, null);
+        if (!rows.isEmpty()) {
+          assertThat(JSON.readTree(rows.get(0)).get("url").asText()).isEqualTo(url);
+        }
+      }
+      List<String> all =
+          FrontierReader.read(savepoint, Map.of(), "h" + host + ".example", null, null);
+      assertThat(all).as("pages of h%d.example", host).isNotEmpty();
+    }
+  }
+
+  @Test
   void aRestoreOnAnotherGridIsRefusedWithoutRestarts() throws Exception {
     Path v;
     try (Stream<Path> dirs = Files.list(FIXTURES)) {
