@@ -47,8 +47,9 @@ final class HostPoliteness {
     }
     Integer code = httpStatus(e);
     if (code != null && (code == 429 || code == 503)) {
-      pushBack(h, e, host, now, code == 429);
-      listener.hostBlocked(code == 429 ? "429" : "503");
+      if (pushBack(h, e, host, now, code == 429)) {
+        listener.hostBlocked(code == 429 ? "429" : "503");
+      }
       return Outcome.HOST_BLOCKED;
     }
     boolean visit = e.status() == CrawlStatus.FETCHED || e.status() == CrawlStatus.REDIRECTION;
@@ -61,8 +62,9 @@ final class HostPoliteness {
     h.outcomeCount = Math.min(OUTCOMES, h.outcomeCount + 1);
     if (failure) {
       if (hostDown(h)) {
-        pushBack(h, e, host, now, false);
-        listener.hostBlocked("outage");
+        if (pushBack(h, e, host, now, false)) {
+          listener.hostBlocked("outage");
+        }
         return Outcome.HOST_BLOCKED;
       }
       return Outcome.PAGE;
@@ -77,8 +79,7 @@ final class HostPoliteness {
 
   /** Whether most of the host's recent fetches got no answer. */
   boolean hostDown(HostState h) {
-    int mask = h.outcomeCount >= 32 ? -1 : (1 << h.outcomeCount) - 1;
-    int failures = Integer.bitCount(h.recentOutcomes & mask);
+    int failures = Integer.bitCount(h.recentOutcomes); // only ever the last outcomeCount bits
     return failures >= cfg.outageMinFailures && failures > cfg.outageFailureShare * h.outcomeCount;
   }
 
@@ -110,9 +111,10 @@ final class HostPoliteness {
 
   /**
    * A 429 or 503, or an outage: blocks the host until the instant its Retry-After names, else for a
-   * back-off that doubles with each push-back in a row; a 429 also halves the host's capacity.
+   * back-off that doubles with each push-back in a row; a 429 also lowers the host's capacity.
+   * Returns whether it is news: false for a request refused inside the block it repeats.
    */
-  private void pushBack(HostState h, StatusEvent e, String host, long now, boolean tooMany) {
+  private boolean pushBack(HostState h, StatusEvent e, String host, long now, boolean tooMany) {
     long at = e.time() > 0 ? e.time() : now;
     // Requests the crawler had queued before the block are refused too: they repeat the push-back
     // that set it, and neither lengthen the back-off nor lower the capacity again.
@@ -135,6 +137,7 @@ final class HostPoliteness {
       h.capacityRate = Math.max(cfg.minHostRate, thresholds.maxRate(h, now) * cfg.capacityOn429);
       h.capacityStepAt = at;
     }
+    return news;
   }
 
   /**
