@@ -4,7 +4,6 @@ import io.recrawl.engine.HostState;
 import io.recrawl.engine.SlotQueues;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
@@ -261,16 +260,12 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
   }
 
   /**
-   * The serializer's snapshot: its layout. Builds before the host prior wrote this class with
-   * {@code SimpleTypeSerializerSnapshot}'s version 3 and no payload, which reads as layout 1; state
-   * in an earlier layout is compatible after migration (RocksDB rewrites it in the current layout
-   * on restore).
+   * The serializer's snapshot: its layout (see {@link LayoutSnapshot}). Builds before the host
+   * prior wrote it as {@code SimpleTypeSerializerSnapshot}, which reads as layout 1; state in an
+   * earlier layout is compatible after migration (RocksDB rewrites it in the current layout on
+   * restore).
    */
-  public static final class Snapshot implements TypeSerializerSnapshot<HostState> {
-
-    private static final int SIMPLE_SNAPSHOT_VERSION = 3;
-    private static final int VERSION = 4;
-    private int layout;
+  public static final class Snapshot extends LayoutSnapshot<HostState> {
 
     /** For reading a snapshot back. */
     public Snapshot() {
@@ -278,53 +273,17 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     }
 
     Snapshot(int layout) {
-      this.layout = layout;
+      super(layout);
     }
 
     @Override
-    public int getCurrentVersion() {
-      return VERSION;
+    int currentLayout() {
+      return LAYOUT;
     }
 
     @Override
-    public void writeSnapshot(DataOutputView out) throws IOException {
-      out.writeByte(layout);
-    }
-
-    @Override
-    public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
-        throws IOException {
-      if (readVersion == SIMPLE_SNAPSHOT_VERSION) {
-        layout = 1;
-      } else if (readVersion == VERSION) {
-        layout = in.readByte();
-      } else {
-        throw new IOException(
-            "unknown snapshot version "
-                + readVersion
-                + " of "
-                + HostStateSerializer.class.getName());
-      }
-    }
-
-    @Override
-    public TypeSerializer<HostState> restoreSerializer() {
+    TypeSerializer<HostState> serializerOf(int layout) {
       return ofLayout(layout);
-    }
-
-    @Override
-    public TypeSerializerSchemaCompatibility<HostState> resolveSchemaCompatibility(
-        TypeSerializerSnapshot<HostState> old) {
-      if (!(old instanceof Snapshot)) {
-        return TypeSerializerSchemaCompatibility.incompatible();
-      }
-      int oldLayout = ((Snapshot) old).layout;
-      if (oldLayout == layout) {
-        return TypeSerializerSchemaCompatibility.compatibleAsIs();
-      }
-      return oldLayout < layout
-          ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
-          : TypeSerializerSchemaCompatibility.incompatible();
     }
   }
 }
