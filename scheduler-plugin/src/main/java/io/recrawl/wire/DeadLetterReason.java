@@ -27,7 +27,7 @@ public final class DeadLetterReason {
   /** The {@code metadata} is not an object of strings or lists of strings. */
   public static final String BAD_METADATA = "bad_metadata";
 
-  /** The {@code weight} is not a finite number above zero. */
+  /** The {@code weight} is not a number above zero that a float holds (1.4E-45 to 3.4E38). */
   public static final String BAD_WEIGHT = "bad_weight";
 
   /** The {@code changed} flag is not a boolean. */

@@ -128,7 +128,10 @@ public final class StatusEventCodec implements Serializable {
         });
   }
 
-  /** A known change rate in the metadata must be a positive finite number of changes per day. */
+  /**
+   * A known change rate in the metadata must be a positive number of changes per day that a float
+   * holds.
+   */
   private static void checkChangeRate(Map<String, List<String>> metadata) throws Rejection {
     List<String> v = metadata.get(StatusEvent.CHANGE_RATE_KEY);
     if (v == null) {
@@ -141,12 +144,21 @@ public final class StatusEventCodec implements Serializable {
     } catch (NumberFormatException e) {
       rate = Double.NaN;
     }
-    if (!(rate > 0) || Double.isInfinite(rate)) {
+    // The engine keeps a page's change rate as a float: one that rounds to 0 or to infinity there
+    // would fail it.
+    if (!(rate > 0)
+        || Double.isInfinite(rate)
+        || (float) rate == 0
+        || Float.isInfinite((float) rate)) {
       throw new Rejection(
           DeadLetterReason.BAD_METADATA,
           "metadata '"
               + StatusEvent.CHANGE_RATE_KEY
-              + "' must be a positive number of changes per day, got '"
+              + "' must be a positive number of changes per day from "
+              + Float.MIN_VALUE
+              + " to "
+              + Float.MAX_VALUE
+              + ", got '"
               + s
               + "'");
     }
@@ -197,6 +209,19 @@ public final class StatusEventCodec implements Serializable {
     double w = WireJson.finite(v, "weight", DeadLetterReason.BAD_WEIGHT);
     if (w <= 0) {
       throw new Rejection(DeadLetterReason.BAD_WEIGHT, "'weight' must be above zero, got " + v);
+    }
+    // The engine keeps a page's weight as a float: a weight that rounds to 0 (below 1.4E-45) or to
+    // infinity (above 3.4028235E38) there would fail it, or value the page without bound.
+    float f = (float) w;
+    if (f == 0 || Float.isInfinite(f)) {
+      throw new Rejection(
+          DeadLetterReason.BAD_WEIGHT,
+          "'weight' must be from "
+              + Float.MIN_VALUE
+              + " to "
+              + Float.MAX_VALUE
+              + " (a float), got "
+              + v);
     }
     return w;
   }

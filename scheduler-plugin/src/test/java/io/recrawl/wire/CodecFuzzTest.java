@@ -18,6 +18,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
 
 /**
  * Fuzzes the status and control codecs with hostile JSON: well-formed documents whose fields hold
@@ -648,6 +649,64 @@ class CodecFuzzTest {
     }
   }
 
+  /**
+   * Found by OperatorFuzzITCase: a weight above zero but below the smallest float (4.9E-324,
+   * 1E-300, 2.2250738585072014E-308) was accepted, became 0 in the engine's float and failed the
+   * engine (ArrayIndexOutOfBoundsException: Index 2147483647, a rejected_by_engine dead letter);
+   * one above the largest float became an infinite weight.
+   */
+  @Test
+  void aWeightOutsideTheFloatRangeIsRefused() {
+    for (String w :
+        List.of("4.9e-324", "1e-300", "2.2250738585072014E-308", "1e-46", "3.5e38", "1e300")) {
+      Parsed<StatusEvent> p =
+          STATUS.parse(
+              "{\"url\":\"http://a.example/\",\"status\":\"FETCHED\",\"time\":1,\"weight\":"
+                  + w
+                  + "}",
+              NOW);
+      assertThat(p.ok()).as("weight %s", w).isFalse();
+      assertThat(p.deadLetter().reason()).isEqualTo(DeadLetterReason.BAD_WEIGHT);
+    }
+    for (String w : List.of("1.4e-45", "1e-30", "1", "3.4028235e38")) {
+      Parsed<StatusEvent> p =
+          STATUS.parse(
+              "{\"url\":\"http://a.example/\",\"status\":\"FETCHED\",\"time\":1,\"weight\":"
+                  + w
+                  + "}",
+              NOW);
+      assertThat(p.ok()).as("weight %s", w).isTrue();
+      float f = p.value().weight().floatValue();
+      assertThat(Float.isFinite(f) && f > 0).as("weight %s as a float", w).isTrue();
+    }
+  }
+
+  /**
+   * Found by OperatorFuzzITCase: a known change rate of 1.7976931348623157e308 (or one below the
+   * smallest float) was accepted and failed the engine, which keeps rates as floats
+   * (ArrayIndexOutOfBoundsException: Index 2147483647, a rejected_by_engine dead letter).
+   */
+  @Test
+  void aChangeRateOutsideTheFloatRangeIsRefused() {
+    for (String r : List.of("1.7976931348623157e308", "1e300", "3.5e38", "4.9e-324", "1e-300")) {
+      Parsed<StatusEvent> p = STATUS.parse(withChangeRate(r), NOW);
+      assertThat(p.ok()).as("change rate %s", r).isFalse();
+      assertThat(p.deadLetter().reason()).isEqualTo(DeadLetterReason.BAD_METADATA);
+    }
+    for (String r : List.of("1.4e-45", "1e-9", "0.5", "1440", "3.4028235e38")) {
+      Parsed<StatusEvent> p = STATUS.parse(withChangeRate(r), NOW);
+      assertThat(p.ok()).as("change rate %s", r).isTrue();
+    }
+  }
+
+  private static String withChangeRate(String rate) {
+    return "{\"url\":\"http://a.example/\",\"status\":\"FETCHED\",\"time\":1,\"metadata\":{\""
+        + StatusEvent.CHANGE_RATE_KEY
+        + "\":\""
+        + rate
+        + "\"}}";
+  }
+
   // ---- checks --------------------------------------------------------------------------------
 
   private static Parsed<StatusEvent> checkStatus(StatusEventCodec codec, String raw, long now) {
@@ -713,13 +772,17 @@ class CodecFuzzTest {
     if (e.weight() != null) {
       assertThat(Double.isFinite(e.weight())).isTrue();
       assertThat(e.weight()).isPositive();
+      float f = e.weight().floatValue(); // what the engine keeps
+      assertThat(Float.isFinite(f) && f > 0).as("weight %s as a float", e.weight()).isTrue();
     }
     if (e.httpStatus() != null) {
       assertThat(e.httpStatus()).isBetween(100, 599);
     }
     if (e.first(StatusEvent.CHANGE_RATE_KEY) != null) {
-      double rate = e.knownChangeRate();
-      assertThat(Double.isFinite(rate) && rate > 0).isTrue();
+      float rate = e.knownChangeRate().floatValue(); // what the engine keeps
+      assertThat(Float.isFinite(rate) && rate > 0)
+          .as("change rate %s", e.knownChangeRate())
+          .isTrue();
     }
   }
 
