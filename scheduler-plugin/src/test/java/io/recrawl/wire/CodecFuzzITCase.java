@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * never throws. Tries: {@code jqwik.tries.default} (src/test/resources/junit-platform.properties);
  * a long run: {@code -Djqwik.tries.default=N} (docs/wire-format.md, "Fuzzing").
  */
-class CodecFuzzTest {
+class CodecFuzzITCase {
 
   /** A clock far from the edges: 2023-11-14. */
   private static final long NOW = 1_700_000_000_000L;
