@@ -3,27 +3,16 @@ package io.recrawl.flink.io.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.flink.config.RecrawlConfig;
-import io.recrawl.flink.io.control.ControlSources;
-import io.recrawl.flink.io.status.StatusSources;
-import io.recrawl.flink.job.JobSinks;
-import io.recrawl.flink.job.JobSources;
-import io.recrawl.flink.job.RecrawlJob;
+import io.recrawl.flink.testutil.BoundedKafkaJob;
 import io.recrawl.flink.testutil.KafkaExtension;
-import io.recrawl.flink.testutil.PassThroughStage;
 import io.recrawl.flink.testutil.TestClusters;
-import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequestCodec;
 import io.recrawl.wire.DeadLetter;
 import io.recrawl.wire.DeadLetterCodec;
-import io.recrawl.wire.Parsed;
-import io.recrawl.wire.StatusEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -84,22 +73,7 @@ class OversizeRecordsKafkaITCase {
             "recrawl.parallelism",
             1));
     RecrawlConfig config = RecrawlConfig.fromMap(settings);
-    JobSources bounded =
-        new JobSources() {
-          @Override
-          public DataStream<Parsed<StatusEvent>> statusEvents(StreamExecutionEnvironment env) {
-            return StatusSources.kafka(env, config, OffsetsInitializer.latest());
-          }
-
-          @Override
-          public DataStream<Parsed<ControlMessage>> control(StreamExecutionEnvironment env) {
-            return ControlSources.staticLambda(env, config)
-                .union(ControlSources.kafka(env, config, OffsetsInitializer.latest()));
-          }
-        };
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    RecrawlJob.build(env, config, bounded, JobSinks.fromConfig(config), new PassThroughStage());
-    env.execute("oversize-records");
+    BoundedKafkaJob.run(config, "oversize-records");
 
     List<ConsumerRecord<String, String>> requests =
         KAFKA.kafka().read("crawl.requests", "read_committed", 1, Duration.ofSeconds(30));
