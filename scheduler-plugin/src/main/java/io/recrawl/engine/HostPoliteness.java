@@ -45,7 +45,7 @@ final class HostPoliteness {
     if (!cfg.pushBack) {
       return Outcome.PAGE;
     }
-    Integer code = httpStatus(e);
+    Integer code = e.statusCode();
     if (code != null && (code == 429 || code == 503)) {
       if (pushBack(h, e, host, now, code == 429)) {
         listener.hostBlocked(code == 429 ? "429" : "503");
@@ -198,14 +198,6 @@ final class HostPoliteness {
       h.capacityRate = stepped >= thresholds.configuredRate(h, now) ? 0 : stepped;
       h.capacityStepAt = at;
     }
-  }
-
-  private static Integer httpStatus(StatusEvent e) {
-    if (e.httpStatus() != null) {
-      return e.httpStatus();
-    }
-    Double code = number(e.first("fetch.statusCode"));
-    return code == null ? null : code.intValue();
   }
 
   private static Double number(String s) {

@@ -168,7 +168,7 @@ public final class PageValuation {
     ChangeEvidence.Verdict verdict =
         ChangeEvidence.assess(
             e.changed(),
-            e.httpStatus() != null ? e.httpStatus() : parseInt(e.first("fetch.statusCode")),
+            e.statusCode(),
             sigHash == 0 ? null : Long.toString(sigHash),
             p.signatureHash == 0 ? null : Long.toString(p.signatureHash),
             etagHash == 0 ? null : Integer.toString(etagHash),
@@ -244,17 +244,6 @@ public final class PageValuation {
   /** The page's posterior mean rate under the configured prior. */
   private static double learnedRate(PageState p) {
     return p.changeShape / (double) p.changeRate;
-  }
-
-  private static Integer parseInt(String s) {
-    if (s == null) {
-      return null;
-    }
-    try {
-      return Integer.valueOf(s.trim());
-    } catch (NumberFormatException e) {
-      return null;
-    }
   }
 
   /** A 64-bit string hash (FNV-1a); collisions would only hide one change. */

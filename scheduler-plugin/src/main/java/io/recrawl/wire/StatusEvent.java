@@ -40,6 +40,25 @@ public record StatusEvent(
     return v == null ? null : Double.valueOf(v.trim());
   }
 
+  /**
+   * The fetch's HTTP status: {@code http_status}, else StormCrawler's {@code fetch.statusCode}
+   * metadata; null when neither holds an integer.
+   */
+  public Integer statusCode() {
+    if (httpStatus != null) {
+      return httpStatus;
+    }
+    String code = first("fetch.statusCode");
+    if (code == null) {
+      return null;
+    }
+    try {
+      return Integer.valueOf(code.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
   /** The first value of a metadata key, or null. The key is matched exactly. */
   public String first(String key) {
     List<String> values = metadata.get(key);
