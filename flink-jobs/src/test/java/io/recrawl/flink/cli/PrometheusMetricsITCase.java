@@ -147,7 +147,12 @@ class PrometheusMetricsITCase {
 
     // The demo ends with a savepoint and says how to look into it.
     Map<String, Integer> requested = demo.get(2, TimeUnit.MINUTES);
-    assertThat(requested).hasSizeGreaterThanOrEqualTo(20);
+    // Every page was requested but host1's: its 503 blocks it for a back-off (a minute or so),
+    // which
+    // may outlast the pages it had not yet been sent.
+    assertThat(requested.keySet().stream().filter(u -> !u.startsWith("http://host1.")))
+        .hasSize(16)
+        .contains("http://host2.example/new");
     String printed = text.toString(StandardCharsets.UTF_8);
     Matcher export = Pattern.compile("\\S*recrawl (export --savepoint .*)").matcher(printed);
     assertThat(export.find()).as(printed).isTrue();
