@@ -10,7 +10,6 @@ import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -166,6 +165,7 @@ public final class ThroughputBenchmark {
       json.put("events_per_second", round(scheduler.eventsPerSecond()));
       json.put("passthrough_events_per_second", round(pass.eventsPerSecond()));
       json.put("bytes_per_url", round1(bytesPerUrl));
+      json.put("local_rocksdb_bytes_per_url", round1(scheduler.localBytes / (double) urls));
       json.put("scheduler_cpu_us_per_event", round1(scheduler.cpuMicrosPerEvent()));
       json.put("state_floor_events_per_second", round(floor.eventsPerSecond()));
       json.put("state_floor_cpu_us_per_event", round1(floor.cpuMicrosPerEvent()));
@@ -219,6 +219,7 @@ public final class ThroughputBenchmark {
       crawl.put("state_floor_cpu_us_per_event", round1(floor.cpuMicrosPerEvent()));
       crawl.put("ratio_to_state_floor", round2(scheduler.cpuSeconds / floor.cpuSeconds));
       crawl.put("bytes_per_url", round1(bytesPerUrl));
+      crawl.put("local_rocksdb_bytes_per_url", round1(scheduler.localBytes / (double) finalUrls));
       crawl.put("checkpoints", checkpointJson(scheduler.checkpoints, finalUrls, events));
       crawl.put("seed_urls", urls);
       crawl.put("urls", finalUrls);
@@ -273,10 +274,13 @@ public final class ThroughputBenchmark {
     double bytesPerUrl = scheduler.stateBytes / (double) urls;
     System.out.printf(
         Locale.ROOT,
-        "  state: %,d bytes in a native savepoint = %.1f bytes per URL (%,d URLs)%n",
+        "  state: %,d bytes in a native savepoint = %.1f bytes per URL (%,d URLs); RocksDB's local"
+            + " directories %,d bytes = %.1f per URL%n",
         scheduler.stateBytes,
         bytesPerUrl,
-        urls);
+        urls,
+        scheduler.localBytes,
+        scheduler.localBytes / (double) urls);
     return bytesPerUrl;
   }
 
@@ -309,6 +313,7 @@ public final class ThroughputBenchmark {
       long events,
       double seconds,
       long stateBytes,
+      long localBytes,
       double cpuSeconds,
       double processCpuSeconds,
       CheckpointFootprint.Result checkpoints) {
@@ -420,6 +425,7 @@ public final class ThroughputBenchmark {
     double processCpuAtSubmit = processCpuSeconds();
     JobClient running = env.executeAsync("bench-" + name);
     long stateBytes = 0;
+    long localBytes = 0;
     double cpuSeconds = 0;
     double processCpuAtStart = Double.NaN;
     double processCpu = 0;
@@ -449,13 +455,15 @@ public final class ThroughputBenchmark {
                   work.resolve("savepoint").toUri().toString(), SavepointFormatType.NATIVE)
               .get();
       stateBytes = directorySize(Path.of(java.net.URI.create(savepoint)));
+      localBytes = directorySize(work.resolve(name + "-rocksdb"));
       running.cancel().get();
     } else {
       running.getJobExecutionResult().get();
       cpuSeconds = job == Job.STATE_FLOOR ? FLOOR_CPU_NANOS.get() / 1e9 : 0;
     }
     double seconds = (LAST_NANOS.get() - FIRST_NANOS.get()) / 1e9;
-    return new Measured(events, seconds, stateBytes, cpuSeconds, processCpu, checkpointed);
+    return new Measured(
+        events, seconds, stateBytes, localBytes, cpuSeconds, processCpu, checkpointed);
   }
 
   /** CPU time used so far by this whole JVM, which runs the MiniCluster. */
@@ -572,20 +580,29 @@ public final class ThroughputBenchmark {
     }
   }
 
+  /** The bytes of the files under {@code dir}; files removed while it looks are left out. */
   static long directorySize(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files
-          .filter(Files::isRegularFile)
-          .mapToLong(
-              p -> {
-                try {
-                  return Files.size(p);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              })
-          .sum();
-    }
+    long[] total = {0};
+    Files.walkFileTree(
+        dir,
+        new java.nio.file.SimpleFileVisitor<>() {
+          @Override
+          public java.nio.file.FileVisitResult visitFile(
+              Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+            total[0] += attrs.isRegularFile() ? attrs.size() : 0;
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e)
+              throws IOException {
+            if (e instanceof java.nio.file.NoSuchFileException) {
+              return java.nio.file.FileVisitResult.CONTINUE; // compacted away meanwhile
+            }
+            throw e;
+          }
+        });
+    return total[0];
   }
 
   private static void deleteRecursively(Path dir) throws IOException {
