@@ -180,7 +180,12 @@ public final class FailureRun {
     List<RecoveryChecks.StateUrl> state = new ArrayList<>();
     for (String line : FrontierReader.read(savepoint, config.engineSettings(), null, null, null)) {
       JsonNode n = JSON.readTree(line);
-      state.add(new RecoveryChecks.StateUrl(n.get("url").asText(), n.get("in_flight").asBoolean()));
+      JsonNode lastFetch = n.get("last_fetch");
+      state.add(
+          new RecoveryChecks.StateUrl(
+              n.get("url").asText(),
+              n.get("in_flight").asBoolean(),
+              lastFetch == null || lastFetch.isNull() ? 0 : lastFetch.asLong()));
     }
     RecoveryChecks checks =
         new RecoveryChecks(

@@ -40,8 +40,8 @@ public final class RecoveryChecks {
   public record Limits(
       long leaseMs, double hostMaxRatePerDay, long minIntervalMs, long graceMs, long skewMs) {}
 
-  /** A URL of the final state: whether it is in flight. */
-  public record StateUrl(String url, boolean inFlight) {}
+  /** A URL of the final state: whether it is in flight, and its last fetch (0 for none). */
+  public record StateUrl(String url, boolean inFlight, long lastFetch) {}
 
   private final CrawlMix mix;
   private final long events;
@@ -52,6 +52,7 @@ public final class RecoveryChecks {
 
   private final Map<Long, long[]> statusTimes = new HashMap<>();
   private final Map<Long, CrawlStatus> lastStatus = new HashMap<>();
+  private final Map<Long, Long> lastFetched = new HashMap<>();
 
   /** Per host index, the time of its first 429, or Long.MAX_VALUE. */
   private final Map<Long, Long> first429 = new HashMap<>();
@@ -74,6 +75,9 @@ public final class RecoveryChecks {
       } else {
         times.computeIfAbsent(u, k -> new ArrayList<>()).add(e.time());
         lastStatus.put(u, e.status());
+        if (e.status() == CrawlStatus.FETCHED) {
+          lastFetched.put(u, e.time());
+        }
         if (Integer.valueOf(429).equals(e.httpStatus())) {
           first429.merge(mix.hostOf(u), e.time(), Math::min);
         }
@@ -93,6 +97,7 @@ public final class RecoveryChecks {
     List<Check> out = new ArrayList<>();
     out.add(unknownUrls(requests));
     out.add(everyUrlInState(state));
+    out.add(lastFetchInState(state));
     out.add(firstCrawlsRequested(byUrl));
     out.add(revisitsRequested(byUrl));
     out.add(inFlightOnce(byUrl));
@@ -170,6 +175,28 @@ public final class RecoveryChecks {
         "every URL of the input is in the final state",
         discovered.length,
         missing + extra,
+        example);
+  }
+
+  private Check lastFetchInState(List<StateUrl> state) {
+    long bad = 0;
+    String example = null;
+    for (StateUrl s : state) {
+      long u = number(s.url());
+      long want = u < 0 ? 0 : lastFetched.getOrDefault(u, 0L);
+      if (u >= 0 && s.lastFetch() != want) {
+        bad++;
+        example =
+            example == null
+                ? String.format(
+                    "%s: last fetch %d in state, %d in the input", s.url(), s.lastFetch(), want)
+                : example;
+      }
+    }
+    return new Check(
+        "each URL's last fetch in the final state is its last FETCHED in the input",
+        state.size(),
+        bad,
         example);
   }
 

@@ -24,9 +24,34 @@ class RecoveryChecksTest {
   private List<RecoveryChecks.StateUrl> everyUrl() {
     List<RecoveryChecks.StateUrl> state = new ArrayList<>();
     for (long u = 0; u < mix.urlsAfter(events); u++) {
-      state.add(new RecoveryChecks.StateUrl(mix.url(u), false));
+      state.add(new RecoveryChecks.StateUrl(mix.url(u), false, lastFetch(u)));
     }
     return state;
+  }
+
+  /** The time of URL {@code u}'s last FETCHED in the input, or 0. */
+  private long lastFetch(long u) {
+    long last = 0;
+    for (long i = 0; i < events; i++) {
+      if (mix.urlOf(i) == u && mix.map(i).status() == io.recrawl.wire.CrawlStatus.FETCHED) {
+        last = mix.map(i).time();
+      }
+    }
+    return last;
+  }
+
+  @Test
+  void aFetchTheStateDidNotApplyIsCaught() {
+    List<RecoveryChecks.StateUrl> state = everyUrl();
+    RecoveryChecks.StateUrl fetched =
+        state.stream().filter(s -> s.lastFetch() > 0).findFirst().orElseThrow();
+    state.set(
+        state.indexOf(fetched),
+        new RecoveryChecks.StateUrl(fetched.url(), false, fetched.lastFetch() - 1));
+    assertThat(violations(List.of(), state))
+        .containsEntry(
+            "each URL's last fetch in the final state is its last FETCHED in the input", 1L)
+        .containsEntry("every URL of the input is in the final state", 0L);
   }
 
   private CrawlRequest request(long u, long time) {
@@ -96,7 +121,7 @@ class RecoveryChecksTest {
   @Test
   void aUrlInFlightWithoutACommittedRequestIsCaught() {
     List<RecoveryChecks.StateUrl> state = everyUrl();
-    state.set(0, new RecoveryChecks.StateUrl(mix.url(0), true));
+    state.set(0, new RecoveryChecks.StateUrl(mix.url(0), true, lastFetch(0)));
     assertThat(violations(List.of(), state))
         .containsEntry("every URL in flight in the final state was requested", 1L);
   }
