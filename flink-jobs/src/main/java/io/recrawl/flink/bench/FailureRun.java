@@ -24,7 +24,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.UUID;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.common.eventtime.WatermarkGenerator;
+import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -141,6 +145,10 @@ public final class FailureRun {
     flink.put("restart-strategy.type", "fixed-delay");
     flink.put("restart-strategy.fixed-delay.attempts", String.valueOf(o.failures() + 3));
     flink.put("restart-strategy.fixed-delay.delay", "100 ms");
+    // Small network buffers: fewer statuses queued between the source and the scheduler, so event
+    // time trails the statuses by less (see skewMs).
+    flink.put("taskmanager.memory.segment-size", "4 kb");
+    flink.put("pipeline.auto-watermark-interval", "10 ms");
     flink.put("taskmanager.numberOfTaskSlots", String.valueOf(o.parallelism()));
     flink.put("parallelism.default", String.valueOf(o.parallelism()));
     StreamExecutionEnvironment env =
@@ -150,7 +158,10 @@ public final class FailureRun {
     long[] failAt = failurePoints(o.events(), o.failures(), o.seed());
     FailureInjector injector = new FailureInjector(id, failAt, o.dropAfterRestart());
     RecrawlJob.build(
-        env, config, sources(mix, o.events(), end, injector), JobSinks.fromConfig(config));
+        env,
+        config,
+        sources(mix, o.events(), end, injector, o.parallelism()),
+        JobSinks.fromConfig(config));
 
     FailureInjector.Log log = FailureInjector.log(id);
     long jobStarted = System.nanoTime();
@@ -214,7 +225,8 @@ public final class FailureRun {
    * a second at the input's last event time, which keeps the job alive (and its event time there)
    * once the statuses have ended, so that it can stop with a savepoint.
    */
-  private static JobSources sources(CrawlMix mix, long events, long end, FailureInjector injector) {
+  private static JobSources sources(
+      CrawlMix mix, long events, long end, FailureInjector injector, int parallelism) {
     return new JobSources() {
       @Override
       public DataStream<Parsed<StatusEvent>> statusEvents(StreamExecutionEnvironment env) {
@@ -230,11 +242,15 @@ public final class FailureRun {
             .setParallelism(1)
             .name("failure-injector")
             .uid("failure-injector")
+            // Partitioned by host like the crawl.status topic, at the job's parallelism, so that
+            // the job's first step takes it without a rebalance: a rebalance would let two events
+            // of one host overtake each other, which Kafka's per-partition order rules out.
+            .keyBy(StatusEvent::host, Types.STRING)
             .map(e -> Parsed.ok(e))
             .returns(WireTypes.PARSED_STATUS_EVENT)
-            .setParallelism(1)
-            .name("bench-parsed")
-            .uid("bench-parsed");
+            .setParallelism(parallelism)
+            .name("bench-partitions")
+            .uid("bench-partitions");
       }
 
       @Override
@@ -250,13 +266,33 @@ public final class FailureRun {
                     Long.MAX_VALUE,
                     RateLimiterStrategy.perSecond(1),
                     WireTypes.PARSED_CONTROL_MESSAGE),
-                WatermarkStrategy.<Parsed<ControlMessage>>forMonotonousTimestamps()
-                    .withTimestampAssigner((c, ts) -> c.value().time()),
+                fixedWatermark(end),
                 "bench-control")
             .setParallelism(1)
             .uid("bench-control");
       }
     };
+  }
+
+  /**
+   * The control stream's watermark: the end of the input from the start, without waiting for its
+   * first message (a second at the rate of one a second), during which the scheduler's event time
+   * would stand still while the statuses ran on (after every restart too).
+   */
+  private static WatermarkStrategy<Parsed<ControlMessage>> fixedWatermark(long end) {
+    return WatermarkStrategy.<Parsed<ControlMessage>>forGenerator(
+            context ->
+                new WatermarkGenerator<>() {
+                  @Override
+                  public void onEvent(
+                      Parsed<ControlMessage> c, long timestamp, WatermarkOutput output) {}
+
+                  @Override
+                  public void onPeriodicEmit(WatermarkOutput output) {
+                    output.emitWatermark(new Watermark(end - 1));
+                  }
+                })
+        .withTimestampAssigner((c, ts) -> c.value().time());
   }
 
   /** Stops the job with a savepoint, once it is running (one is refused while tasks start). */
