@@ -24,11 +24,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.UUID;
-import org.apache.flink.api.common.eventtime.Watermark;
-import org.apache.flink.api.common.eventtime.WatermarkGenerator;
-import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -40,10 +36,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The production job ({@link RecrawlJob}: RocksDB, incremental checkpoints, requests to files
- * committed on checkpoints, exactly once) on a {@link CrawlMix} of status events, with a {@link
- * FailureInjector} failing the task at random records; then a stop with a savepoint, the committed
- * requests and the savepoint's frontier read back ({@link FrontierReader}), and {@link
- * RecoveryChecks}. {@code bench failures} and {@code FailureInjectionITCase} both run this.
+ * committed on checkpoints, exactly once), as a replay (event time from the statuses alone, as for
+ * status files read once), on a {@link CrawlMix} of status events, with a {@link FailureInjector}
+ * failing the task at random records; then a stop with a savepoint, the committed requests and the
+ * savepoint's frontier read back ({@link FrontierReader}), and {@link RecoveryChecks}. {@code bench
+ * failures} and {@code FailureInjectionITCase} both run this.
  */
 public final class FailureRun {
 
@@ -91,13 +88,12 @@ public final class FailureRun {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
-   * How far before its own time a status may be applied (see {@link RecoveryChecks}): the input's
-   * watermark follows each event ({@link EveryEventWatermarks}), so this is what the job buffers
-   * between its source and the scheduler, a few thousand events at most; at most 15 minutes, well
-   * below the revisit interval and the grace.
+   * How far before its own time a status may be applied (see {@link RecoveryChecks}): the replay's
+   * statuses reach each scheduler subtask in order through one channel, their watermark after every
+   * event ({@link EveryEventWatermarks}), so by one event's spacing; ten, and a second, to spare.
    */
   static long skewMs(long spacingMs) {
-    return Math.min(5_000 * spacingMs, 15 * 60_000L);
+    return 10 * spacingMs + 1_000;
   }
 
   private FailureRun() {}
@@ -123,8 +119,9 @@ public final class FailureRun {
     Path requestsDir = work.resolve("out/requests");
     Map<String, Object> settings = new HashMap<>();
     settings.put("recrawl.input.path", work.resolve("in").toString()); // not read: sources below
-    // An input that does not end by itself: event time is then the status and control inputs'.
-    settings.put("recrawl.input.monitor-interval-ms", 1000);
+    // A replay (files read once): event time is the statuses' alone, and they reach the keying in
+    // order, in one subtask. The control stream below keeps the job running after them.
+    settings.put("recrawl.input.monitor-interval-ms", 0);
     settings.put("recrawl.output.path", requestsDir.toString());
     settings.put("recrawl.deadletters.path", work.resolve("out/deadletters").toString());
     settings.put("recrawl.control.tick-interval-ms", 0);
@@ -145,10 +142,6 @@ public final class FailureRun {
     flink.put("restart-strategy.type", "fixed-delay");
     flink.put("restart-strategy.fixed-delay.attempts", String.valueOf(o.failures() + 3));
     flink.put("restart-strategy.fixed-delay.delay", "100 ms");
-    // Small network buffers: fewer statuses queued between the source and the scheduler, so event
-    // time trails the statuses by less (see skewMs).
-    flink.put("taskmanager.memory.segment-size", "4 kb");
-    flink.put("pipeline.auto-watermark-interval", "10 ms");
     flink.put("taskmanager.numberOfTaskSlots", String.valueOf(o.parallelism()));
     flink.put("parallelism.default", String.valueOf(o.parallelism()));
     StreamExecutionEnvironment env =
@@ -158,10 +151,7 @@ public final class FailureRun {
     long[] failAt = failurePoints(o.events(), o.failures(), o.seed());
     FailureInjector injector = new FailureInjector(id, failAt, o.dropAfterRestart());
     RecrawlJob.build(
-        env,
-        config,
-        sources(mix, o.events(), end, injector, o.parallelism()),
-        JobSinks.fromConfig(config));
+        env, config, sources(mix, o.events(), end, injector), JobSinks.fromConfig(config));
 
     FailureInjector.Log log = FailureInjector.log(id);
     long jobStarted = System.nanoTime();
@@ -222,11 +212,10 @@ public final class FailureRun {
 
   /**
    * The job's inputs: the mix through the injector, and a control stream of λ_0 = 0 and then a tick
-   * a second at the input's last event time, which keeps the job alive (and its event time there)
-   * once the statuses have ended, so that it can stop with a savepoint.
+   * a second, which keeps the job running once the statuses have ended, so that it can stop with a
+   * savepoint (the end of the statuses ends the schedule: no timer fires after their last time).
    */
-  private static JobSources sources(
-      CrawlMix mix, long events, long end, FailureInjector injector, int parallelism) {
+  private static JobSources sources(CrawlMix mix, long events, long end, FailureInjector injector) {
     return new JobSources() {
       @Override
       public DataStream<Parsed<StatusEvent>> statusEvents(StreamExecutionEnvironment env) {
@@ -242,15 +231,11 @@ public final class FailureRun {
             .setParallelism(1)
             .name("failure-injector")
             .uid("failure-injector")
-            // Partitioned by host like the crawl.status topic, at the job's parallelism, so that
-            // the job's first step takes it without a rebalance: a rebalance would let two events
-            // of one host overtake each other, which Kafka's per-partition order rules out.
-            .keyBy(StatusEvent::host, Types.STRING)
             .map(e -> Parsed.ok(e))
             .returns(WireTypes.PARSED_STATUS_EVENT)
-            .setParallelism(parallelism)
-            .name("bench-partitions")
-            .uid("bench-partitions");
+            .setParallelism(1)
+            .name("bench-parsed")
+            .uid("bench-parsed");
       }
 
       @Override
@@ -266,33 +251,13 @@ public final class FailureRun {
                     Long.MAX_VALUE,
                     RateLimiterStrategy.perSecond(1),
                     WireTypes.PARSED_CONTROL_MESSAGE),
-                fixedWatermark(end),
+                WatermarkStrategy.<Parsed<ControlMessage>>forMonotonousTimestamps()
+                    .withTimestampAssigner((c, ts) -> c.value().time()),
                 "bench-control")
             .setParallelism(1)
             .uid("bench-control");
       }
     };
-  }
-
-  /**
-   * The control stream's watermark: the end of the input from the start, without waiting for its
-   * first message (a second at the rate of one a second), during which the scheduler's event time
-   * would stand still while the statuses ran on (after every restart too).
-   */
-  private static WatermarkStrategy<Parsed<ControlMessage>> fixedWatermark(long end) {
-    return WatermarkStrategy.<Parsed<ControlMessage>>forGenerator(
-            context ->
-                new WatermarkGenerator<>() {
-                  @Override
-                  public void onEvent(
-                      Parsed<ControlMessage> c, long timestamp, WatermarkOutput output) {}
-
-                  @Override
-                  public void onPeriodicEmit(WatermarkOutput output) {
-                    output.emitWatermark(new Watermark(end - 1));
-                  }
-                })
-        .withTimestampAssigner((c, ts) -> c.value().time());
   }
 
   /** Stops the job with a savepoint, once it is running (one is refused while tasks start). */
