@@ -70,6 +70,8 @@ public final class FailureRun {
       double jobSeconds,
       double checkSeconds,
       long skewSeenMs,
+      long earlyRevisits,
+      long mostEarlyMs,
       List<RecoveryChecks.Check> checks) {
     public boolean passed() {
       return checks.stream().allMatch(RecoveryChecks.Check::passed);
@@ -110,12 +112,81 @@ public final class FailureRun {
     return at.stream().mapToLong(Long::longValue).toArray();
   }
 
-  public static Report run(Options o) throws Exception {
+  /** One run of the job: its committed requests, its final savepoint, its injector's log. */
+  private record Executed(
+      List<String> requests, String savepoint, FailureInjector.Log log, double seconds) {}
+
+  /**
+   * Runs the job with the failures, checks it, and, with {@code reference}, runs it again without
+   * failures (under {@code workDir/reference}) and compares the committed requests.
+   */
+  public static Report run(Options o, boolean reference) throws Exception {
     long started = System.nanoTime();
     CrawlMix mix =
         new CrawlMix(o.seedUrls(), o.hosts(), o.hostRun(), o.spacingMs(), CrawlMix.Shape.DEFAULT);
     long end = mix.time(o.events() - 1);
-    Path work = o.workDir().toAbsolutePath();
+    RecrawlConfig config = config(o, o.workDir().toAbsolutePath());
+    Executed run = execute(o, mix, config, o.workDir().toAbsolutePath());
+
+    long checkStarted = System.nanoTime();
+    List<CrawlRequest> requests = new ArrayList<>();
+    for (String line : run.requests()) {
+      requests.add(CrawlRequestCodec.parse(line, end).value());
+    }
+    List<RecoveryChecks.StateUrl> state = new ArrayList<>();
+    for (String line :
+        FrontierReader.read(run.savepoint(), config.engineSettings(), null, null, null)) {
+      JsonNode n = JSON.readTree(line);
+      JsonNode lastFetch = n.get("last_fetch");
+      state.add(
+          new RecoveryChecks.StateUrl(
+              n.get("url").asText(),
+              n.get("in_flight").asBoolean(),
+              lastFetch == null || lastFetch.isNull() ? 0 : lastFetch.asLong()));
+    }
+    RecoveryChecks checks =
+        new RecoveryChecks(
+            mix,
+            o.events(),
+            new RecoveryChecks.Limits(
+                LEASE_MS, HOST_MAX_RATE, MIN_INTERVAL_MS, GRACE_MS, skewMs(o.spacingMs())));
+    List<RecoveryChecks.Check> results = new ArrayList<>(checks.check(requests, state));
+    double checkSeconds = (System.nanoTime() - checkStarted) / 1e9;
+    if (reference) {
+      Path refWork = o.workDir().toAbsolutePath().resolve("reference");
+      Options clean =
+          new Options(
+              o.events(),
+              0,
+              o.seedUrls(),
+              o.hosts(),
+              o.hostRun(),
+              o.spacingMs(),
+              o.parallelism(),
+              o.checkpointInterval(),
+              o.seed(),
+              0,
+              refWork);
+      Executed ref = execute(clean, mix, config(clean, refWork), refWork);
+      results.add(RecoveryChecks.sameRequests(run.requests(), ref.requests()));
+    }
+    return new Report(
+        o,
+        run.log().failedAt(),
+        run.log().attempt(),
+        run.log().recoverySeconds(),
+        state.size(),
+        requests.size(),
+        (System.nanoTime() - started) / 1e9,
+        run.seconds(),
+        checkSeconds,
+        checks.skewSeenMs(),
+        checks.earlyRevisits(),
+        checks.mostEarlyMs(),
+        results);
+  }
+
+  private static RecrawlConfig config(Options o, Path work) {
     Path requestsDir = work.resolve("out/requests");
     Map<String, Object> settings = new HashMap<>();
     settings.put("recrawl.input.path", work.resolve("in").toString()); // not read: sources below
@@ -129,8 +200,12 @@ public final class FailureRun {
     settings.put("recrawl.engine.lease", LEASE_MS / 60_000 + " min");
     settings.put("recrawl.engine.revisit.min-interval", MIN_INTERVAL_MS / 60_000 + " min");
     settings.put("recrawl.engine.host.max-rate", HOST_MAX_RATE);
-    RecrawlConfig config = RecrawlConfig.fromMap(settings);
+    return RecrawlConfig.fromMap(settings);
+  }
 
+  private static Executed execute(Options o, CrawlMix mix, RecrawlConfig config, Path work)
+      throws Exception {
+    long end = mix.time(o.events() - 1);
     Map<String, String> flink = new HashMap<>();
     flink.put("state.backend.type", "rocksdb");
     flink.put("state.backend.incremental", "true");
@@ -172,42 +247,8 @@ public final class FailureRun {
       FailureInjector.forget(id);
     }
     double jobSeconds = (System.nanoTime() - jobStarted) / 1e9;
-
-    long checkStarted = System.nanoTime();
-    List<CrawlRequest> requests = new ArrayList<>();
-    for (String line : FileSinkParts.lines(requestsDir)) {
-      requests.add(CrawlRequestCodec.parse(line, end).value());
-    }
-    List<RecoveryChecks.StateUrl> state = new ArrayList<>();
-    for (String line : FrontierReader.read(savepoint, config.engineSettings(), null, null, null)) {
-      JsonNode n = JSON.readTree(line);
-      JsonNode lastFetch = n.get("last_fetch");
-      state.add(
-          new RecoveryChecks.StateUrl(
-              n.get("url").asText(),
-              n.get("in_flight").asBoolean(),
-              lastFetch == null || lastFetch.isNull() ? 0 : lastFetch.asLong()));
-    }
-    RecoveryChecks checks =
-        new RecoveryChecks(
-            mix,
-            o.events(),
-            new RecoveryChecks.Limits(
-                LEASE_MS, HOST_MAX_RATE, MIN_INTERVAL_MS, GRACE_MS, skewMs(o.spacingMs())));
-    List<RecoveryChecks.Check> results = checks.check(requests, state);
-    double checkSeconds = (System.nanoTime() - checkStarted) / 1e9;
-    return new Report(
-        o,
-        log.failedAt(),
-        log.attempt(),
-        log.recoverySeconds(),
-        state.size(),
-        requests.size(),
-        (System.nanoTime() - started) / 1e9,
-        jobSeconds,
-        checkSeconds,
-        checks.skewSeenMs(),
-        results);
+    return new Executed(
+        FileSinkParts.lines(work.resolve("out/requests")), savepoint, log, jobSeconds);
   }
 
   /**
