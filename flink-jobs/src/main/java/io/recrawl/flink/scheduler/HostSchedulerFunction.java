@@ -110,6 +110,7 @@ public class HostSchedulerFunction
   private final HashMap<String, Object> engineSettings;
   private final double initialGlobalLambda;
   private final boolean decisionLog;
+  private String partitionMode;
 
   private transient HostEngine engine;
   private transient FlinkHostStore store;
@@ -137,6 +138,20 @@ public class HostSchedulerFunction
     this.engineSettings = new HashMap<>(engineSettings);
     this.initialGlobalLambda = initialGlobalLambda;
     this.decisionLog = decisionLog;
+  }
+
+  /**
+   * Names the partition mode that computed the keys of its input (see {@link StateSettings}); null
+   * = not checked on restore.
+   */
+  HostSchedulerFunction keyedBy(String partitionMode) {
+    this.partitionMode = partitionMode;
+    return this;
+  }
+
+  /** The partition mode of the keys, or null. */
+  String partitionMode() {
+    return partitionMode;
   }
 
   /** The engine settings, parsed (for the operator's checks on restore, before {@link #open}). */
