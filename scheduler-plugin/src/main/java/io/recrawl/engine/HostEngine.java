@@ -221,6 +221,27 @@ public final class HostEngine {
     return true;
   }
 
+  /**
+   * Plans a known page, not in flight, for {@code due}: it goes then, whatever its crawl value, as
+   * a retry does. For a frontier brought in from another scheduler ({@code bin/recrawl import}),
+   * whose next fetch dates the pages keep for their first crawl here; from their next status on,
+   * the engine plans them itself. Releases nothing; the page's previous slot becomes stale, as at
+   * any re-index.
+   */
+  public void planAt(HostStore store, String url, long due, EngineContext ctx) {
+    HostState h = store.host();
+    PageState p = h == null ? null : store.page(url);
+    if (p == null || p.inFlight()) {
+      throw new IllegalArgumentException("not a waiting page of " + ctx.host() + ": " + url);
+    }
+    long now = ctx.now();
+    p.forced = true;
+    dueIndex.index(store, h, p, url, due, now);
+    setWake(h, nextWake(h, now, ctx.globalLambda(), h.lastRelease), ctx);
+    demand.settle(h, now, ctx, false);
+    store.putHost(h);
+  }
+
   /** A control-stream override of the host's rate limit (0 or less removes it). */
   public void onHostRate(HostStore store, double maxRate, EngineContext ctx) {
     HostState h = store.host();
