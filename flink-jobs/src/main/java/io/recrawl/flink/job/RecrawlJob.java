@@ -131,6 +131,6 @@ public final class RecrawlJob {
         config.get(RecrawlOptions.GLOBAL_LAMBDA),
         !"none".equals(config.get(RecrawlOptions.DECISIONS_TYPE)),
         ControlSources.carriesEventTime(config),
-        config.partitionMode().name());
+        config.partitionMode().configName());
   }
 }
