@@ -3,7 +3,6 @@ package io.recrawl.flink.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,13 +23,9 @@ public final class FailureBenchmark {
   private FailureBenchmark() {}
 
   public static int run(String[] args) throws Exception {
-    Map<String, String> o = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        System.err.println("usage: bin/recrawl bench failures " + OPTIONS);
-        return 2;
-      }
-      o.put(args[i].substring(2), args[++i]);
+    Map<String, String> o = BenchArgs.parse(args, "usage: bin/recrawl bench failures " + OPTIONS);
+    if (o == null) {
+      return 2;
     }
     FailureRun.Options options =
         new FailureRun.Options(
@@ -50,7 +45,7 @@ public final class FailureBenchmark {
       System.err.println("bench failures: need --events at least twice --urls, --failures >= 0");
       return 2;
     }
-    deleteRecursively(options.workDir());
+    BenchArgs.deleteRecursively(options.workDir());
     System.out.printf(
         Locale.ROOT,
         "bench failures: %,d status events (%,d seed URLs on %,d hosts, then the crawl mix), %d injected failures,"
@@ -143,14 +138,5 @@ public final class FailureBenchmark {
             .toList();
     m.put("check_results", checks);
     return m;
-  }
-
-  private static void deleteRecursively(Path dir) throws java.io.IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
   }
 }

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -87,13 +86,9 @@ public final class ThroughputBenchmark {
       Map<String, String> extra) {}
 
   public static int run(String[] args) throws Exception {
-    Map<String, String> o = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        System.err.println("usage: bin/recrawl bench throughput " + OPTIONS);
-        return 2;
-      }
-      o.put(args[i].substring(2), args[++i]);
+    Map<String, String> o = BenchArgs.parse(args, "usage: bin/recrawl bench throughput " + OPTIONS);
+    if (o == null) {
+      return 2;
     }
     long urls = Long.parseLong(o.getOrDefault("urls", "1000000"));
     long hosts = Long.parseLong(o.getOrDefault("hosts", "10000"));
@@ -118,7 +113,7 @@ public final class ThroughputBenchmark {
       System.err.println("bench throughput: --input takes uniform, crawl or both (uniform,crawl)");
       return 2;
     }
-    deleteRecursively(work);
+    BenchArgs.deleteRecursively(work);
     Files.createDirectories(work);
     String managed = o.getOrDefault("managed-memory", "512m");
     boolean bloom = Boolean.parseBoolean(o.getOrDefault("bloom-filter", "true"));
@@ -603,14 +598,5 @@ public final class ThroughputBenchmark {
           }
         });
     return total[0];
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
   }
 }
