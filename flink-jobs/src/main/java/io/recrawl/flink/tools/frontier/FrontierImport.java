@@ -156,7 +156,8 @@ public final class FrontierImport {
       return new Summary(rows, good, bad, byReason, byHost.size(), null, readSeconds, 0, 0);
     }
     long t1 = System.nanoTime();
-    HostImporter importer = new HostImporter(new HostEngine(cfg), o.settings().now(), o.lambda0());
+    HostImporter importer =
+        new HostImporter(new HostEngine(buildConfig(o)), o.settings().now(), o.lambda0());
     int hosts = byHost.size();
     try (ImportedSavepoint savepoint = new ImportedSavepoint()) {
       Progress progress = new Progress(log, "built", 0, () -> 0, o.progressEveryMs());
@@ -180,6 +181,18 @@ public final class FrontierImport {
       return new Summary(
           rows, good, bad, byReason, hosts, written, readSeconds, buildSeconds, writeSeconds);
     }
+  }
+
+  /**
+   * The engine the state is built with: the job's, but without push-back. A frontier holds each
+   * URL's last status, not the host's history of answers, so its errors are not news of the host
+   * now: judged in import order they could mark a host down and leave pages without their status.
+   * The job learns the hosts' answers anew from the crawler's statuses (crawl-delays still count).
+   */
+  private static EngineConfig buildConfig(Options o) {
+    Map<String, Object> m = new HashMap<>(o.engineSettings());
+    m.put("politeness.push-back", false);
+    return EngineConfig.fromMap(m, "recrawl.engine.");
   }
 
   /** Counts the bytes read, for the progress line's estimate. */
