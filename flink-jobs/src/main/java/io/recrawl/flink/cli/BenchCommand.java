@@ -24,6 +24,9 @@ public final class BenchCommand {
         + "       bin/recrawl bench throughput "
         + io.recrawl.flink.bench.ThroughputBenchmark.OPTIONS
         + "\n"
+        + "       bin/recrawl bench import "
+        + io.recrawl.flink.bench.ImportBenchmark.OPTIONS
+        + "\n"
         + "       bin/recrawl bench simulator [--pages 1000000] [--hosts 10000] [--days 30] [--budget-per-page 0.2]"
         + " [--policy optimal-static ...] [--seed 1]";
   }
@@ -31,6 +34,10 @@ public final class BenchCommand {
   public static int run(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("throughput")) {
       return io.recrawl.flink.bench.ThroughputBenchmark.run(
+          java.util.Arrays.copyOfRange(args, 1, args.length));
+    }
+    if (args.length > 0 && args[0].equals("import")) {
+      return io.recrawl.flink.bench.ImportBenchmark.run(
           java.util.Arrays.copyOfRange(args, 1, args.length));
     }
     if (args.length > 0 && args[0].equals("solver")) {
