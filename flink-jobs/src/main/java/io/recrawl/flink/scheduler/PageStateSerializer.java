@@ -17,13 +17,16 @@ import org.apache.flink.types.StringValue;
  * Compact binary form of a URL's {@link PageState}: a flag word says which optional fields follow,
  * so a never-fetched page is ~20 bytes and a fetched one ~45 (times as varints, absent fields
  * skipped). Per-URL state is the bulk of RocksDB, so every byte counts.
+ *
+ * <p>Layouts: 1, the first; 2 adds {@link PageState#errorSince} under a flag that layout 1 never
+ * sets, so this build reads layout 1 as it is, without migrating state.
  */
 public final class PageStateSerializer extends TypeSerializerSingleton<PageState> {
 
   private static final long serialVersionUID = 1L;
 
   /** The layout this build writes. */
-  static final int LAYOUT = 1;
+  static final int LAYOUT = 2;
 
   public static final PageStateSerializer INSTANCE = new PageStateSerializer();
 
@@ -40,6 +43,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
   private static final int EXPIRIES = 1 << 10;
   private static final int AGE_FROM = 1 << 11;
   private static final int CURVE_SHAPE = 1 << 12;
+  private static final int ERROR_SINCE = 1 << 13;
 
   @Override
   public boolean isImmutableType() {
@@ -65,6 +69,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.etagHash = from.etagHash;
     p.status = from.status;
     p.errors = from.errors;
+    p.errorSince = from.errorSince;
     p.expiries = from.expiries;
     p.forced = from.forced;
     p.leaseUntil = from.leaseUntil;
@@ -125,6 +130,9 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     if (p.curveShape != 0f) {
       flags |= CURVE_SHAPE;
     }
+    if (p.errorSince != 0) {
+      flags |= ERROR_SINCE;
+    }
     VarInts.writeVarInt(out, flags);
     out.writeByte(p.status);
     if ((flags & DEFAULT_WEIGHT) == 0) {
@@ -152,6 +160,9 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     }
     if ((flags & LEASE) != 0) {
       VarInts.writeVarLong(out, p.leaseUntil);
+    }
+    if ((flags & ERROR_SINCE) != 0) {
+      VarInts.writeVarLong(out, p.errorSince);
     }
     if ((flags & SIGNATURE) != 0) {
       out.writeLong(p.signatureHash);
@@ -190,6 +201,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.lastFetch = (flags & LAST_FETCH) != 0 ? VarInts.readVarLong(in) : 0;
     p.ageFrom = (flags & AGE_FROM) != 0 ? VarInts.readVarLong(in) : 0;
     p.leaseUntil = (flags & LEASE) != 0 ? VarInts.readVarLong(in) : 0;
+    p.errorSince = (flags & ERROR_SINCE) != 0 ? VarInts.readVarLong(in) : 0;
     p.signatureHash = (flags & SIGNATURE) != 0 ? in.readLong() : 0;
     p.etagHash = (flags & ETAG) != 0 ? in.readInt() : 0;
     p.slot = (flags & SLOT) != 0 ? in.readLong() : -1;
@@ -232,9 +244,8 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
   }
 
   /**
-   * The serializer's snapshot: its layout ({@link #LAYOUT}, the only one so far). A change of the
-   * binary form adds a layout, keeps reading the old ones, and adds a savepoint fixture (see
-   * docs/operations.md, "Upgrades").
+   * The serializer's snapshot: its layout. A change of the binary form adds a layout, keeps reading
+   * the old ones, and adds a savepoint fixture (see docs/operations.md, "Upgrades").
    */
   public static final class Snapshot extends LayoutSnapshot<PageState> {
     /** For reading a snapshot back. */
@@ -250,6 +261,11 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     @Override
     TypeSerializer<PageState> serializerOf(int layout) {
       return INSTANCE;
+    }
+
+    @Override
+    boolean readsAsIs(int oldLayout) {
+      return true; // every layout only added flags (see the class comment)
     }
   }
 }

@@ -12,9 +12,12 @@ public final class StateBootstrap {
 
   private StateBootstrap() {}
 
-  /** The {@code engine-settings} entry of keyed state written with these engine settings. */
-  public static String engineSettingsEntry(Map<String, ?> engineSettings) {
+  /**
+   * The {@code engine-settings} entry of keyed state written with these engine settings, keyed by
+   * host keys of this partition mode (its configuration name).
+   */
+  public static String engineSettingsEntry(Map<String, ?> engineSettings, String partitionMode) {
     return StateSettings.format(
-        StateSettings.of(EngineConfig.fromMap(engineSettings, "recrawl.engine.")));
+        StateSettings.of(EngineConfig.fromMap(engineSettings, "recrawl.engine."), partitionMode));
   }
 }

@@ -175,7 +175,8 @@ public final class FrontierImport {
               o.savepoint(),
               o.maxParallelism(),
               o.parallelism(),
-              StateBootstrap.engineSettingsEntry(o.engineSettings()),
+              StateBootstrap.engineSettingsEntry(
+                  o.engineSettings(), o.settings().mode().configName()),
               o.settings().now());
       double writeSeconds = (System.nanoTime() - t2) / 1e9;
       return new Summary(
