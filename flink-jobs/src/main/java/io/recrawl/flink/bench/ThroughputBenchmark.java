@@ -598,16 +598,14 @@ public final class ThroughputBenchmark {
       throws Exception {
     deleteRecursively(work);
     Files.createDirectories(work);
+    Synthetic input = new Synthetic(urls, hosts, 5);
     Measured m =
         runJob(
             Job.SCHEDULER,
-            new Synthetic(urls, hosts, 5),
-            urls,
-            parallelism,
-            work,
-            "512m",
-            true,
-            Map.of());
+            "discovered-",
+            input,
+            input.time(urls - 1),
+            new Setup(urls, parallelism, work, "512m", true, Map.of()));
     return new double[] {m.eventsPerSecond(), m.stateBytes, m.seconds};
   }
 
