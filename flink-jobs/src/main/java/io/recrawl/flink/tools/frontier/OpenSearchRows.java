@@ -21,18 +21,16 @@ final class OpenSearchRows extends RowSource {
   }
 
   @Override
-  public Object next() throws IOException {
-    String s;
-    do {
-      s = readLine();
-      if (s == null) {
-        return null;
-      }
-    } while (s.isBlank());
+  public Record nextRecord() throws IOException {
+    return nextLine(false);
+  }
+
+  @Override
+  public Object parse(Record r) {
     try {
-      return parse(s, line());
-    } catch (RowRejection r) {
-      return r.toBadRow(line(), s);
+      return parse(r.text(), r.line());
+    } catch (RowRejection e) {
+      return e.toBadRow(r.line(), r.text());
     }
   }
 

@@ -20,18 +20,16 @@ final class SeedRows extends RowSource {
   }
 
   @Override
-  public Object next() throws IOException {
-    String s;
-    do {
-      s = readLine();
-      if (s == null) {
-        return null;
-      }
-    } while (s.isBlank() || s.strip().startsWith("#"));
+  public Record nextRecord() throws IOException {
+    return nextLine(true);
+  }
+
+  @Override
+  public Object parse(Record r) {
     try {
-      return parse(s, line());
-    } catch (RowRejection r) {
-      return r.toBadRow(line(), s);
+      return parse(r.text(), r.line());
+    } catch (RowRejection e) {
+      return e.toBadRow(r.line(), r.text());
     }
   }
 
