@@ -27,11 +27,7 @@ final class OpenSearchRows extends RowSource {
 
   @Override
   public Object parse(Record r) {
-    try {
-      return parse(r.text(), r.line());
-    } catch (RowRejection e) {
-      return e.toBadRow(r.line(), r.text());
-    }
+    return rowOf(r, OpenSearchRows::parse);
   }
 
   static FrontierRow parse(String s, long line) throws RowRejection {

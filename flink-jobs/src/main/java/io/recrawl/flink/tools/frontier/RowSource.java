@@ -64,6 +64,20 @@ public abstract class RowSource {
     return new Record(line, s);
   }
 
+  /** Parses one record's text. */
+  interface TextParser {
+    FrontierRow parse(String text, long line) throws RowRejection;
+  }
+
+  /** The row {@code parser} makes of a record, or the bad row it refuses. */
+  static Object rowOf(Record r, TextParser parser) {
+    try {
+      return parser.parse(r.text(), r.line());
+    } catch (RowRejection e) {
+      return e.toBadRow(r.line(), r.text());
+    }
+  }
+
   /** The number of the line last read. */
   final long line() {
     return line;

@@ -26,11 +26,7 @@ final class SeedRows extends RowSource {
 
   @Override
   public Object parse(Record r) {
-    try {
-      return parse(r.text(), r.line());
-    } catch (RowRejection e) {
-      return e.toBadRow(r.line(), r.text());
-    }
+    return rowOf(r, SeedRows::parse);
   }
 
   static FrontierRow parse(String s, long line) throws RowRejection {
