@@ -41,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * status and evidence and every bad row in the reject file; import, export and import again give
  * the same pages; and the job on a MiniCluster (RocksDB) started from the savepoint sends each
  * host's pages at the host's pace, overdue ones in value order, the others in their next fetch
- * dates' order. {@code -Drecrawl.import.rows=N} sets the rows (100,000 by default, 60 % of them in
- * the OpenSearch file).
+ * dates' order; a restore with other engine settings is refused as for any savepoint. {@code
+ * -Drecrawl.import.rows=N} sets the rows (100,000 by default, 60 % of them in the OpenSearch file).
  */
 class FrontierImportITCase {
 
@@ -469,5 +469,24 @@ class FrontierImportITCase {
     Path d = tmp.resolve("sp-d");
     importFile(again, "sql-csv", d, tmp.resolve("again.rejects.tsv"));
     assertSameLines(export(d, "sql-csv"), csv);
+
+    // The savepoint keeps the settings it was built with: a restore with another due bucket (the
+    // due slots are its buckets) is refused, naming the key, as for any savepoint of the job.
+    SavepointJobs.Running r =
+        SavepointJobs.start(
+            1, c.toUri().toString(), false, Map.of("due.bucket", "2 min"), Map.of());
+    Throwable failure = null;
+    try {
+      r.job().getJobExecutionResult().get(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      failure = e;
+    } catch (java.util.concurrent.TimeoutException e) {
+      r.cancel(); // restored and running: not refused
+    }
+    StringBuilder messages = new StringBuilder();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      messages.append(t).append('\n');
+    }
+    assertThat(messages.toString()).contains("recrawl.engine.due.bucket was 60000");
   }
 }
