@@ -115,7 +115,8 @@ public final class FrontierImport {
             new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8), 1 << 16);
         Rejects rejects = new Rejects(o.rejects())) {
       Progress progress =
-          new Progress(log, "read", Files.size(o.in()), () -> counted.count, o.progressEveryMs());
+          new Progress(
+              log, "read", Files.size(o.in()), "bytes", () -> counted.count, o.progressEveryMs());
       RowSource source = RowSource.of(o.format(), reader);
       int threads = Math.max(1, o.parallelism());
       ExecutorService pool = Executors.newFixedThreadPool(threads, FrontierImport::checker);
@@ -187,13 +188,14 @@ public final class FrontierImport {
         new HostImporter(new HostEngine(buildConfig(o)), o.settings().now(), o.lambda0());
     int hosts = byHost.size();
     try (ImportedSavepoint savepoint = new ImportedSavepoint()) {
-      Progress progress = new Progress(log, "built", 0, () -> 0, o.progressEveryMs());
-      long built = 0;
+      long[] built = {0};
+      Progress progress =
+          new Progress(log, "built", good, "rows", () -> built[0], o.progressEveryMs());
       for (String host : new ArrayList<>(new TreeMap<>(byHost).keySet())) {
         List<ImportedPage> ofHost = byHost.remove(host);
         savepoint.add(host, importer.build(host, ofHost));
-        built += ofHost.size();
-        progress.update(built);
+        built[0] += ofHost.size();
+        progress.update(built[0]);
       }
       double buildSeconds = (System.nanoTime() - t1) / 1e9;
       long t2 = System.nanoTime();
