@@ -56,6 +56,10 @@ final class RateBook {
     }
   }
 
+  boolean oracle() {
+    return oracle;
+  }
+
   double changeRate(int page) {
     if (oracle) {
       return truth.rate(page);
@@ -95,7 +99,7 @@ final class RateBook {
   }
 
   /** Whether the page has been observed at least once (its statistics are more than the prior). */
-  private boolean observed(int page) {
+  boolean observed(int page) {
     return shape[page] != prior.shape() || rate[page] != prior.rate();
   }
 }

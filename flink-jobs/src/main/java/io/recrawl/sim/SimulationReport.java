@@ -50,6 +50,10 @@ public final class SimulationReport {
     if (cfg.scenario.changeTime() < cfg.days) {
       root.put("change_day", cfg.scenario.changeTime());
     }
+    if (cfg.signals != null) {
+      root.put("signals", cfg.signals);
+      root.put("signal_hosts", cfg.signalHosts);
+    }
     Map<String, Object> opt = new LinkedHashMap<>();
     opt.put("weighted_freshness", reference.weightedFreshness);
     opt.put("lambda0", reference.lambda0);
@@ -87,6 +91,9 @@ public final class SimulationReport {
       }
       if (r.pushBack != null) {
         m.put("push_back", pushBack(r));
+      }
+      if (r.estimates != null) {
+        m.put("estimates", r.estimates);
       }
       policies.put(r.policy, m);
     }

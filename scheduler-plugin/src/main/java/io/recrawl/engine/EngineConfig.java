@@ -133,6 +133,10 @@ public final class EngineConfig {
         "true",
         "the crawl value is averaged over the change-rate posterior (freshness objective): a page whose rate is uncertain is worth more and is never written off on thin evidence; false = the value at the planned rate (see estimator.optimism)");
     doc(
+        "signals.min-trust",
+        "0.95",
+        "a host's change signals (the sitemap.lastmod metadata of its events: a sitemap's lastmod, a feed's date, a ping) are used once this share of their claims, checked against fetches, held (estimated with one held and one broken pseudo-claim; \"changed\" and \"unchanged\" claims apart); above 1 = never used");
+    doc(
         "estimator.optimism",
         "0.5",
         "with estimator.expected-value false: plan with this many standard deviations below the median change rate (about the 30 % quantile), so that pages with little evidence get crawled and learned; 0 = plan with the mean");
@@ -177,6 +181,7 @@ public final class EngineConfig {
   public final double optimism;
   public final boolean hostPrior;
   public final boolean expectedValue;
+  public final double signalMinTrust;
   public final ThresholdGrid grid;
   public final int maxSlotsPerWake;
   public final Set<String> metadataTransfer;
@@ -228,6 +233,7 @@ public final class EngineConfig {
     optimism = r.number("estimator.optimism");
     hostPrior = r.bool("estimator.host-prior");
     expectedValue = r.bool("estimator.expected-value");
+    signalMinTrust = r.positive("signals.min-trust");
     if (!(optimism >= 0) || optimism > 5) {
       throw new IllegalArgumentException(
           prefix

@@ -2,6 +2,7 @@ package io.recrawl.engine;
 
 import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.estimate.ChangeStats;
+import io.recrawl.estimate.SignalTrust;
 import io.recrawl.wire.StatusEvent;
 
 /**
@@ -184,12 +185,36 @@ public final class PageValuation {
                   p.lastFetch,
                   e.time())
               : -1;
+      long signal = signalDate(e);
+      if (signal >= 0 && verdict != ChangeEvidence.Verdict.UNKNOWN) {
+        boolean claimsChange = signal > p.lastFetch;
+        if (since < 0
+            && claimsChange
+            && verdict == ChangeEvidence.Verdict.CHANGED
+            && trusted(h, true)
+            && signal <= e.time()) {
+          since = e.time() - signal; // a trusted signal dates the last change
+        }
+        checkSignal(h, claimsChange, verdict == ChangeEvidence.Verdict.CHANGED);
+      }
+      ChangeStats s = new ChangeStats(p.changeShape, p.changeRate);
+      long from = p.lastFetch;
+      if (p.ageFrom > p.lastFetch && p.ageFrom < e.time() && !cfg.estimator.isKnown(s)) {
+        // A trusted "unchanged" signal at ageFrom: no change until then, this verdict since.
+        s =
+            cfg.estimator.observe(
+                s, (p.ageFrom - p.lastFetch) / (double) EngineConfig.DAY_MS, false);
+        from = p.ageFrom;
+        if (since > e.time() - from) {
+          since = -1;
+        }
+      }
       setChangeStats(
           h,
           p,
           cfg.estimator.learn(
-              new ChangeStats(p.changeShape, p.changeRate),
-              (e.time() - p.lastFetch) / (double) EngineConfig.DAY_MS,
+              s,
+              (e.time() - from) / (double) EngineConfig.DAY_MS,
               verdict,
               since / (double) EngineConfig.DAY_MS));
     }
@@ -199,6 +224,75 @@ public final class PageValuation {
     if (etagHash != 0) {
       p.etagHash = etagHash;
     }
+  }
+
+  /** The metadata key of a page's change signal: a sitemap's lastmod, a feed's date, a ping. */
+  public static final String SIGNAL_KEY = "sitemap.lastmod";
+
+  /** Age start of a page a trusted signal says has changed since its fetch: certainly stale. */
+  static final long STALE = 1;
+
+  /** The event's change signal as epoch ms, or -1 when it has none. */
+  static long signalDate(StatusEvent e) {
+    Long d = ChangeEvidence.parseDate(e.first(SIGNAL_KEY));
+    return d == null || d < 0 ? -1 : d;
+  }
+
+  /** Whether the host's claims of this kind ("changed" or "unchanged") are trusted. */
+  boolean trusted(HostState h, boolean changedClaim) {
+    return changedClaim
+        ? SignalTrust.trusted(h.signalChangedHeld, h.signalChangedMade, cfg.signalMinTrust)
+        : SignalTrust.trusted(h.signalUnchangedHeld, h.signalUnchangedMade, cfg.signalMinTrust);
+  }
+
+  /** Records whether a signal's claim held, by a fetch's verdict. */
+  static void checkSignal(HostState h, boolean claimsChange, boolean changed) {
+    float[] r =
+        claimsChange
+            ? new float[] {h.signalChangedHeld, h.signalChangedMade}
+            : new float[] {h.signalUnchangedHeld, h.signalUnchangedMade};
+    SignalTrust.record(r, claimsChange == changed);
+    if (claimsChange) {
+      h.signalChangedHeld = r[0];
+      h.signalChangedMade = r[1];
+    } else {
+      h.signalUnchangedHeld = r[0];
+      h.signalUnchangedMade = r[1];
+    }
+  }
+
+  /**
+   * A change signal between fetches (a page discovered again with {@link #SIGNAL_KEY}): if the
+   * host's claims of that kind are trusted, a page said to have changed since its fetch is
+   * certainly stale (its age counts from the start of time, so its value is its ceiling), and a
+   * page said to be unchanged was fresh at the signal (its age restarts there). Returns whether the
+   * page's value changed; an untrusted signal changes nothing.
+   */
+  boolean signal(HostState h, PageState p, StatusEvent e, long now) {
+    if (p.neverFetched() || p.ageFrom == STALE) {
+      return false;
+    }
+    long date = signalDate(e);
+    if (date < 0) {
+      return false;
+    }
+    ChangeStats s = new ChangeStats(p.changeShape, p.changeRate);
+    if (cfg.estimator.isKnown(s)) {
+      return false; // a known rate plans from its age as is
+    }
+    if (date > p.lastFetch) {
+      if (!trusted(h, true)) {
+        return false;
+      }
+      p.ageFrom = STALE;
+      return true;
+    }
+    long at = Math.min(now, e.time());
+    if (!trusted(h, false) || at <= p.ageStart()) {
+      return false;
+    }
+    p.ageFrom = at;
+    return true;
   }
 
   /**

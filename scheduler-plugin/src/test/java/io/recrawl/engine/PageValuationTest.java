@@ -4,6 +4,7 @@ import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -216,5 +217,117 @@ class PageValuationTest {
                 .valuation()
                 .changeRate(f.store("a.example").host(), f.store("a.example").page(url)))
         .isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(5));
+  }
+
+  private static StatusEvent withSignal(
+      String url, CrawlStatus status, long time, Boolean changed, long lastmod) {
+    String host = url.replaceFirst("^https?://", "").replaceFirst("/.*$", "");
+    return new StatusEvent(
+        url,
+        host,
+        status,
+        time,
+        Map.of(PageValuation.SIGNAL_KEY, List.of(Long.toString(lastmod))),
+        changed,
+        null,
+        null);
+  }
+
+  /**
+   * Forty pages of one host fetched at T0 and at T0 + 10 days; every third changed. A liar's signal
+   * says "changed now" at every fetch; a truthful one dates the change (or says unchanged).
+   */
+  private static void train(LocalFrontier f, String host, boolean liar, boolean signals) {
+    Sink sink = new Sink();
+    for (int i = 0; i < 40; i++) {
+      String url = "http://" + host + "/p" + i;
+      f.onStatus(fetched(url, T0, true), sink);
+      boolean changed = i % 3 == 0;
+      long second = T0 + 10 * DAY;
+      long lastmod = liar ? second : changed ? T0 + 4 * DAY : T0 - DAY;
+      f.onStatus(
+          signals
+              ? withSignal(url, CrawlStatus.FETCHED, second, changed, lastmod)
+              : fetched(url, second, changed),
+          sink);
+    }
+  }
+
+  @Test
+  void aLyingHostsSignalsAreIgnored() {
+    EngineConfig cfg = config(Map.of());
+    LocalFrontier lied = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier plain = new LocalFrontier(cfg, EngineListener.NONE);
+    train(lied, "liar.example", true, true);
+    train(plain, "liar.example", true, false);
+    HostState h = lied.store("liar.example").host();
+    assertThat(h.signalChangedMade).isEqualTo(40f);
+    assertThat(h.signalChangedHeld).isEqualTo(14f); // only the pages that did change
+    assertThat(lied.engine().valuation().trusted(h, true)).isFalse();
+    // Between fetches the liar says "changed" of every page: nothing moves.
+    long later = T0 + 12 * DAY;
+    Sink sink = new Sink();
+    for (int i = 0; i < 40; i++) {
+      String url = "http://liar.example/p" + i;
+      lied.onStatus(withSignal(url, CrawlStatus.DISCOVERED, later, null, later), sink);
+    }
+    for (int i = 0; i < 40; i++) {
+      String url = "http://liar.example/p" + i;
+      PageState a = lied.store("liar.example").page(url);
+      PageState b = plain.store("liar.example").page(url);
+      assertThat(a.changeShape).isEqualTo(b.changeShape);
+      assertThat(a.changeRate).isEqualTo(b.changeRate);
+      assertThat(a.ageStart()).isEqualTo(b.ageStart());
+      HostState ha = lied.store("liar.example").host();
+      HostState hb = plain.store("liar.example").host();
+      assertThat(lied.engine().valuation().crawlValue(ha, a, later + DAY))
+          .isEqualTo(plain.engine().valuation().crawlValue(hb, b, later + DAY));
+    }
+  }
+
+  @Test
+  void aTruthfulHostsSignalsAreUsedOnceTrusted() {
+    EngineConfig cfg = config(Map.of());
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    train(f, "true.example", false, true);
+    HostState h = f.store("true.example").host();
+    PageValuation v = f.engine().valuation();
+    assertThat(h.signalChangedMade).isEqualTo(14f);
+    assertThat(h.signalChangedHeld).isEqualTo(14f);
+    assertThat(h.signalUnchangedMade).isEqualTo(26f);
+    assertThat(v.trusted(h, true)).isFalse(); // 15/16 < 0.95: not yet
+    assertThat(v.trusted(h, false)).isTrue(); // 27/28
+    // A trusted "unchanged" signal two days after the fetch restarts the page's age there.
+    long second = T0 + 10 * DAY;
+    Sink sink = new Sink();
+    String url = "http://true.example/p1";
+    PageState p = f.store("true.example").page(url);
+    double before = v.crawlValue(h, p, second + 5 * DAY);
+    f.onStatus(withSignal(url, CrawlStatus.DISCOVERED, second + 2 * DAY, null, T0 - DAY), sink);
+    p = f.store("true.example").page(url);
+    assertThat(p.ageStart()).isEqualTo(second + 2 * DAY);
+    assertThat(v.crawlValue(h, p, second + 5 * DAY)).isLessThan(before);
+    // The next fetch learns "unchanged until the signal" and its verdict over the rest.
+    EngineConfig c = cfg;
+    var s0 = new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate);
+    f.onStatus(fetched(url, second + 4 * DAY, true), sink);
+    p = f.store("true.example").page(url);
+    var expected = c.estimator.observe(c.estimator.observe(s0, 2, false), 2, true);
+    assertThat(p.changeShape).isEqualTo((float) expected.shape());
+    assertThat(p.changeRate).isEqualTo((float) expected.rate());
+    // Trusted "changed" claims make a page certainly stale: worth its value ceiling.
+    for (int k = 0; k < 10; k++) {
+      PageValuation.checkSignal(h, true, true);
+    }
+    assertThat(v.trusted(h, true)).isTrue();
+    String q = "http://true.example/p2";
+    f.onStatus(withSignal(q, CrawlStatus.DISCOVERED, second + DAY, null, second + DAY / 2), sink);
+    PageState pq = f.store("true.example").page(q);
+    assertThat(pq.ageFrom).isEqualTo(PageValuation.STALE);
+    assertThat(v.crawlValue(h, pq, second + DAY))
+        .isGreaterThan(
+            100
+                * v.crawlValue(
+                    h, f.store("true.example").page("http://true.example/p5"), second + DAY));
   }
 }
