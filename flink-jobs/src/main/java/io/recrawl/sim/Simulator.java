@@ -53,6 +53,9 @@ public final class Simulator {
      */
     public boolean hostPrior = true;
 
+    /** Whether the estimates use the grid posterior ({@code estimator.posterior: grid}). */
+    public boolean gridPosterior;
+
     /**
      * recrawl.engine keys (see EngineConfig) for the crawl-value policy; empty = the engine's
      * defaults.
@@ -90,6 +93,7 @@ public final class Simulator {
       c.bucketDays = bucketDays;
       c.estimator = estimator;
       c.hostPrior = hostPrior;
+      c.gridPosterior = gridPosterior;
       c.engineSettings = new java.util.HashMap<>(engineSettings);
       c.oracleCapacity = oracleCapacity;
       c.signals = signals;
@@ -220,6 +224,9 @@ public final class Simulator {
               cfg.estimator,
               cfg.hostPrior ? w.hostIndex() : null,
               w.hosts());
+      if (cfg.gridPosterior) {
+        rates.useGrid();
+      }
       int buckets = (int) Math.ceil(end / cfg.bucketDays - 1e-9);
       crawlSeries = new IntervalSeries(cfg.bucketDays, buckets);
       lambdaSeries = new double[buckets];

@@ -2,6 +2,7 @@ package io.recrawl.engine;
 
 import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.estimate.ChangeStats;
+import io.recrawl.estimate.RateGrid;
 import io.recrawl.estimate.SignalTrust;
 import io.recrawl.wire.StatusEvent;
 
@@ -21,8 +22,16 @@ public final class PageValuation {
 
   private final float priorRate;
 
+  /**
+   * With {@code estimator.posterior: grid}, the crawl's learned prior over the rate grid. Only
+   * status events change it (never a wake-up), so a wake-up computed on another engine's thread
+   * reads nothing of it.
+   */
+  private final RateGrid.Prior gridPrior;
+
   PageValuation(EngineConfig cfg) {
     this.cfg = cfg;
+    this.gridPrior = cfg.gridPosterior ? new RateGrid.Prior(1.0, cfg.estimator.prior()) : null;
     ChangeStats prior = cfg.estimator.prior();
     this.priorShape = (float) prior.shape();
     this.priorRate = (float) prior.rate();
@@ -192,31 +201,38 @@ public final class PageValuation {
             && claimsChange
             && verdict == ChangeEvidence.Verdict.CHANGED
             && trusted(h, true)
+            && trusted(h, false)
             && signal <= e.time()) {
-          since = e.time() - signal; // a trusted signal dates the last change
+          // A signal dates the last change only if it misses none: a sitemap regenerated late
+          // says "changed" truly, but dates an earlier change, and "none since" would then be
+          // learned wrongly.
+          since = e.time() - signal;
         }
         checkSignal(h, claimsChange, verdict == ChangeEvidence.Verdict.CHANGED);
       }
-      ChangeStats s = new ChangeStats(p.changeShape, p.changeRate);
       long from = p.lastFetch;
-      if (p.ageFrom > p.lastFetch && p.ageFrom < e.time() && !cfg.estimator.isKnown(s)) {
+      double quiet = 0;
+      if (p.ageFrom > p.lastFetch
+          && p.ageFrom < e.time()
+          && !cfg.estimator.isKnown(new ChangeStats(p.changeShape, p.changeRate))) {
         // A trusted "unchanged" signal at ageFrom: no change until then, this verdict since.
-        s =
-            cfg.estimator.observe(
-                s, (p.ageFrom - p.lastFetch) / (double) EngineConfig.DAY_MS, false);
+        quiet = (p.ageFrom - p.lastFetch) / (double) EngineConfig.DAY_MS;
         from = p.ageFrom;
         if (since > e.time() - from) {
           since = -1;
         }
       }
-      setChangeStats(
-          h,
-          p,
-          cfg.estimator.learn(
-              s,
-              (e.time() - from) / (double) EngineConfig.DAY_MS,
-              verdict,
-              since / (double) EngineConfig.DAY_MS));
+      double interval = (e.time() - from) / (double) EngineConfig.DAY_MS;
+      if (gridPrior != null) {
+        learnOnGrid(h, p, quiet, interval, verdict, since / (double) EngineConfig.DAY_MS);
+      } else {
+        ChangeStats s = new ChangeStats(p.changeShape, p.changeRate);
+        if (quiet > 0) {
+          s = cfg.estimator.observe(s, quiet, false);
+        }
+        setChangeStats(
+            h, p, cfg.estimator.learn(s, interval, verdict, since / (double) EngineConfig.DAY_MS));
+      }
     }
     if (sigHash != 0) {
       p.signatureHash = sigHash;
@@ -224,6 +240,43 @@ public final class PageValuation {
     if (etagHash != 0) {
       p.etagHash = etagHash;
     }
+  }
+
+  /**
+   * {@code estimator.posterior: grid}: the page's evidence grows by this fetch, its term in the
+   * learned prior is replaced, and its Gamma is the projection of its posterior on the grid.
+   */
+  private void learnOnGrid(
+      HostState h,
+      PageState p,
+      double quiet,
+      double interval,
+      ChangeEvidence.Verdict verdict,
+      double since) {
+    if (verdict == ChangeEvidence.Verdict.UNKNOWN || !(interval > 0)) {
+      return;
+    }
+    if (cfg.estimator.isKnown(new ChangeStats(p.changeShape, p.changeRate))) {
+      return; // a known rate is not learned (it came with this very event's metadata)
+    }
+    RateGrid.Evidence before =
+        new RateGrid.Evidence(
+            p.evidenceUnchanged, p.evidenceChanged, p.evidenceLnGap, p.evidenceDated);
+    double cap = cfg.estimator.maxShape();
+    RateGrid.Evidence quietBefore =
+        quiet > 0 ? RateGrid.observe(before, quiet, false, cap) : before;
+    RateGrid.Evidence after =
+        verdict == ChangeEvidence.Verdict.CHANGED && since >= 0 && since <= interval
+            ? RateGrid.observeChangeAt(quietBefore, since, cap)
+            : RateGrid.observe(
+                quietBefore, interval, verdict == ChangeEvidence.Verdict.CHANGED, cap);
+    gridPrior.replace(before, after);
+    p.evidenceUnchanged = (float) after.unchanged();
+    p.evidenceChanged = (float) after.changed();
+    p.evidenceLnGap = (float) after.meanLnGap();
+    p.evidenceDated = (float) after.dated();
+    setChangeStats(
+        h, p, RateGrid.project(RateGrid.posterior(after, gridPrior.probabilities()), cap));
   }
 
   /** The metadata key of a page's change signal: a sitemap's lastmod, a feed's date, a ping. */
@@ -242,7 +295,8 @@ public final class PageValuation {
   boolean trusted(HostState h, boolean changedClaim) {
     return changedClaim
         ? SignalTrust.trusted(h.signalChangedHeld, h.signalChangedMade, cfg.signalMinTrust)
-        : SignalTrust.trusted(h.signalUnchangedHeld, h.signalUnchangedMade, cfg.signalMinTrust);
+        : SignalTrust.trusted(
+            h.signalUnchangedHeld, h.signalUnchangedMade, cfg.signalMinTrustUnchanged);
   }
 
   /** Records whether a signal's claim held, by a fetch's verdict. */
@@ -265,8 +319,11 @@ public final class PageValuation {
    * A change signal between fetches (a page discovered again with {@link #SIGNAL_KEY}): if the
    * host's claims of that kind are trusted, a page said to have changed since its fetch is
    * certainly stale (its age counts from the start of time, so its value is its ceiling), and a
-   * page said to be unchanged was fresh at the signal (its age restarts there). Returns whether the
-   * page's value changed; an untrusted signal changes nothing.
+   * page said to be unchanged was fresh at the signal (its age restarts there, and its next fetch
+   * learns "unchanged until then"). Returns whether the page's value changed; an untrusted signal
+   * changes nothing. "Unchanged" claims need {@code signals.min-trust-unchanged}: their errors fall
+   * on the pages that change most, and each one costs the page's freshness until the host admits
+   * the change.
    */
   boolean signal(HostState h, PageState p, StatusEvent e, long now) {
     if (p.neverFetched() || p.ageFrom == STALE) {

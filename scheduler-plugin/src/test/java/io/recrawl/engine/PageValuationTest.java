@@ -296,11 +296,22 @@ class PageValuationTest {
     assertThat(h.signalChangedHeld).isEqualTo(14f);
     assertThat(h.signalUnchangedMade).isEqualTo(26f);
     assertThat(v.trusted(h, true)).isFalse(); // 15/16 < 0.95: not yet
-    assertThat(v.trusted(h, false)).isTrue(); // 27/28
-    // A trusted "unchanged" signal two days after the fetch restarts the page's age there.
+    assertThat(v.trusted(h, false)).isFalse(); // 27/28 < 0.99: not yet
     long second = T0 + 10 * DAY;
     Sink sink = new Sink();
+    // Untrusted, neither kind of claim changes anything.
     String url = "http://true.example/p1";
+    long age = f.store("true.example").page(url).ageStart();
+    f.onStatus(withSignal(url, CrawlStatus.DISCOVERED, second + DAY, null, T0 - DAY), sink);
+    assertThat(f.store("true.example").page(url).ageStart()).isEqualTo(age);
+    String q = "http://true.example/p2";
+    f.onStatus(withSignal(q, CrawlStatus.DISCOVERED, second + DAY, null, second + DAY / 2), sink);
+    assertThat(f.store("true.example").page(q).ageFrom).isZero();
+    // Once trusted, an "unchanged" signal two days after the fetch restarts the page's age there.
+    for (int k = 0; k < 80; k++) {
+      PageValuation.checkSignal(h, false, false);
+    }
+    assertThat(v.trusted(h, false)).isTrue(); // 107/108
     PageState p = f.store("true.example").page(url);
     double before = v.crawlValue(h, p, second + 5 * DAY);
     f.onStatus(withSignal(url, CrawlStatus.DISCOVERED, second + 2 * DAY, null, T0 - DAY), sink);
@@ -308,11 +319,10 @@ class PageValuationTest {
     assertThat(p.ageStart()).isEqualTo(second + 2 * DAY);
     assertThat(v.crawlValue(h, p, second + 5 * DAY)).isLessThan(before);
     // The next fetch learns "unchanged until the signal" and its verdict over the rest.
-    EngineConfig c = cfg;
     var s0 = new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate);
     f.onStatus(fetched(url, second + 4 * DAY, true), sink);
     p = f.store("true.example").page(url);
-    var expected = c.estimator.observe(c.estimator.observe(s0, 2, false), 2, true);
+    var expected = cfg.estimator.observe(cfg.estimator.observe(s0, 2, false), 2, true);
     assertThat(p.changeShape).isEqualTo((float) expected.shape());
     assertThat(p.changeRate).isEqualTo((float) expected.rate());
     // Trusted "changed" claims make a page certainly stale: worth its value ceiling.
@@ -320,7 +330,6 @@ class PageValuationTest {
       PageValuation.checkSignal(h, true, true);
     }
     assertThat(v.trusted(h, true)).isTrue();
-    String q = "http://true.example/p2";
     f.onStatus(withSignal(q, CrawlStatus.DISCOVERED, second + DAY, null, second + DAY / 2), sink);
     PageState pq = f.store("true.example").page(q);
     assertThat(pq.ageFrom).isEqualTo(PageValuation.STALE);

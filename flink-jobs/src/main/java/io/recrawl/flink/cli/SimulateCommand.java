@@ -121,9 +121,9 @@ public final class SimulateCommand {
       estimator = new ChangeRateEstimator(priorRate, 1.0, 200.0);
       engine.putIfAbsent("estimator.prior-rate", Double.toString(priorRate));
     }
-    boolean hostPrior =
-        EngineConfig.with(engine)
-            .hostPrior; // refuses a bad key or value before the long part starts
+    EngineConfig engineConfig =
+        EngineConfig.with(engine); // refuses a bad key or value before the long part starts
+    boolean hostPrior = engineConfig.hostPrior;
     if (scenario.equals("learned") || scenario.equals("signals")) {
       if (oracle) {
         throw new IllegalArgumentException("the " + scenario + " scenario means no --oracle-rates");
@@ -183,6 +183,7 @@ public final class SimulateCommand {
     cfg.seed = seed;
     cfg.estimator = estimator;
     cfg.hostPrior = hostPrior;
+    cfg.gridPosterior = engineConfig.gridPosterior;
     cfg.engineSettings = engine;
     cfg.signals = signals;
     cfg.signalHosts = signalHosts;

@@ -22,10 +22,22 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
 
   private static final long serialVersionUID = 1L;
 
-  /** The layout this build writes. */
-  static final int LAYOUT = 1;
+  /**
+   * The layout this build writes: 2 adds the change-rate evidence of the grid posterior (an
+   * optional field, behind a flag bit layout 1 never sets, so layout 1 reads as is).
+   */
+  static final int LAYOUT = 2;
 
-  public static final PageStateSerializer INSTANCE = new PageStateSerializer();
+  public static final PageStateSerializer INSTANCE = new PageStateSerializer(LAYOUT);
+
+  /** Layout 1 (builds before the grid posterior), for the migration of their state. */
+  static final PageStateSerializer LAYOUT_1 = new PageStateSerializer(1);
+
+  private final int layout;
+
+  private PageStateSerializer(int layout) {
+    this.layout = layout;
+  }
 
   private static final int FORCED = 1;
   private static final int LAST_FETCH = 1 << 1;
@@ -40,6 +52,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
   private static final int EXPIRIES = 1 << 10;
   private static final int AGE_FROM = 1 << 11;
   private static final int CURVE_SHAPE = 1 << 12;
+  private static final int EVIDENCE = 1 << 13;
 
   @Override
   public boolean isImmutableType() {
@@ -61,6 +74,10 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.changeRate = from.changeRate;
     p.curveRate = from.curveRate;
     p.curveShape = from.curveShape;
+    p.evidenceUnchanged = from.evidenceUnchanged;
+    p.evidenceChanged = from.evidenceChanged;
+    p.evidenceLnGap = from.evidenceLnGap;
+    p.evidenceDated = from.evidenceDated;
     p.signatureHash = from.signatureHash;
     p.etagHash = from.etagHash;
     p.status = from.status;
@@ -125,6 +142,13 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     if (p.curveShape != 0f) {
       flags |= CURVE_SHAPE;
     }
+    if (layout >= 2
+        && (p.evidenceUnchanged != 0f
+            || p.evidenceChanged != 0f
+            || p.evidenceLnGap != 0f
+            || p.evidenceDated != 0f)) {
+      flags |= EVIDENCE;
+    }
     VarInts.writeVarInt(out, flags);
     out.writeByte(p.status);
     if ((flags & DEFAULT_WEIGHT) == 0) {
@@ -137,6 +161,12 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     }
     if ((flags & CURVE_SHAPE) != 0) {
       out.writeFloat(p.curveShape);
+    }
+    if ((flags & EVIDENCE) != 0) {
+      out.writeFloat(p.evidenceUnchanged);
+      out.writeFloat(p.evidenceChanged);
+      out.writeFloat(p.evidenceLnGap);
+      out.writeFloat(p.evidenceDated);
     }
     if ((flags & ERRORS) != 0) {
       out.writeByte(p.errors);
@@ -184,6 +214,12 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.changeRate = in.readFloat();
     p.curveRate = (flags & CURVE_RATE) != 0 ? in.readFloat() : 0f;
     p.curveShape = (flags & CURVE_SHAPE) != 0 ? in.readFloat() : 0f;
+    if ((flags & EVIDENCE) != 0) {
+      p.evidenceUnchanged = in.readFloat();
+      p.evidenceChanged = in.readFloat();
+      p.evidenceLnGap = in.readFloat();
+      p.evidenceDated = in.readFloat();
+    }
     p.errors = (flags & ERRORS) != 0 ? in.readByte() : 0;
     p.expiries = (flags & EXPIRIES) != 0 ? in.readByte() : 0;
     p.forced = (flags & FORCED) != 0;
@@ -222,7 +258,22 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
 
   @Override
   public TypeSerializerSnapshot<PageState> snapshotConfiguration() {
-    return new Snapshot();
+    return new Snapshot(layout);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PageStateSerializer && ((PageStateSerializer) o).layout == layout;
+  }
+
+  @Override
+  public int hashCode() {
+    return layout;
+  }
+
+  /** Resolves to this instance on deserialization, keeping the layout. */
+  private Object readResolve() {
+    return layout == 1 ? LAYOUT_1 : INSTANCE;
   }
 
   private static Map<String, List<String>> copyMetadata(Map<String, List<String>> md) {
@@ -232,14 +283,19 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
   }
 
   /**
-   * The serializer's snapshot: its layout ({@link #LAYOUT}, the only one so far). A change of the
-   * binary form adds a layout, keeps reading the old ones, and adds a savepoint fixture (see
-   * docs/operations.md, "Upgrades").
+   * The serializer's snapshot: its layout ({@link #LAYOUT}). A change of the binary form adds a
+   * layout, keeps reading the old ones, and adds a savepoint fixture (see docs/operations.md,
+   * "Upgrades"). State in layout 1 is compatible after migration (RocksDB rewrites it in the
+   * current layout on restore).
    */
   public static final class Snapshot extends LayoutSnapshot<PageState> {
     /** For reading a snapshot back. */
     public Snapshot() {
-      super(LAYOUT);
+      this(LAYOUT);
+    }
+
+    Snapshot(int layout) {
+      super(layout);
     }
 
     @Override
@@ -249,7 +305,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
 
     @Override
     TypeSerializer<PageState> serializerOf(int layout) {
-      return INSTANCE;
+      return layout == 1 ? LAYOUT_1 : INSTANCE;
     }
   }
 }

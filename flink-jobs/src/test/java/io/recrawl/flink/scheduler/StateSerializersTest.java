@@ -223,6 +223,31 @@ class StateSerializersTest {
   }
 
   @Test
+  void pageEvidenceOfTheGridPosteriorRoundTripsAndLayoutOneReadsAsBefore() throws IOException {
+    Random r = new Random(5);
+    for (int i = 0; i < 200; i++) {
+      PageState p = randomPage(r);
+      byte[] old = bytes(PageStateSerializer.LAYOUT_1, p);
+      // a page without evidence is written alike in both layouts, so layout 1 reads as is
+      assertThat(bytes(PageStateSerializer.INSTANCE, p)).isEqualTo(old);
+      assertThat(PageStateSerializer.INSTANCE.deserialize(new DataInputDeserializer(old)))
+          .usingRecursiveComparison()
+          .isEqualTo(p);
+      p.evidenceUnchanged = r.nextFloat() * 100;
+      p.evidenceChanged = r.nextInt(50);
+      p.evidenceLnGap = (float) r.nextGaussian();
+      p.evidenceDated = r.nextInt(3);
+      assertThat(roundTrip(PageStateSerializer.INSTANCE, p))
+          .usingRecursiveComparison()
+          .isEqualTo(p);
+      assertThat(PageStateSerializer.INSTANCE.copy(p)).usingRecursiveComparison().isEqualTo(p);
+      // 16 bytes, and one more when the flag word grows a byte
+      assertThat(bytes(PageStateSerializer.INSTANCE, p).length)
+          .isBetween(old.length + 16, old.length + 17);
+    }
+  }
+
+  @Test
   void hostRecordsOfBuildsBeforeSignalTrustAreMigratedAndTrustRoundTrips() throws IOException {
     TypeSerializerSnapshot<HostState> old = HostStateSerializer.LAYOUT_3.snapshotConfiguration();
     DataOutputSerializer out = new DataOutputSerializer(64);
