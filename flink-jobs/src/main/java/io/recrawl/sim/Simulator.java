@@ -53,8 +53,11 @@ public final class Simulator {
      */
     public boolean hostPrior = true;
 
-    /** Whether the estimates use the grid posterior ({@code estimator.posterior: grid}). */
-    public boolean gridPosterior;
+    /**
+     * Whether the shared estimates use the grid posterior ({@code estimator.posterior: grid}, the
+     * engine's default), as crawl-value's engine does.
+     */
+    public boolean gridPosterior = true;
 
     /**
      * recrawl.engine keys (see EngineConfig) for the crawl-value policy; empty = the engine's

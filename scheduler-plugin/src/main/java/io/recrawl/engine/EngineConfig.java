@@ -134,8 +134,12 @@ public final class EngineConfig {
         "the crawl value is averaged over the change-rate posterior (freshness objective): a page whose rate is uncertain is worth more and is never written off on thin evidence; false = the value at the planned rate (see estimator.optimism)");
     doc(
         "estimator.posterior",
-        "gamma",
+        "grid",
         "gamma = the page's Gamma posterior updated in place (changed verdicts by moment matching); grid = the posterior on a fixed grid in ln(rate) from the page's evidence (4 floats) under a prior learned from the crawl (the mean of the pages' posteriors), projected on a Gamma for planning");
+    doc(
+        "estimator.exploration",
+        "0",
+        "with estimator.expected-value: the value of learning, β: a page's crawl value is scaled by 1 + β/√shape (its posterior's coefficient of variation), at most 1 + β, so that pages with little evidence are crawled and learned sooner; 0 = off");
     doc(
         "signals.min-trust",
         "0.95",
@@ -192,6 +196,7 @@ public final class EngineConfig {
   public final double signalMinTrust;
   public final double signalMinTrustUnchanged;
   public final boolean gridPosterior;
+  public final double exploration;
   public final ThresholdGrid grid;
   public final int maxSlotsPerWake;
   public final Set<String> metadataTransfer;
@@ -251,6 +256,9 @@ public final class EngineConfig {
         "estimator.posterior",
         "must be gamma or grid");
     gridPosterior = posterior.equals("grid");
+    exploration = r.number("estimator.exploration");
+    r.require(
+        exploration >= 0 && exploration <= 10, "estimator.exploration", "must be within [0, 10]");
     if (!(optimism >= 0) || optimism > 5) {
       throw new IllegalArgumentException(
           prefix

@@ -64,6 +64,7 @@ public final class PageValuation {
     double tauDays = Math.max(0, now - p.ageStart()) / (double) EngineConfig.DAY_MS;
     return plansWithPosterior(s)
         ? cfg.objective.expectedCrawlValue(p.weight, s.shape(), s.rate(), tauDays)
+            * learningBonus(s)
         : cfg.objective.crawlValue(p.weight, plannedRate(s), tauDays);
   }
 
@@ -74,7 +75,7 @@ public final class PageValuation {
   public double valueCeiling(HostState h, PageState p) {
     ChangeStats s = changeStats(h, p);
     return plansWithPosterior(s)
-        ? cfg.objective.expectedValueCeiling(p.weight, s.shape(), s.rate())
+        ? cfg.objective.expectedValueCeiling(p.weight, s.shape(), s.rate()) * learningBonus(s)
         : cfg.objective.valueCeiling(p.weight, plannedRate(s));
   }
 
@@ -92,6 +93,15 @@ public final class PageValuation {
     return plansWithPosterior(s)
         ? cfg.estimator.rate(s)
         : cfg.estimator.optimisticRate(s, cfg.optimism);
+  }
+
+  /**
+   * The value of learning ({@code estimator.exploration} = β): the crawl value is scaled by 1 +
+   * β/√a, a the posterior's shape, whose coefficient of variation is 1/√a. Bounded by 1 + β (a page
+   * with one observation's worth) and gone as evidence accrues.
+   */
+  double learningBonus(ChangeStats s) {
+    return cfg.exploration > 0 ? 1 + cfg.exploration / Math.sqrt(Math.max(s.shape(), 1)) : 1;
   }
 
   /**
@@ -136,7 +146,8 @@ public final class PageValuation {
     ChangeStats s = changeStats(h, p);
     double tauDays =
         plansWithPosterior(s)
-            ? cfg.objective.expectedTimeToThreshold(p.weight, s.shape(), s.rate(), theta)
+            ? cfg.objective.expectedTimeToThreshold(
+                p.weight, s.shape(), s.rate(), theta / learningBonus(s))
             : cfg.objective.timeToThreshold(p.weight, plannedRate(s), theta);
     double tauMs = Math.max(tauDays * EngineConfig.DAY_MS, cfg.minRevisitMs);
     if (cfg.maxRevisitMs > 0) {
@@ -282,9 +293,6 @@ public final class PageValuation {
   /** The metadata key of a page's change signal: a sitemap's lastmod, a feed's date, a ping. */
   public static final String SIGNAL_KEY = "sitemap.lastmod";
 
-  /** Age start of a page a trusted signal says has changed since its fetch: certainly stale. */
-  static final long STALE = 1;
-
   /** The event's change signal as epoch ms, or -1 when it has none. */
   static long signalDate(StatusEvent e) {
     Long d = ChangeEvidence.parseDate(e.first(SIGNAL_KEY));
@@ -317,16 +325,14 @@ public final class PageValuation {
 
   /**
    * A change signal between fetches (a page discovered again with {@link #SIGNAL_KEY}): if the
-   * host's claims of that kind are trusted, a page said to have changed since its fetch is
-   * certainly stale (its age counts from the start of time, so its value is its ceiling), and a
-   * page said to be unchanged was fresh at the signal (its age restarts there, and its next fetch
-   * learns "unchanged until then"). Returns whether the page's value changed; an untrusted signal
-   * changes nothing. "Unchanged" claims need {@code signals.min-trust-unchanged}: their errors fall
-   * on the pages that change most, and each one costs the page's freshness until the host admits
-   * the change.
+   * host's "unchanged" claims are trusted, a page said to be unchanged since its fetch was fresh at
+   * the signal (its age restarts there, and its next fetch learns "unchanged until then"). Returns
+   * whether the page's value changed; an untrusted signal, or a "changed" one, changes nothing.
+   * "Unchanged" claims need {@code signals.min-trust-unchanged}: their errors fall on the pages
+   * that change most, and each one costs the page's freshness until the host admits the change.
    */
   boolean signal(HostState h, PageState p, StatusEvent e, long now) {
-    if (p.neverFetched() || p.ageFrom == STALE) {
+    if (p.neverFetched()) {
       return false;
     }
     long date = signalDate(e);
@@ -338,11 +344,11 @@ public final class PageValuation {
       return false; // a known rate plans from its age as is
     }
     if (date > p.lastFetch) {
-      if (!trusted(h, true)) {
-        return false;
-      }
-      p.ageFrom = STALE;
-      return true;
+      // A "changed" claim only dates the change for the estimator, at the next fetch. Made
+      // certainly stale (worth its value ceiling, infinite under a shape-1 posterior), every page a
+      // late sitemap admits had changed went before every other page of its host: -0.4 % of
+      // freshness with stale hosts, nothing gained with truthful ones (decision record).
+      return false;
     }
     long at = Math.min(now, e.time());
     if (!trusted(h, false) || at <= p.ageStart()) {

@@ -11,6 +11,9 @@ import org.junit.jupiter.api.Test;
 
 class PageValuationTest {
 
+  /** The Gamma posterior updated in place, for the tests that check its arithmetic. */
+  private static final Map<String, Object> GAMMA = Map.of("estimator.posterior", "gamma");
+
   private static EngineConfig config(Map<String, Object> overrides) {
     return EngineConfig.with(overrides);
   }
@@ -44,7 +47,7 @@ class PageValuationTest {
 
   @Test
   void aPageWithLittleEvidenceTakesItsPriorFromTheOtherPagesOfItsHost() {
-    EngineConfig cfg = config(Map.of());
+    EngineConfig cfg = config(GAMMA);
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
     Sink sink = new Sink();
     // Twenty pages of slow.example stay unchanged over 20 days; one page of fresh.example is alike.
@@ -75,7 +78,9 @@ class PageValuationTest {
 
     // Off, every page starts from estimator.prior-rate.
     LocalFrontier off =
-        new LocalFrontier(config(Map.of("estimator.host-prior", false)), EngineListener.NONE);
+        new LocalFrontier(
+            config(Map.of("estimator.host-prior", false, "estimator.posterior", "gamma")),
+            EngineListener.NONE);
     for (int i = 0; i < 20; i++) {
       off.onStatus(fetched("http://slow.example/p" + i, T0, true), sink);
       off.onStatus(fetched("http://slow.example/p" + i, T0 + 20 * DAY, false), sink);
@@ -137,7 +142,7 @@ class PageValuationTest {
 
   @Test
   void aTrustworthyLastModifiedTellsTheEngineWhenThePageChanged() {
-    EngineConfig cfg = config(Map.of("estimator.optimism", 0));
+    EngineConfig cfg = config(Map.of("estimator.optimism", 0, "estimator.posterior", "gamma"));
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
@@ -287,7 +292,7 @@ class PageValuationTest {
 
   @Test
   void aTruthfulHostsSignalsAreUsedOnceTrusted() {
-    EngineConfig cfg = config(Map.of());
+    EngineConfig cfg = config(GAMMA);
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
     train(f, "true.example", false, true);
     HostState h = f.store("true.example").host();
@@ -325,18 +330,41 @@ class PageValuationTest {
     var expected = cfg.estimator.observe(cfg.estimator.observe(s0, 2, false), 2, true);
     assertThat(p.changeShape).isEqualTo((float) expected.shape());
     assertThat(p.changeRate).isEqualTo((float) expected.rate());
-    // Trusted "changed" claims make a page certainly stale: worth its value ceiling.
+    // A "changed" claim between fetches changes nothing, trusted or not.
     for (int k = 0; k < 10; k++) {
       PageValuation.checkSignal(h, true, true);
     }
     assertThat(v.trusted(h, true)).isTrue();
     f.onStatus(withSignal(q, CrawlStatus.DISCOVERED, second + DAY, null, second + DAY / 2), sink);
+    assertThat(f.store("true.example").page(q).ageFrom).isZero();
+    // With both kinds trusted, a fetch's signal dates the change: "a change then, none since".
     PageState pq = f.store("true.example").page(q);
-    assertThat(pq.ageFrom).isEqualTo(PageValuation.STALE);
-    assertThat(v.crawlValue(h, pq, second + DAY))
-        .isGreaterThan(
-            100
-                * v.crawlValue(
-                    h, f.store("true.example").page("http://true.example/p5"), second + DAY));
+    var q0 = new io.recrawl.estimate.ChangeStats(pq.changeShape, pq.changeRate);
+    f.onStatus(withSignal(q, CrawlStatus.FETCHED, second + 6 * DAY, true, second + 5 * DAY), sink);
+    pq = f.store("true.example").page(q);
+    var dated = cfg.estimator.observeChangeAt(q0, 6, 1);
+    assertThat(pq.changeShape).isEqualTo((float) dated.shape());
+    assertThat(pq.changeRate).isEqualTo((float) dated.rate());
+  }
+
+  @Test
+  void theGridPosteriorKeepsThePagesEvidenceAndPlansWithItsMoments() {
+    EngineConfig cfg = config(Map.of());
+    assertThat(cfg.gridPosterior).isTrue(); // the default
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    String url = "http://g.example/x";
+    f.onStatus(fetched(url, T0, true), sink);
+    f.onStatus(fetched(url, T0 + 20 * DAY, true), sink);
+    f.onStatus(fetched(url, T0 + 25 * DAY, false), sink);
+    PageState p = f.store("g.example").page(url);
+    assertThat(p.evidenceChanged).isEqualTo(1f);
+    assertThat(p.evidenceUnchanged).isEqualTo(5f);
+    assertThat(p.evidenceLnGap).isEqualTo((float) Math.log(20));
+    // A change seen across 20 days, then 5 quiet ones: the Gamma planned with has the posterior's
+    // mean, finite, between the grid's ends, and a shape that says "little evidence".
+    double mean = p.changeShape / (double) p.changeRate;
+    assertThat(mean).isBetween(0.005, 1.0);
+    assertThat(p.changeShape).isBetween(1f, 5f);
   }
 }
