@@ -117,6 +117,18 @@ public final class EngineConfig {
     doc("fetch-error.max", "3", "consecutive fetch errors after which a page becomes ERROR");
     doc("error.retry-interval", "0", "retry ERROR pages after this; 0 = never");
     doc("error.remove", "false", "remove ERROR pages from state instead of keeping them");
+    doc(
+        "error.purge-after",
+        "30 d",
+        "an ERROR page that has stayed ERROR this long leaves state (counted in pagesRemoved; a later discovery brings it back); a host left without pages keeps its record while its politeness evidence still holds; 0 = keep ERROR pages");
+    doc(
+        "host.max-pages",
+        "10000000",
+        "most pages one host keeps in state; a status event for a new page of a full host is a host_full dead letter");
+    doc(
+        "host-rates.max",
+        "100000",
+        "most host_rate overrides kept (broadcast state, on the heap of every subtask); an override for one more host is a rate_table_full dead letter");
     doc("weight.default", "1.0", "weight of a page whose events carry none");
     doc("estimator.prior-rate", "1.0", "prior mean change rate, changes per day");
     doc("estimator.prior-shape", "1.0", "weight of the prior, in observations");
@@ -188,6 +200,9 @@ public final class EngineConfig {
   public final int maxFetchErrors;
   public final long errorRetryMs;
   public final boolean errorRemove;
+  public final long errorPurgeMs;
+  public final int maxPagesPerHost;
+  public final int maxHostRates;
   public final double defaultWeight;
   public final ChangeRateEstimator estimator;
   public final double optimism;
@@ -236,6 +251,9 @@ public final class EngineConfig {
     maxFetchErrors = (int) r.positive("fetch-error.max");
     errorRetryMs = r.duration("error.retry-interval");
     errorRemove = r.bool("error.remove");
+    errorPurgeMs = r.duration("error.purge-after");
+    maxPagesPerHost = (int) Math.min(r.positive("host.max-pages"), Integer.MAX_VALUE);
+    maxHostRates = (int) Math.min(r.positive("host-rates.max"), Integer.MAX_VALUE);
     defaultWeight = r.positive("weight.default");
     estimator =
         r.build(
@@ -331,6 +349,8 @@ public final class EngineConfig {
     r.require(maxCrawlDelayMs > 0, "robots.max-crawl-delay", "must be > 0");
     r.require(maxLeaseMs >= leaseMs, "lease.max", "must be 0 or at least lease");
     r.require(bucketMs > 0, "due.bucket", "must be > 0");
+    r.require(maxPagesPerHost >= 1, "host.max-pages", "must be at least 1");
+    r.require(maxHostRates >= 1, "host-rates.max", "must be at least 1");
     r.require(recheckMs >= bucketMs, "timer.recheck", "must be at least due.bucket");
     r.require(horizonMs >= recheckMs, "timer.horizon", "must be at least timer.recheck");
     r.require(
@@ -338,6 +358,13 @@ public final class EngineConfig {
         "revisit.max-interval",
         "must be >= revisit.min-interval");
     r.rejectUnknown();
+  }
+
+  /** The dead-letter detail of a host_rate override refused by {@code host-rates.max}. */
+  public String hostRatesFullDetail() {
+    return "the host-rate table holds its limit of "
+        + maxHostRates
+        + " hosts (recrawl.engine.host-rates.max)";
   }
 
   /** The defaults. */

@@ -32,8 +32,20 @@ public interface EngineListener {
   /** A DISCOVERED event for a URL already in state. */
   default void duplicateDiscovered() {}
 
-  /** A page was removed from state (ERROR with error.remove). */
+  /** A page was removed from state (ERROR with error.remove, or purged by error.purge-after). */
   default void pageRemoved(String url) {}
+
+  /** Refusal: a status event for a new page of a host at {@code host.max-pages}. */
+  String HOST_FULL = "host_full";
+
+  /** Refusal: a host_rate override for one more host than {@code host-rates.max}. */
+  String RATE_TABLE_FULL = "rate_table_full";
+
+  /**
+   * The input of this call was refused ({@link #HOST_FULL}, {@link #RATE_TABLE_FULL}), changing no
+   * page: the caller dead-letters it with this reason and detail.
+   */
+  default void refused(String reason, String detail) {}
 
   /** The number of pages or hosts in state changed by these amounts. */
   default void stateChanged(int pagesDelta, int hostsDelta) {}

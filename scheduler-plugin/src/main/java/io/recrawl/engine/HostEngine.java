@@ -71,6 +71,10 @@ public final class HostEngine {
       h = new HostState();
     }
     PageState p = store.page(e.url());
+    if (p == null && h.pages >= cfg.maxPagesPerHost) {
+      refuseFull(store, h, e, now, ctx);
+      return;
+    }
 
     if (e.status() == CrawlStatus.DISCOVERED) {
       if (p != null) {
@@ -123,6 +127,7 @@ public final class HostEngine {
           p.lastFetch = e.time();
           p.ageFrom = 0;
           p.errors = 0;
+          p.errorSince = 0;
           p.status = (byte) e.status().ordinal();
           demand.setContribution(h, p, true);
           schedule(store, h, p, e.url(), now, ctx.globalLambda());
@@ -131,6 +136,7 @@ public final class HostEngine {
           p.errors++;
           if (p.errors < cfg.maxFetchErrors) {
             p.status = (byte) CrawlStatus.FETCH_ERROR.ordinal();
+            p.errorSince = 0;
             p.forced = true;
             long backoff = Times.doubled(cfg.fetchErrorBackoffMs, p.errors - 1);
             demand.setContribution(h, p, true);
@@ -143,6 +149,29 @@ public final class HostEngine {
       }
     }
     finish(store, h, now, ctx);
+  }
+
+  /**
+   * A status event for a page the host has no room for ({@code host.max-pages}): refused, so the
+   * caller dead-letters it. What the event says about the host (a push-back, a crawl-delay) still
+   * counts: politeness must not depend on which URL brought the news.
+   */
+  private void refuseFull(
+      HostStore store, HostState h, StatusEvent e, long now, EngineContext ctx) {
+    if (e.status() != CrawlStatus.DISCOVERED) {
+      politeness.observe(h, e, ctx.host(), now, ctx.listener());
+      finish(store, h, now, ctx);
+    }
+    ctx.listener()
+        .refused(
+            EngineListener.HOST_FULL,
+            "host "
+                + ctx.host()
+                + " has "
+                + h.pages
+                + " pages, its limit (recrawl.engine.host.max-pages = "
+                + cfg.maxPagesPerHost
+                + ")");
   }
 
   /**
@@ -193,6 +222,27 @@ public final class HostEngine {
     return true;
   }
 
+  /**
+   * Plans a known page, not in flight, for {@code due}: it goes then, whatever its crawl value, as
+   * a retry does. For a frontier brought in from another scheduler ({@code bin/recrawl import}),
+   * whose next fetch dates the pages keep for their first crawl here; from their next status on,
+   * the engine plans them itself. Releases nothing; the page's previous slot becomes stale, as at
+   * any re-index.
+   */
+  public void planAt(HostStore store, String url, long due, EngineContext ctx) {
+    HostState h = store.host();
+    PageState p = h == null ? null : store.page(url);
+    if (p == null || p.inFlight()) {
+      throw new IllegalArgumentException("not a waiting page of " + ctx.host() + ": " + url);
+    }
+    long now = ctx.now();
+    p.forced = true;
+    dueIndex.index(store, h, p, url, due, now);
+    setWake(h, nextWake(h, now, ctx.globalLambda(), h.lastRelease), ctx);
+    demand.settle(h, now, ctx, false);
+    store.putHost(h);
+  }
+
   /** A control-stream override of the host's rate limit (0 or less removes it). */
   public void onHostRate(HostStore store, double maxRate, EngineContext ctx) {
     HostState h = store.host();
@@ -214,6 +264,10 @@ public final class HostEngine {
       return;
     }
     long now = ctx.now();
+    if (h.pages <= 0) {
+      finish(store, h, now, ctx); // a record kept for its politeness evidence: does it still hold?
+      return;
+    }
     double lambda0 = ctx.globalLambda();
     double theta = thresholds.threshold(h, lambda0, now);
 
@@ -234,6 +288,15 @@ public final class HostEngine {
         leases.expire(h, p);
         ctx.listener().leaseExpired();
       }
+      if (p.status == CrawlStatus.ERROR.ordinal() && !p.forced) {
+        // An ERROR page waits for nothing but its purge (a retry would be forced).
+        if (now >= errorPurgeAt(p)) {
+          removePage(store, h, p, url, ctx);
+        } else {
+          dueIndex.index(store, h, p, url, errorPurgeAt(p), now);
+        }
+        continue;
+      }
       double v = valuation.crawlValue(h, p, now);
       if (valuation.floorReached(p, now)) {
         // Overdue by revisit.max-interval: it goes before every page that is merely due, or a host
@@ -246,6 +309,10 @@ public final class HostEngine {
       }
     }
 
+    if (h.pages <= 0) {
+      finish(store, h, now, ctx); // its last pages were purged
+      return;
+    }
     boolean slotOpen = slotOpen(h, now);
     boolean sent = false;
     if (slotOpen) {
@@ -381,31 +448,58 @@ public final class HostEngine {
     return p;
   }
 
-  /** Marks ERROR, and removes the page if so configured. */
+  /**
+   * Marks ERROR, and removes the page if so configured; otherwise the page waits for its retry
+   * ({@code error.retry-interval}) or its purge ({@code error.purge-after}), whichever comes first.
+   */
   private void markError(
       HostStore store, HostState h, PageState p, String url, long now, EngineContext ctx) {
+    if (p.status != CrawlStatus.ERROR.ordinal() || p.errorSince == 0) {
+      p.errorSince = Math.max(1, now); // a failed retry does not restart the purge clock
+    }
     p.status = (byte) CrawlStatus.ERROR.ordinal();
     demand.setContribution(h, p, false);
     if (cfg.errorRemove) {
-      DueIndex.unindex(store, p);
-      store.removePage(url);
-      valuation.countLearnedRate(h, p, -1);
-      h.pages--;
-      ctx.listener().pageRemoved(url);
-      ctx.listener().stateChanged(-1, 0);
+      removePage(store, h, p, url, ctx);
       return;
     }
-    if (cfg.errorRetryMs > 0) {
-      p.forced = true;
-      dueIndex.index(store, h, p, url, Times.plus(now, cfg.errorRetryMs), now);
-    } else {
+    long retryAt = cfg.errorRetryMs > 0 ? Times.plus(now, cfg.errorRetryMs) : Long.MAX_VALUE;
+    long purgeAt = errorPurgeAt(p);
+    p.forced = retryAt < purgeAt;
+    if (Math.min(retryAt, purgeAt) == Long.MAX_VALUE) {
       DueIndex.unindex(store, p);
       store.putPage(url, p);
+    } else {
+      dueIndex.index(store, h, p, url, Math.min(retryAt, purgeAt), now);
     }
+  }
+
+  /** When an ERROR page leaves state; Long.MAX_VALUE = never ({@code error.purge-after} 0). */
+  private long errorPurgeAt(PageState p) {
+    return cfg.errorPurgeMs > 0 ? Times.plus(p.errorSince, cfg.errorPurgeMs) : Long.MAX_VALUE;
+  }
+
+  private void removePage(
+      HostStore store, HostState h, PageState p, String url, EngineContext ctx) {
+    DueIndex.unindex(store, p);
+    store.removePage(url);
+    valuation.countLearnedRate(h, p, -1);
+    h.pages--;
+    ctx.listener().pageRemoved(url);
+    ctx.listener().stateChanged(-1, 0);
   }
 
   private void finish(HostStore store, HostState h, long now, EngineContext ctx) {
     if (h.pages <= 0) {
+      // A host without pages keeps its record while what it said still binds (a Retry-After, a
+      // back-off, a learned capacity): a page discovered meanwhile must not find it forgotten.
+      long heldUntil = politeness.heldUntil(h, now);
+      if (heldUntil > now) {
+        setWake(h, heldUntil, ctx);
+        demand.settle(h, now, ctx, false);
+        store.putHost(h);
+        return;
+      }
       store.removeHost();
       setWake(h, Long.MAX_VALUE, ctx);
       demand.settle(h, now, ctx, true);

@@ -88,6 +88,29 @@ final class HostPoliteness {
     return Math.max(h.blockedUntil, h.parkedUntil);
   }
 
+  /**
+   * Until when what the host has said still binds, epoch ms: its blocks and park, its crawl-delay,
+   * its push-backs until forgiven by quiet, and a learned capacity until the step-up rule would
+   * have brought it back to the configured limit. A host without pages keeps its record until then.
+   */
+  long heldUntil(HostState h, long now) {
+    long until = Math.max(openAt(h), h.evidenceUntil);
+    if (h.pushBacks > 0) {
+      until = Math.max(until, Times.plus(h.lastPushBack, cfg.forgiveQuietMs));
+    }
+    double configured = thresholds.configuredRate(h, now);
+    if (h.capacityRate > 0 && h.capacityRate < configured) {
+      double steps =
+          Math.ceil(Math.log(configured / h.capacityRate) / Math.log1p(cfg.capacityStepUp));
+      long recovery =
+          steps >= Long.MAX_VALUE / CAPACITY_STEP_MS
+              ? Long.MAX_VALUE
+              : (long) steps * CAPACITY_STEP_MS;
+      until = Math.max(until, Times.plus(h.capacityStepAt, recovery));
+    }
+    return until;
+  }
+
   private void crawlDelay(HostState h, StatusEvent e, long now, EngineListener listener) {
     Double seconds = number(e.first(CRAWL_DELAY_KEY));
     if (seconds == null || seconds < 0) {

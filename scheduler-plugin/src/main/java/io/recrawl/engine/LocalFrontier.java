@@ -198,6 +198,9 @@ public final class LocalFrontier {
         engine.onWake(h.store, context(h, out));
         h.noteRecord();
       }
+      if (h.store.host() == null) {
+        dropHost(h); // its last pages were purged, and its politeness evidence ran out
+      }
     }
     now = Math.max(now, time);
   }
@@ -287,6 +290,12 @@ public final class LocalFrontier {
 
   /** Overrides a host's rate limit, crawls per day (0 or less removes the override). */
   public void setHostRate(String host, double maxRate, Consumer<CrawlRequest> out) {
+    if (maxRate > 0
+        && rateOverrides.size() >= engine.config().maxHostRates
+        && !rateOverrides.containsKey(host)) {
+      listener.refused(EngineListener.RATE_TABLE_FULL, engine.config().hostRatesFullDetail());
+      return;
+    }
     if (maxRate > 0) {
       rateOverrides.put(host, maxRate);
     } else {

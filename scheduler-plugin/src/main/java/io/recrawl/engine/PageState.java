@@ -60,6 +60,9 @@ public final class PageState {
   /** {@link io.recrawl.wire.CrawlStatus} ordinal of the last status. */
   public byte status;
 
+  /** When the page last became ERROR, epoch ms; 0 = it is not ERROR. */
+  public long errorSince;
+
   /** Consecutive fetch errors. */
   public byte errors;
 

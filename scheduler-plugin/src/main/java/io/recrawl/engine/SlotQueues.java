@@ -53,6 +53,11 @@ public final class SlotQueues {
     return start == end;
   }
 
+  /** About how many bytes of heap the queue takes: its object and its array. */
+  public long heapBytes() {
+    return 48 + 8L * entries.length;
+  }
+
   /** Number of slots, stale ones included; derived, so serializers need not store it. */
   private transient long size = -1;
 

@@ -256,7 +256,11 @@ class PolitenessPropertiesITCase {
       }
     }
 
-    /** Every page goes (error.remove): no host, no timer is left. */
+    /**
+     * Every page goes (error.remove): a host keeps its record while its politeness evidence holds
+     * (at most the recovery of a learned capacity from host.min-rate to an override at
+     * host.rate-ceiling, 67 days by default), and then no host, no timer is left.
+     */
     void removeEverything() {
       for (Map.Entry<String, String> e : known.entrySet()) {
         f.onStatus(
@@ -264,6 +268,13 @@ class PolitenessPropertiesITCase {
                 e.getKey(), e.getValue(), CrawlStatus.ERROR, now, Map.of(), null, null, null),
             this::released);
       }
+      for (String host : HOSTS) {
+        InMemoryHostStore store = f.store(host);
+        assertThat(store == null ? 0 : store.host().pages).isZero();
+      }
+      int before = out.size();
+      f.advanceTo(now + 70 * DAY, this::released);
+      assertThat(out).hasSize(before);
       assertThat(f.hostCount()).isZero();
       assertThat(f.timerCount()).isZero();
     }

@@ -1,5 +1,6 @@
 package io.recrawl.flink.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recrawl.engine.PageState;
 import io.recrawl.flink.scheduler.HostScheduler;
 import io.recrawl.flink.scheduler.SchedulerState;
@@ -9,7 +10,6 @@ import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -17,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,17 +46,21 @@ import org.apache.flink.util.Collector;
  * job that only reads and writes each event's URL record in RocksDB (the floor any per-URL store
  * pays) and a pass-through keyed job, in one local MiniCluster.
  *
- * <p>The input is E status events with increasing event times: first every URL is DISCOVERED, then
- * FETCHED events cycle through the URLs (a third of them changed). Throughput is measured from the
- * first to the last event processed by the keyed operator (start-up excluded). The state size is
- * that of a native-format savepoint taken once every event is in: RocksDB's own SST files, i.e. the
- * state as RocksDB keeps it on disk, compacted (timers and host records included).
+ * <p>Two inputs, by default both in one run. {@code uniform}: every URL DISCOVERED, then FETCHED
+ * events cycling through the URLs (a third of them changed). {@code crawl}: a crawl's status stream
+ * ({@link CrawlMix}): each fetch followed by its outlinks, most already known, with errors and
+ * 429s. Throughput is measured from the first to the last event processed by the keyed operator
+ * (start-up excluded). The state size is that of a native-format savepoint taken once every event
+ * is in: RocksDB's own SST files, i.e. the state as RocksDB keeps it on disk, compacted (timers and
+ * host records included). The checkpoint directory is watched while the scheduler runs ({@link
+ * CheckpointFootprint}).
  */
 public final class ThroughputBenchmark {
 
   public static final String OPTIONS =
       "[--urls 1000000] [--hosts 10000] [--events 3000000] [--event-spacing-ms 5] [--parallelism 2]"
-          + " [--managed-memory 512m] [--bloom-filter true] [--flink key=value,...] [--work-dir target/bench-throughput] [--out bench.json]";
+          + " [--managed-memory 512m] [--bloom-filter true] [--flink key=value,...] [--work-dir target/bench-throughput] [--out bench.json]"
+          + " [--input uniform,crawl] [--outlinks 20] [--known-share 0.8] [--error-share 0.05] [--429-share 0.02] [--host-run 1]";
 
   static final long T0 = 1_700_000_000_000L;
 
@@ -70,6 +76,15 @@ public final class ThroughputBenchmark {
   static final AtomicLong FLOOR_CPU_NANOS = new AtomicLong();
 
   private ThroughputBenchmark() {}
+
+  /** The settings both inputs' jobs share. */
+  private record Setup(
+      long events,
+      int parallelism,
+      Path work,
+      String managed,
+      boolean bloom,
+      Map<String, String> extra) {}
 
   public static int run(String[] args) throws Exception {
     Map<String, String> o = new HashMap<>();
@@ -87,13 +102,24 @@ public final class ThroughputBenchmark {
     int parallelism = Integer.parseInt(o.getOrDefault("parallelism", "2"));
     Path work = Path.of(o.getOrDefault("work-dir", "target/bench-throughput")).toAbsolutePath();
     Path out = Path.of(o.getOrDefault("out", "bench.json"));
+    List<String> inputs = List.of(o.getOrDefault("input", "uniform,crawl").split(","));
+    CrawlMix.Shape shape =
+        new CrawlMix.Shape(
+            Integer.parseInt(o.getOrDefault("outlinks", "20")),
+            Double.parseDouble(o.getOrDefault("known-share", "0.8")),
+            Double.parseDouble(o.getOrDefault("error-share", "0.05")),
+            Double.parseDouble(o.getOrDefault("429-share", "0.02")));
+    long hostRun = Long.parseLong(o.getOrDefault("host-run", "1"));
     if (urls < 1 || hosts < 1 || hosts > urls || events < urls) {
       System.err.println("bench throughput: need 1 <= hosts <= urls <= events");
       return 2;
     }
+    if (inputs.isEmpty() || !List.of("uniform", "crawl").containsAll(inputs)) {
+      System.err.println("bench throughput: --input takes uniform, crawl or both (uniform,crawl)");
+      return 2;
+    }
     deleteRecursively(work);
     Files.createDirectories(work);
-    Synthetic input = new Synthetic(urls, hosts, spacing);
     String managed = o.getOrDefault("managed-memory", "512m");
     boolean bloom = Boolean.parseBoolean(o.getOrDefault("bloom-filter", "true"));
     // Extra Flink settings for both jobs (e.g. RocksDB options to try), as comma-separated
@@ -105,6 +131,7 @@ public final class ThroughputBenchmark {
         extra.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
       }
     }
+    Setup setup = new Setup(events, parallelism, work, managed, bloom, extra);
 
     System.out.printf(
         Locale.ROOT,
@@ -118,61 +145,184 @@ public final class ThroughputBenchmark {
     if (!extra.isEmpty()) {
       System.out.println("  extra Flink settings: " + extra);
     }
-    Measured scheduler =
-        runJob(Job.SCHEDULER, input, events, parallelism, work, managed, bloom, extra);
-    System.out.printf(
-        Locale.ROOT,
-        "  scheduler:    %,.0f events/s (%,d events in %.1f s; %.1f µs of scheduler-thread CPU per event)%n",
-        scheduler.eventsPerSecond(),
-        events,
-        scheduler.seconds,
-        scheduler.cpuSeconds * 1e6 / events);
-    Measured floor =
-        runJob(Job.STATE_FLOOR, input, events, parallelism, work, managed, bloom, extra);
-    System.out.printf(
-        Locale.ROOT,
-        "  state floor:  %,.0f events/s (%,d events in %.1f s; %.1f µs of keyed-thread CPU per event)%n",
-        floor.eventsPerSecond(),
-        events,
-        floor.seconds,
-        floor.cpuSeconds * 1e6 / events);
-    Measured pass =
-        runJob(Job.PASSTHROUGH, input, events, parallelism, work, managed, bloom, extra);
-    System.out.printf(
-        Locale.ROOT,
-        "  pass-through: %,.0f events/s (%,d events in %.1f s)%n",
-        pass.eventsPerSecond(),
-        events,
-        pass.seconds);
-    double bytesPerUrl = scheduler.stateBytes / (double) urls;
-    System.out.printf(
-        Locale.ROOT,
-        "  state: %,d bytes in a native savepoint = %.1f bytes per URL%n",
-        scheduler.stateBytes,
-        bytesPerUrl);
-
-    String json =
-        String.format(
-            Locale.ROOT,
-            "{\"events_per_second\": %.0f, \"passthrough_events_per_second\": %.0f, \"bytes_per_url\": %.1f,"
-                + " \"scheduler_cpu_us_per_event\": %.1f, \"state_floor_events_per_second\": %.0f,"
-                + " \"state_floor_cpu_us_per_event\": %.1f, \"urls\": %d, \"hosts\": %d}",
-            scheduler.eventsPerSecond(),
-            pass.eventsPerSecond(),
-            bytesPerUrl,
-            scheduler.cpuSeconds * 1e6 / events,
-            floor.eventsPerSecond(),
-            floor.cpuSeconds * 1e6 / events,
-            urls,
-            hosts);
-    Files.writeString(out, json + "\n");
-    System.out.println(json);
+    Map<String, Object> json = new LinkedHashMap<>();
+    if (inputs.contains("uniform")) {
+      System.out.println(
+          "input uniform: every URL DISCOVERED, then FETCHED events cycling through them");
+      Synthetic input = new Synthetic(urls, hosts, spacing);
+      Measured scheduler = runJob(Job.SCHEDULER, "", input, input.time(events - 1), setup);
+      printScheduler(scheduler, events);
+      Measured floor = runJob(Job.STATE_FLOOR, "", input, input.time(events - 1), setup);
+      printFloor(floor, scheduler, events);
+      Measured pass = runJob(Job.PASSTHROUGH, "", input, input.time(events - 1), setup);
+      System.out.printf(
+          Locale.ROOT,
+          "  pass-through: %,.0f events/s (%,d events in %.1f s)%n",
+          pass.eventsPerSecond(),
+          events,
+          pass.seconds);
+      double bytesPerUrl = printState(scheduler, urls);
+      json.put("events_per_second", round(scheduler.eventsPerSecond()));
+      json.put("passthrough_events_per_second", round(pass.eventsPerSecond()));
+      json.put("bytes_per_url", round1(bytesPerUrl));
+      json.put("local_rocksdb_bytes_per_url", round1(scheduler.localBytes / (double) urls));
+      json.put("scheduler_cpu_us_per_event", round1(scheduler.cpuMicrosPerEvent()));
+      json.put("state_floor_events_per_second", round(floor.eventsPerSecond()));
+      json.put("state_floor_cpu_us_per_event", round1(floor.cpuMicrosPerEvent()));
+      json.put("ratio_to_state_floor", round2(scheduler.cpuSeconds / floor.cpuSeconds));
+      json.put("checkpoints", checkpointJson(scheduler.checkpoints, urls, events));
+      json.put("urls", urls);
+      json.put("hosts", hosts);
+    }
+    if (inputs.contains("crawl")) {
+      CrawlMix mix = new CrawlMix(urls, hosts, hostRun, spacing, shape);
+      long fetches = mix.fetchesIn(events);
+      long finalUrls = mix.urlsAfter(events);
+      System.out.printf(
+          Locale.ROOT,
+          "input crawl: %,d seed URLs DISCOVERED, then %,d fetches, each %d outlinks, %.0f %% known;"
+              + " %.0f %% errors, %.0f %% 429s (%.1f events a fetch); %,d URLs at the end%n",
+          urls,
+          fetches,
+          shape.outlinks(),
+          100 * shape.knownShare(),
+          100 * shape.errorShare(),
+          100 * shape.tooManyShare(),
+          mix.eventsPerFetch(),
+          finalUrls);
+      Measured scheduler = runJob(Job.SCHEDULER, "crawl-", mix, mix.time(events - 1), setup);
+      printScheduler(scheduler, events);
+      Measured floor = runJob(Job.STATE_FLOOR, "crawl-", mix, mix.time(events - 1), setup);
+      printFloor(floor, scheduler, events);
+      double bytesPerUrl = printState(scheduler, finalUrls);
+      // Fetches a second: the fetches among the events over the time the events took; per core,
+      // over the CPU the whole job used meanwhile (source, scheduler, RocksDB's background work,
+      // checkpoints, GC) or the scheduler threads' alone.
+      double fetchesPerSecond = fetches / scheduler.seconds;
+      double perCore = fetches / scheduler.processCpuSeconds;
+      double perSchedulerCore = fetches / scheduler.cpuSeconds;
+      System.out.printf(
+          Locale.ROOT,
+          "  fetches: %,.0f a second; %,.0f per core-second of the whole job's CPU, %,.0f of the scheduler threads'%n",
+          fetchesPerSecond,
+          perCore,
+          perSchedulerCore);
+      Map<String, Object> crawl = new LinkedHashMap<>();
+      crawl.put("events_per_second", round(scheduler.eventsPerSecond()));
+      crawl.put("fetches_per_second", round(fetchesPerSecond));
+      crawl.put("fetches_per_core_second", round(perCore));
+      crawl.put("fetches_per_scheduler_core_second", round(perSchedulerCore));
+      crawl.put("events_per_fetch", round2(mix.eventsPerFetch()));
+      crawl.put("scheduler_cpu_us_per_event", round1(scheduler.cpuMicrosPerEvent()));
+      crawl.put("process_cpu_us_per_event", round1(scheduler.processCpuSeconds * 1e6 / events));
+      crawl.put("state_floor_events_per_second", round(floor.eventsPerSecond()));
+      crawl.put("state_floor_cpu_us_per_event", round1(floor.cpuMicrosPerEvent()));
+      crawl.put("ratio_to_state_floor", round2(scheduler.cpuSeconds / floor.cpuSeconds));
+      crawl.put("bytes_per_url", round1(bytesPerUrl));
+      crawl.put("local_rocksdb_bytes_per_url", round1(scheduler.localBytes / (double) finalUrls));
+      crawl.put("checkpoints", checkpointJson(scheduler.checkpoints, finalUrls, events));
+      crawl.put("seed_urls", urls);
+      crawl.put("urls", finalUrls);
+      crawl.put("fetches", fetches);
+      crawl.put("outlinks", shape.outlinks());
+      crawl.put("known_share", shape.knownShare());
+      crawl.put("error_share", shape.errorShare());
+      crawl.put("429_share", shape.tooManyShare());
+      json.put("crawl_mix", crawl);
+      json.putIfAbsent("hosts", hosts);
+    }
+    String text = new ObjectMapper().writeValueAsString(json);
+    Files.writeString(out, text + "\n");
+    System.out.println(text);
     return 0;
   }
 
-  private record Measured(long events, double seconds, long stateBytes, double cpuSeconds) {
+  private static void printScheduler(Measured scheduler, long events) {
+    System.out.printf(
+        Locale.ROOT,
+        "  scheduler:    %,.0f events/s (%,d events in %.1f s; %.1f µs of scheduler-thread CPU per event,"
+            + " %.1f µs of the whole process's)%n",
+        scheduler.eventsPerSecond(),
+        events,
+        scheduler.seconds,
+        scheduler.cpuMicrosPerEvent(),
+        scheduler.processCpuSeconds * 1e6 / events);
+    CheckpointFootprint.Result c = scheduler.checkpoints;
+    System.out.printf(
+        Locale.ROOT,
+        "  checkpoints:  %d completed, %,d bytes written in all (%,d on average, %,d at most), %,d retained at the end%n",
+        c.checkpoints(),
+        c.writtenBytes(),
+        c.meanWriteBytes(),
+        c.largestWriteBytes(),
+        c.retainedBytes());
+  }
+
+  private static void printFloor(Measured floor, Measured scheduler, long events) {
+    System.out.printf(
+        Locale.ROOT,
+        "  state floor:  %,.0f events/s (%,d events in %.1f s; %.1f µs of keyed-thread CPU per event);"
+            + " the scheduler costs %.2f times the floor%n",
+        floor.eventsPerSecond(),
+        events,
+        floor.seconds,
+        floor.cpuMicrosPerEvent(),
+        scheduler.cpuSeconds / floor.cpuSeconds);
+  }
+
+  private static double printState(Measured scheduler, long urls) {
+    double bytesPerUrl = scheduler.stateBytes / (double) urls;
+    System.out.printf(
+        Locale.ROOT,
+        "  state: %,d bytes in a native savepoint = %.1f bytes per URL (%,d URLs); RocksDB's local"
+            + " directories %,d bytes = %.1f per URL%n",
+        scheduler.stateBytes,
+        bytesPerUrl,
+        urls,
+        scheduler.localBytes,
+        scheduler.localBytes / (double) urls);
+    return bytesPerUrl;
+  }
+
+  private static Map<String, Object> checkpointJson(
+      CheckpointFootprint.Result c, long urls, long events) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("completed", c.checkpoints());
+    m.put("written_bytes", c.writtenBytes());
+    m.put("mean_write_bytes", c.meanWriteBytes());
+    m.put("largest_write_bytes", c.largestWriteBytes());
+    m.put("retained_bytes", c.retainedBytes());
+    m.put("retained_bytes_per_url", round1(c.retainedBytes() / (double) urls));
+    m.put("written_bytes_per_event", round1(c.writtenBytes() / (double) events));
+    return m;
+  }
+
+  private static long round(double v) {
+    return Math.round(v);
+  }
+
+  private static double round1(double v) {
+    return Math.round(v * 10) / 10.0;
+  }
+
+  private static double round2(double v) {
+    return Math.round(v * 100) / 100.0;
+  }
+
+  private record Measured(
+      long events,
+      double seconds,
+      long stateBytes,
+      long localBytes,
+      double cpuSeconds,
+      double processCpuSeconds,
+      CheckpointFootprint.Result checkpoints) {
     double eventsPerSecond() {
       return events / seconds;
+    }
+
+    double cpuMicrosPerEvent() {
+      return cpuSeconds * 1e6 / events;
     }
   }
 
@@ -196,29 +346,30 @@ public final class ThroughputBenchmark {
 
   private static Measured runJob(
       Job job,
-      Synthetic input,
-      long events,
-      int parallelism,
-      Path work,
-      String managed,
-      boolean bloom,
-      Map<String, String> extra)
+      String prefix,
+      GeneratorFunction<Long, StatusEvent> input,
+      long lastTime,
+      Setup setup)
       throws Exception {
-    String name = job.label;
+    String name = prefix + job.label;
+    long events = setup.events;
+    Path work = setup.work;
+    int parallelism = setup.parallelism;
     boolean scheduler = job == Job.SCHEDULER;
     Map<String, String> m = new HashMap<>();
     m.put("state.backend.type", "rocksdb");
     m.put("state.backend.incremental", "true");
     m.put("state.backend.rocksdb.localdir", work.resolve(name + "-rocksdb").toString());
     m.put("execution.checkpointing.interval", "10 s");
-    m.put("execution.checkpointing.dir", work.resolve(name + "-checkpoints").toUri().toString());
+    Path checkpoints = work.resolve(name + "-checkpoints");
+    m.put("execution.checkpointing.dir", checkpoints.toUri().toString());
     m.put("pipeline.generic-types", "false");
     m.put("restart-strategy.type", "none");
     m.put("taskmanager.numberOfTaskSlots", String.valueOf(parallelism));
-    m.put("taskmanager.memory.managed.size", managed);
-    m.put("state.backend.rocksdb.use-bloom-filter", String.valueOf(bloom));
+    m.put("taskmanager.memory.managed.size", setup.managed);
+    m.put("state.backend.rocksdb.use-bloom-filter", String.valueOf(setup.bloom));
     m.put("parallelism.default", String.valueOf(parallelism));
-    m.putAll(extra);
+    m.putAll(setup.extra);
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(m));
 
@@ -233,7 +384,7 @@ public final class ThroughputBenchmark {
     if (scheduler) {
       // One LAMBDA, then a tick a second at the input's last event time: keeps the job (and its
       // state) alive after the input ends, so that a savepoint can measure it.
-      long end = input.time(events - 1);
+      long end = lastTime;
       DataStream<ControlMessage> control =
           env.fromSource(
                   new DataGeneratorSource<>(
@@ -270,11 +421,20 @@ public final class ThroughputBenchmark {
     SEEN.set(0);
     FIRST_NANOS.set(0);
     FLOOR_CPU_NANOS.set(0);
+    CheckpointFootprint footprint = scheduler ? new CheckpointFootprint(checkpoints) : null;
+    double processCpuAtSubmit = processCpuSeconds();
     JobClient running = env.executeAsync("bench-" + name);
     long stateBytes = 0;
+    long localBytes = 0;
     double cpuSeconds = 0;
+    double processCpuAtStart = Double.NaN;
+    double processCpu = 0;
+    CheckpointFootprint.Result checkpointed = CheckpointFootprint.Result.NONE;
     if (scheduler) {
       while (SEEN.get() < events) {
+        if (Double.isNaN(processCpuAtStart) && SEEN.get() > 0) {
+          processCpuAtStart = processCpuSeconds();
+        }
         if (running.getJobStatus().get().isGloballyTerminalState()) {
           running.getJobExecutionResult().get(); // throws the job's failure
           throw new IllegalStateException("the scheduler job ended before all events were in");
@@ -284,19 +444,33 @@ public final class ThroughputBenchmark {
       // Every event has entered the operator; wait until it has drained its input.
       Thread.sleep(2_000);
       cpuSeconds = threadCpuSeconds("host-scheduler");
+      // From the first event in (start-up excluded), unless the input went by before a look.
+      processCpu =
+          processCpuSeconds()
+              - (Double.isNaN(processCpuAtStart) ? processCpuAtSubmit : processCpuAtStart);
+      checkpointed = footprint.finish();
       String savepoint =
           running
               .triggerSavepoint(
                   work.resolve("savepoint").toUri().toString(), SavepointFormatType.NATIVE)
               .get();
       stateBytes = directorySize(Path.of(java.net.URI.create(savepoint)));
+      localBytes = directorySize(work.resolve(name + "-rocksdb"));
       running.cancel().get();
     } else {
       running.getJobExecutionResult().get();
       cpuSeconds = job == Job.STATE_FLOOR ? FLOOR_CPU_NANOS.get() / 1e9 : 0;
     }
     double seconds = (LAST_NANOS.get() - FIRST_NANOS.get()) / 1e9;
-    return new Measured(events, seconds, stateBytes, cpuSeconds);
+    return new Measured(
+        events, seconds, stateBytes, localBytes, cpuSeconds, processCpu, checkpointed);
+  }
+
+  /** CPU time used so far by this whole JVM, which runs the MiniCluster. */
+  static double processCpuSeconds() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime()
+        / 1e9;
   }
 
   /**
@@ -372,7 +546,10 @@ public final class ThroughputBenchmark {
     }
   }
 
-  /** The synthetic frontier: event i is a status of URL i mod urls, hosts round-robin. */
+  /**
+   * The uniform input: every URL DISCOVERED, then FETCHED events cycling through them (a third
+   * changed); event i is a status of URL i mod urls, hosts round-robin.
+   */
   static final class Synthetic implements GeneratorFunction<Long, StatusEvent> {
     private final long urls;
     private final long hosts;
@@ -403,20 +580,29 @@ public final class ThroughputBenchmark {
     }
   }
 
+  /** The bytes of the files under {@code dir}; files removed while it looks are left out. */
   static long directorySize(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files
-          .filter(Files::isRegularFile)
-          .mapToLong(
-              p -> {
-                try {
-                  return Files.size(p);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              })
-          .sum();
-    }
+    long[] total = {0};
+    Files.walkFileTree(
+        dir,
+        new java.nio.file.SimpleFileVisitor<>() {
+          @Override
+          public java.nio.file.FileVisitResult visitFile(
+              Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+            total[0] += attrs.isRegularFile() ? attrs.size() : 0;
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e)
+              throws IOException {
+            if (e instanceof java.nio.file.NoSuchFileException) {
+              return java.nio.file.FileVisitResult.CONTINUE; // compacted away meanwhile
+            }
+            throw e;
+          }
+        });
+    return total[0];
   }
 
   private static void deleteRecursively(Path dir) throws IOException {

@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * {@code bin/recrawl bench simulator ...}: times the simulator on a generated workload and prints
- * the figures.
+ * the figures; {@code bench throughput}, {@code bench solver} and {@code bench failures} are passed
+ * on to their benchmarks.
  */
 public final class BenchCommand {
 
@@ -24,6 +25,9 @@ public final class BenchCommand {
         + "       bin/recrawl bench throughput "
         + io.recrawl.flink.bench.ThroughputBenchmark.OPTIONS
         + "\n"
+        + "       bin/recrawl bench failures "
+        + io.recrawl.flink.bench.FailureBenchmark.OPTIONS
+        + "\n"
         + "       bin/recrawl bench simulator [--pages 1000000] [--hosts 10000] [--days 30] [--budget-per-page 0.2]"
         + " [--policy optimal-static ...] [--seed 1]";
   }
@@ -31,6 +35,10 @@ public final class BenchCommand {
   public static int run(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("throughput")) {
       return io.recrawl.flink.bench.ThroughputBenchmark.run(
+          java.util.Arrays.copyOfRange(args, 1, args.length));
+    }
+    if (args.length > 0 && args[0].equals("failures")) {
+      return io.recrawl.flink.bench.FailureBenchmark.run(
           java.util.Arrays.copyOfRange(args, 1, args.length));
     }
     if (args.length > 0 && args[0].equals("solver")) {

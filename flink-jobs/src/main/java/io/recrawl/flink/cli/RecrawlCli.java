@@ -40,6 +40,9 @@ public final class RecrawlCli {
       case "export":
         rc = io.recrawl.flink.tools.StateToolsCommand.export(rest, System.out);
         break;
+      case "import":
+        rc = io.recrawl.flink.tools.frontier.ImportCommand.run(rest, System.err);
+        break;
       default:
         System.err.println("recrawl: unknown command '" + args[0] + "'");
         usage();
@@ -68,6 +71,9 @@ public final class RecrawlCli {
             "  bench solver              time the exact static optimum on a generated workload",
             "  explain URL --savepoint DIR   why a page is due when it is, from a savepoint",
             "  export --savepoint DIR        the frontier of a savepoint as JSON lines",
+            "                            (--format opensearch|sql-csv|sql-tsv|seeds: as import reads it)",
+            "  import --in FILE --savepoint DIR   a StormCrawler frontier (OpenSearch/ES JSON lines,",
+            "                            SQL CSV/TSV, seeds) into a savepoint the job starts from",
             "  bench throughput          events/s of the scheduler job vs a pass-through job, bytes of state per URL"));
   }
 }

@@ -130,6 +130,7 @@ public final class RecrawlJob {
         config.engineSettings(),
         config.get(RecrawlOptions.GLOBAL_LAMBDA),
         !"none".equals(config.get(RecrawlOptions.DECISIONS_TYPE)),
-        ControlSources.carriesEventTime(config));
+        ControlSources.carriesEventTime(config),
+        config.partitionMode().configName());
   }
 }

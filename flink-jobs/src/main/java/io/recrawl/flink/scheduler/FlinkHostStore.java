@@ -32,6 +32,9 @@ final class FlinkHostStore implements HostStore {
   /** Host records kept on the heap. */
   static final int CACHED_HOSTS = 1 << 16;
 
+  /** Heap bytes of host records and lease slots kept, about (docs/operations.md). */
+  static final long CACHED_BYTES = 64L << 20;
+
   private final MapState<String, PageState> pages;
   private final MapState<Long, String> slots;
   private final HostRecordCache hosts;
@@ -65,13 +68,18 @@ final class FlinkHostStore implements HostStore {
       MapState<Long, String> slots) {
     this.pages = pages;
     this.slots = slots;
-    this.hosts = new HostRecordCache(hostState, leaseState, CACHED_HOSTS);
+    this.hosts = new HostRecordCache(hostState, leaseState, CACHED_HOSTS, CACHED_BYTES);
     this.keepsLeases = leaseState != null;
   }
 
   /** Host records are written back at {@link #flush} (checkpoints) instead of on every commit. */
   void writeBack(KeyContext keys) {
     hosts.writeBack(keys);
+  }
+
+  /** The host record cache, for its metrics. */
+  HostRecordCache hostCache() {
+    return hosts;
   }
 
   /** Writes the host records changed since the last flush to RocksDB. */

@@ -9,8 +9,9 @@ import org.apache.flink.streaming.api.operators.KeyContext;
 import org.apache.flink.util.FlinkRuntimeException;
 
 /**
- * Host records and their {@link LeaseSlots} on the heap, written back to RocksDB lazily; when full,
- * all clean records are dropped.
+ * Host records and their {@link LeaseSlots} on the heap, written back to RocksDB lazily; when full
+ * (in hosts, or in bytes: one host's lease slots can be thousands of URLs), all clean records are
+ * dropped.
  *
  * <p>A host record is read and rewritten at every event and wake-up of its host, and a RocksDB
  * {@code put} of it each time was a large share of the operator's work (see
@@ -35,6 +36,9 @@ final class HostRecordCache {
 
     boolean leasesDirty;
 
+    /** Heap bytes counted for this entry in {@link #bytes}. */
+    long bytes;
+
     Entry(HostState record) {
       this.record = record;
     }
@@ -51,7 +55,14 @@ final class HostRecordCache {
   private final ValueState<HostState> state;
   private final ValueState<LeaseSlots> leaseState;
   private final int capacity;
+  private final long maxBytes;
   private KeyContext keys;
+
+  /** About how many bytes of heap the cached records and lease slots take. */
+  private volatile long bytes;
+
+  /** Times the cache was emptied of clean records because it was full. */
+  private volatile long drops;
 
   /** Entries that need a flush. */
   private int dirty;
@@ -63,17 +74,31 @@ final class HostRecordCache {
 
   private Entry lastEntry;
 
-  HostRecordCache(ValueState<HostState> state, int capacity) {
-    this(state, null, capacity);
+  HostRecordCache(ValueState<HostState> state, int capacity, long maxBytes) {
+    this(state, null, capacity, maxBytes);
   }
 
   /**
    * @param leaseState where {@link #leases} are kept; null if the caller keeps none
+   * @param capacity most hosts kept
+   * @param maxBytes most heap bytes kept, about (see {@link #bytesOf})
    */
-  HostRecordCache(ValueState<HostState> state, ValueState<LeaseSlots> leaseState, int capacity) {
+  HostRecordCache(
+      ValueState<HostState> state, ValueState<LeaseSlots> leaseState, int capacity, long maxBytes) {
     this.state = state;
     this.leaseState = leaseState;
     this.capacity = capacity;
+    this.maxBytes = maxBytes;
+  }
+
+  /** About how many bytes of heap the cache holds now. */
+  long bytes() {
+    return bytes;
+  }
+
+  /** Times the cache was full and dropped its clean records. */
+  long drops() {
+    return drops;
   }
 
   /** Switches to write-back: {@code keys} lets a flush move between hosts. */
@@ -102,6 +127,7 @@ final class HostRecordCache {
         throw new FlinkRuntimeException("reading the lease slots of " + host, ex);
       }
       e.leases = stored == null ? new LeaseSlots() : stored;
+      recount(e);
     }
     return e.leases;
   }
@@ -112,6 +138,7 @@ final class HostRecordCache {
     if (e == null || e.leases == null) {
       throw new IllegalStateException("lease slots of " + host + " changed without being read");
     }
+    recount(e);
     if (keys == null) {
       writeLeases(host, e.leases);
       return;
@@ -120,6 +147,7 @@ final class HostRecordCache {
       dirty++;
     }
     e.leasesDirty = true;
+    bound(host);
   }
 
   /** Commits the record of {@code host} (the current key); null removes it. */
@@ -132,6 +160,7 @@ final class HostRecordCache {
     lastHost = host;
     lastEntry = e;
     e.record = record;
+    recount(e);
     if (keys == null) {
       write(host, record);
     } else {
@@ -191,6 +220,7 @@ final class HostRecordCache {
       }
       e = new Entry(stored);
       entries.put(host, e);
+      recount(e);
       bound(host);
     }
     lastHost = host;
@@ -223,23 +253,44 @@ final class HostRecordCache {
   }
 
   /**
-   * Keeps the cache at its capacity: writes the dirty records back, then drops every clean record
-   * (RocksDB has them all) but the one of {@code current}, the host in use; the others come back
-   * one read each.
+   * Keeps the cache within its capacity and its bytes: writes the dirty records back, then drops
+   * every clean record (RocksDB has them all) but the one of {@code current}, the host in use; the
+   * others come back one read each.
    */
   private void bound(String current) {
-    if (entries.size() <= capacity) {
+    if (entries.size() <= capacity && bytes <= maxBytes) {
       return;
     }
     if (keys != null) {
       flush();
     }
+    long kept = 0;
     Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
     while (it.hasNext()) {
       Map.Entry<String, Entry> m = it.next();
       if (!m.getValue().needsFlush() && !m.getKey().equals(current)) {
         it.remove();
+      } else {
+        kept += m.getValue().bytes;
       }
     }
+    bytes = kept;
+    drops++;
+  }
+
+  /** Counts the entry's bytes anew after its record or lease slots changed. */
+  private void recount(Entry e) {
+    long now = bytesOf(e.record) + (e.leases == null ? 0 : e.leases.heapBytes());
+    bytes += now - e.bytes;
+    e.bytes = now;
+  }
+
+  /** About how many bytes of heap a host record takes: its fields, curve and slot queues. */
+  static long bytesOf(HostState h) {
+    if (h == null) {
+      return 64; // the map entry of a removed host
+    }
+    long curve = h.curve == null ? 0 : 16 + 8L * h.curve.length;
+    return 256 + curve + h.due.heapBytes() + h.ready.heapBytes();
   }
 }

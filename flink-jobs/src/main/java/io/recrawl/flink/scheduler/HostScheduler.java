@@ -65,6 +65,28 @@ public final class HostScheduler {
       double initialGlobalLambda,
       boolean decisionLog,
       boolean controlCarriesTime) {
+    return schedule(
+        statusesByHost,
+        control,
+        engineSettings,
+        initialGlobalLambda,
+        decisionLog,
+        controlCarriesTime,
+        null);
+  }
+
+  /**
+   * The same; {@code partitionMode} (the job's {@code recrawl.partition.mode}, which computed the
+   * keys) is kept with the state, and a restore under another one is refused; null = not checked.
+   */
+  public static SingleOutputStreamOperator<CrawlRequest> schedule(
+      KeyedStream<StatusEvent, String> statusesByHost,
+      DataStream<ControlMessage> control,
+      Map<String, ?> engineSettings,
+      double initialGlobalLambda,
+      boolean decisionLog,
+      boolean controlCarriesTime,
+      String partitionMode) {
     // The operator registers the broadcast state itself: the control stream is only broadcast here.
     return statusesByHost
         .connect(control.broadcast())
@@ -72,7 +94,8 @@ public final class HostScheduler {
             "host-scheduler",
             WireTypes.CRAWL_REQUEST,
             new HostSchedulerOperator(
-                new HostSchedulerFunction(engineSettings, initialGlobalLambda, decisionLog),
+                new HostSchedulerFunction(engineSettings, initialGlobalLambda, decisionLog)
+                    .keyedBy(partitionMode),
                 controlCarriesTime))
         .uid(SchedulerState.OPERATOR_UID)
         .name("host-scheduler");

@@ -110,6 +110,7 @@ public class HostSchedulerFunction
   private final HashMap<String, Object> engineSettings;
   private final double initialGlobalLambda;
   private final boolean decisionLog;
+  private String partitionMode;
 
   private transient HostEngine engine;
   private transient FlinkHostStore store;
@@ -139,6 +140,20 @@ public class HostSchedulerFunction
     this.decisionLog = decisionLog;
   }
 
+  /**
+   * Names the partition mode that computed the keys of its input (see {@link StateSettings}); null
+   * = not checked on restore.
+   */
+  HostSchedulerFunction keyedBy(String partitionMode) {
+    this.partitionMode = partitionMode;
+    return this;
+  }
+
+  /** The partition mode of the keys, or null. */
+  String partitionMode() {
+    return partitionMode;
+  }
+
   /** The engine settings, parsed (for the operator's checks on restore, before {@link #open}). */
   EngineConfig engineConfig() {
     return EngineConfig.fromMap(engineSettings, "recrawl.engine.");
@@ -157,6 +172,7 @@ public class HostSchedulerFunction
     store = new FlinkHostStore(host, leases, pages, slots);
     ledger = new DemandLedger(cfg.grid);
     metrics = new SchedulerMetrics(getRuntimeContext().getMetricGroup());
+    metrics.watch(store.hostCache());
     metrics.globalLambda = initialGlobalLambda;
     call = new EngineCall();
     rebuilt = false;
@@ -192,7 +208,12 @@ public class HostSchedulerFunction
       }
       beforeCommit(host);
       store.commit();
+      String refusal = call.refusal;
+      String refusalDetail = call.refusalDetail;
       call.commit();
+      if (refusal != null) {
+        deadLetter(ctx::output, raw(e), refusal, refusalDetail, now);
+      }
       if (e.status() != CrawlStatus.DISCOVERED) {
         metrics.statusesSinceReport++;
       }
@@ -336,10 +357,8 @@ public class HostSchedulerFunction
                   + cfg.hostRateCeiling
                   + "]",
               now);
-        } else if (m.maxRate() > 0) {
-          ctx.getBroadcastState(HOST_RATES).put(m.host(), m.maxRate());
         } else {
-          ctx.getBroadcastState(HOST_RATES).remove(m.host());
+          putHostRate(ctx, m, now);
         }
         break;
       case TICK:
@@ -349,6 +368,38 @@ public class HostSchedulerFunction
         break; // the global lambda controller's, not the schedulers'
       default:
         deadLetter(ctx::output, String.valueOf(m), BAD_CONTROL, "unknown control kind", now);
+    }
+  }
+
+  /**
+   * Puts (or, at a rate of 0 or less, removes) a host's rate override in the broadcast table, which
+   * holds at most {@code host-rates.max} hosts: an override for one more is a dead letter.
+   */
+  private void putHostRate(Context ctx, ControlMessage m, long now) throws Exception {
+    BroadcastState<String, Double> rates = ctx.getBroadcastState(HOST_RATES);
+    if (metrics.hostRateOverrides < 0) {
+      int n = 0;
+      for (Map.Entry<String, Double> ignored : rates.immutableEntries()) {
+        n++;
+      }
+      metrics.hostRateOverrides = n; // first use after (re)start: count what was restored
+    }
+    boolean known = rates.contains(m.host());
+    if (m.maxRate() <= 0) {
+      if (known) {
+        rates.remove(m.host());
+        metrics.hostRateOverrides--;
+      }
+    } else if (known || metrics.hostRateOverrides < engine.config().maxHostRates) {
+      rates.put(m.host(), m.maxRate());
+      metrics.hostRateOverrides += known ? 0 : 1;
+    } else {
+      deadLetter(
+          ctx::output,
+          String.valueOf(m),
+          EngineListener.RATE_TABLE_FULL,
+          engine.config().hostRatesFullDetail(),
+          now);
     }
   }
 
@@ -555,6 +606,11 @@ public class HostSchedulerFunction
     private int pagesDelta;
     private int hostsDelta;
 
+    /** The reason and detail the engine refused this call's status event with; null = none. */
+    String refusal;
+
+    String refusalDetail;
+
     /**
      * @param fired the timer that started this call, already gone from the timer service; or {@link
      *     #NO_TIMER}
@@ -657,6 +713,8 @@ public class HostSchedulerFunction
       metadataCut = 0;
       pagesDelta = 0;
       hostsDelta = 0;
+      refusal = null;
+      refusalDetail = null;
       moved = false;
     }
 
@@ -724,6 +782,12 @@ public class HostSchedulerFunction
     @Override
     public void pageRemoved(String url) {
       removed.add(url);
+    }
+
+    @Override
+    public void refused(String reason, String detail) {
+      refusal = reason;
+      refusalDetail = detail;
     }
 
     @Override

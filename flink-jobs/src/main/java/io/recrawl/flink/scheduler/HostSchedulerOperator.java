@@ -100,7 +100,7 @@ public final class HostSchedulerOperator
         context
             .getOperatorStateStore()
             .getUnionListState(SchedulerState.engineSettingsDescriptor());
-    settings = StateSettings.of(scheduler().engineConfig());
+    settings = StateSettings.of(scheduler().engineConfig(), scheduler().partitionMode());
     forgetPriorSums =
         !StateSettings.check(StateSettings.parse(settingsState.get()), settings).isEmpty();
   }

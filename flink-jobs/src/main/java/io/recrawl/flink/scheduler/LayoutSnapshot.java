@@ -42,6 +42,14 @@ abstract class LayoutSnapshot<T> implements TypeSerializerSnapshot<T> {
   /** The serializer for a layout this build reads ({@code 1..currentLayout()}). */
   abstract TypeSerializer<T> serializerOf(int layout);
 
+  /**
+   * Whether this build's serializer reads state of an earlier layout as it is, so that a restore
+   * needs no migration (RocksDB would otherwise rewrite every entry of the state on restore).
+   */
+  boolean readsAsIs(int oldLayout) {
+    return false;
+  }
+
   @Override
   public int getCurrentVersion() {
     return VERSION;
@@ -89,8 +97,11 @@ abstract class LayoutSnapshot<T> implements TypeSerializerSnapshot<T> {
     if (oldLayout == layout) {
       return TypeSerializerSchemaCompatibility.compatibleAsIs();
     }
-    return oldLayout >= 1 && oldLayout < layout
-        ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
-        : TypeSerializerSchemaCompatibility.incompatible();
+    if (oldLayout < 1 || oldLayout > layout) {
+      return TypeSerializerSchemaCompatibility.incompatible();
+    }
+    return readsAsIs(oldLayout)
+        ? TypeSerializerSchemaCompatibility.compatibleAsIs()
+        : TypeSerializerSchemaCompatibility.compatibleAfterMigration();
   }
 }

@@ -28,6 +28,14 @@ public final class LeaseSlots {
     return slots.isEmpty();
   }
 
+  /** Heap bytes counted per slot: its map entry and a stored URL of typical length. */
+  static final int BYTES_PER_SLOT = 160;
+
+  /** About how many bytes of heap these slots take. */
+  long heapBytes() {
+    return 64 + (long) BYTES_PER_SLOT * slots.size();
+  }
+
   /** The stored URL of a slot, or null. */
   public String get(long key) {
     return slots.get(key);

@@ -17,27 +17,20 @@ import org.apache.flink.types.StringValue;
  * Compact binary form of a URL's {@link PageState}: a flag word says which optional fields follow,
  * so a never-fetched page is ~20 bytes and a fetched one ~45 (times as varints, absent fields
  * skipped). Per-URL state is the bulk of RocksDB, so every byte counts.
+ *
+ * <p>Layouts: 1, the first; 2 adds {@link PageState#errorSince} under a flag that layout 1 never
+ * sets; 3 adds the change evidence of the grid posterior ({@link PageState#evidenceUnchanged} and
+ * the three after it) under a flag that layouts 1 and 2 never set. So this build reads every
+ * earlier layout as it is, without migrating state.
  */
 public final class PageStateSerializer extends TypeSerializerSingleton<PageState> {
 
   private static final long serialVersionUID = 1L;
 
-  /**
-   * The layout this build writes: 2 adds the change-rate evidence of the grid posterior (an
-   * optional field, behind a flag bit layout 1 never sets, so layout 1 reads as is).
-   */
-  static final int LAYOUT = 2;
+  /** The layout this build writes. */
+  static final int LAYOUT = 3;
 
-  public static final PageStateSerializer INSTANCE = new PageStateSerializer(LAYOUT);
-
-  /** Layout 1 (builds before the grid posterior), for the migration of their state. */
-  static final PageStateSerializer LAYOUT_1 = new PageStateSerializer(1);
-
-  private final int layout;
-
-  private PageStateSerializer(int layout) {
-    this.layout = layout;
-  }
+  public static final PageStateSerializer INSTANCE = new PageStateSerializer();
 
   private static final int FORCED = 1;
   private static final int LAST_FETCH = 1 << 1;
@@ -52,7 +45,8 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
   private static final int EXPIRIES = 1 << 10;
   private static final int AGE_FROM = 1 << 11;
   private static final int CURVE_SHAPE = 1 << 12;
-  private static final int EVIDENCE = 1 << 13;
+  private static final int ERROR_SINCE = 1 << 13;
+  private static final int EVIDENCE = 1 << 14;
 
   @Override
   public boolean isImmutableType() {
@@ -82,6 +76,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.etagHash = from.etagHash;
     p.status = from.status;
     p.errors = from.errors;
+    p.errorSince = from.errorSince;
     p.expiries = from.expiries;
     p.forced = from.forced;
     p.leaseUntil = from.leaseUntil;
@@ -142,11 +137,13 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     if (p.curveShape != 0f) {
       flags |= CURVE_SHAPE;
     }
-    if (layout >= 2
-        && (p.evidenceUnchanged != 0f
-            || p.evidenceChanged != 0f
-            || p.evidenceLnGap != 0f
-            || p.evidenceDated != 0f)) {
+    if (p.errorSince != 0) {
+      flags |= ERROR_SINCE;
+    }
+    if (p.evidenceUnchanged != 0f
+        || p.evidenceChanged != 0f
+        || p.evidenceLnGap != 0f
+        || p.evidenceDated != 0f) {
       flags |= EVIDENCE;
     }
     VarInts.writeVarInt(out, flags);
@@ -182,6 +179,9 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     }
     if ((flags & LEASE) != 0) {
       VarInts.writeVarLong(out, p.leaseUntil);
+    }
+    if ((flags & ERROR_SINCE) != 0) {
+      VarInts.writeVarLong(out, p.errorSince);
     }
     if ((flags & SIGNATURE) != 0) {
       out.writeLong(p.signatureHash);
@@ -226,6 +226,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.lastFetch = (flags & LAST_FETCH) != 0 ? VarInts.readVarLong(in) : 0;
     p.ageFrom = (flags & AGE_FROM) != 0 ? VarInts.readVarLong(in) : 0;
     p.leaseUntil = (flags & LEASE) != 0 ? VarInts.readVarLong(in) : 0;
+    p.errorSince = (flags & ERROR_SINCE) != 0 ? VarInts.readVarLong(in) : 0;
     p.signatureHash = (flags & SIGNATURE) != 0 ? in.readLong() : 0;
     p.etagHash = (flags & ETAG) != 0 ? in.readInt() : 0;
     p.slot = (flags & SLOT) != 0 ? in.readLong() : -1;
@@ -258,22 +259,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
 
   @Override
   public TypeSerializerSnapshot<PageState> snapshotConfiguration() {
-    return new Snapshot(layout);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof PageStateSerializer && ((PageStateSerializer) o).layout == layout;
-  }
-
-  @Override
-  public int hashCode() {
-    return layout;
-  }
-
-  /** Resolves to this instance on deserialization, keeping the layout. */
-  private Object readResolve() {
-    return layout == 1 ? LAYOUT_1 : INSTANCE;
+    return new Snapshot();
   }
 
   private static Map<String, List<String>> copyMetadata(Map<String, List<String>> md) {
@@ -283,19 +269,13 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
   }
 
   /**
-   * The serializer's snapshot: its layout ({@link #LAYOUT}). A change of the binary form adds a
-   * layout, keeps reading the old ones, and adds a savepoint fixture (see docs/operations.md,
-   * "Upgrades"). State in layout 1 is compatible after migration (RocksDB rewrites it in the
-   * current layout on restore).
+   * The serializer's snapshot: its layout. A change of the binary form adds a layout, keeps reading
+   * the old ones, and adds a savepoint fixture (see docs/operations.md, "Upgrades").
    */
   public static final class Snapshot extends LayoutSnapshot<PageState> {
     /** For reading a snapshot back. */
     public Snapshot() {
-      this(LAYOUT);
-    }
-
-    Snapshot(int layout) {
-      super(layout);
+      super(LAYOUT);
     }
 
     @Override
@@ -305,7 +285,12 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
 
     @Override
     TypeSerializer<PageState> serializerOf(int layout) {
-      return layout == 1 ? LAYOUT_1 : INSTANCE;
+      return INSTANCE;
+    }
+
+    @Override
+    boolean readsAsIs(int oldLayout) {
+      return true; // every layout only added flags (see the class comment)
     }
   }
 }

@@ -45,6 +45,10 @@ final class SchedulerMetrics implements EngineListener {
   volatile long dueBacklog;
   volatile double globalLambda;
   volatile double inFlightForBudget;
+
+  /** Entries of the broadcast host-rate table; -1 = not counted since the (re)start. */
+  volatile int hostRateOverrides = -1;
+
   long releasedSinceReport;
   long statusesSinceReport;
 
@@ -71,9 +75,16 @@ final class SchedulerMetrics implements EngineListener {
     group.gauge("dueBacklog", () -> dueBacklog);
     group.gauge("globalLambda", () -> globalLambda);
     group.gauge("inFlightForBudget", () -> inFlightForBudget);
+    group.gauge("hostRateOverrides", () -> Math.max(0, hostRateOverrides));
     hostLambdaMicros =
         group.histogram("hostLambdaMicros", new DescriptiveStatisticsHistogram(WINDOW));
     releaseLagMs = group.histogram("releaseLagMs", new DescriptiveStatisticsHistogram(WINDOW));
+  }
+
+  /** Reports the host record cache's bytes and how often it was full. */
+  void watch(HostRecordCache cache) {
+    group.gauge("hostCacheBytes", cache::bytes);
+    group.gauge("hostCacheDrops", cache::drops);
   }
 
   /** Counts a status event in, in all and under its status (if it has one: a bad one may not). */

@@ -17,7 +17,8 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  *       ({@code HostState.curve}) is kept on the threshold grid ({@code curve.*}) as a running sum
  *       of its pages' contributions, which depend on {@code objective} and the revisit bounds; the
  *       due queues' slot keys are bucket numbers of {@code due.bucket}. Read with other settings,
- *       the curves have the wrong length or meaning and the buckets the wrong times.
+ *       the curves have the wrong length or meaning and the buckets the wrong times. So is the
+ *       job's {@code recrawl.partition.mode}: the state is keyed by the host keys it computes.
  *   <li><b>adapted</b>: {@code estimator.prior-rate} and {@code estimator.prior-shape} decide which
  *       pages count in the host prior's sums ({@code learnedRateSum}, {@code learnedPages}) and how
  *       much: restored with other values, every host's sums are marked unknown (its pages are then
@@ -28,6 +29,9 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  * Every other engine key may change across a restore (docs/configuration.md).
  */
 final class StateSettings {
+
+  /** The job's key (not an engine key) of the partition mode, kept under its full name. */
+  static final String PARTITION_MODE = "recrawl.partition.mode";
 
   /** Keys whose change is refused, with what the state keeps that depends on them. */
   static final Map<String, String> REFUSED = new LinkedHashMap<>();
@@ -45,12 +49,16 @@ final class StateSettings {
     REFUSED.put("revisit.min-interval", sums);
     REFUSED.put("revisit.max-interval", sums);
     REFUSED.put("due.bucket", "the due queues are kept as numbered buckets of this width");
+    REFUSED.put(PARTITION_MODE, "the state is keyed by the host keys it computes");
   }
 
   private StateSettings() {}
 
-  /** The values (canonical: parsed, so that {@code 1 h} equals {@code 60 min}) of the keys. */
-  static Map<String, String> of(EngineConfig cfg) {
+  /**
+   * The values (canonical: parsed, so that {@code 1 h} equals {@code 60 min}) of the keys; the
+   * partition mode only if known.
+   */
+  static Map<String, String> of(EngineConfig cfg, String partitionMode) {
     Map<String, String> m = new LinkedHashMap<>();
     ThresholdGrid g = cfg.grid;
     m.put("curve.min-threshold", Double.toString(g.min()));
@@ -64,6 +72,9 @@ final class StateSettings {
     m.put("due.bucket", Long.toString(cfg.bucketMs));
     m.put("estimator.prior-rate", Double.toString(cfg.estimator.priorRate()));
     m.put("estimator.prior-shape", Double.toString(cfg.estimator.prior().shape()));
+    if (partitionMode != null) {
+      m.put(PARTITION_MODE, partitionMode);
+    }
     return m;
   }
 
@@ -105,7 +116,7 @@ final class StateSettings {
       }
       if (REFUSED.containsKey(e.getKey())) {
         refused.add(
-            "recrawl.engine."
+            (e.getKey().startsWith("recrawl.") ? "" : "recrawl.engine.")
                 + e.getKey()
                 + " was "
                 + was

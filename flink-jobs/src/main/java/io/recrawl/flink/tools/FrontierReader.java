@@ -57,6 +57,27 @@ public final class FrontierReader {
       throws Exception {
     EngineConfig.fromMap(
         engineSettings, "recrawl.engine."); // refuse bad settings before starting a job
+    HostEngine engine = new HostEngine(EngineConfig.fromMap(engineSettings, "recrawl.engine."));
+    List<String> out = new ArrayList<>();
+    forEachHost(
+        savepoint,
+        host,
+        (key, h, pages, lambda0) -> explain(engine, key, h, pages, lambda0, url, now, out));
+    return out;
+  }
+
+  /** One host of a savepoint: its key, record (null if none), stored pages and λ_0. */
+  public interface HostVisitor {
+    void host(String host, HostState h, List<Map.Entry<String, PageState>> pages, double lambda0)
+        throws Exception;
+  }
+
+  /**
+   * Visits every host of the savepoint (or only {@code host}) with its stored pages (keys in their
+   * stored form, see {@link SchedulerState#expandUrl}), one host at a time.
+   */
+  public static void forEachHost(String savepoint, String host, HostVisitor visitor)
+      throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
     SavepointReader reader =
@@ -91,8 +112,6 @@ public final class FrontierReader {
       }
     }
 
-    HostEngine engine = new HostEngine(EngineConfig.fromMap(engineSettings, "recrawl.engine."));
-    List<String> out = new ArrayList<>();
     List<Map.Entry<String, PageState>> ofHost = new ArrayList<>();
     String current = null;
     try (CloseableIterator<String> rows =
@@ -104,7 +123,7 @@ public final class FrontierReader {
           continue;
         }
         if (current != null && !current.equals(r[0])) {
-          explain(engine, current, hosts.get(current), ofHost, lambda0, url, now, out);
+          visitor.host(current, hosts.get(current), ofHost, lambda0);
           ofHost.clear();
         }
         current = r[0];
@@ -112,9 +131,8 @@ public final class FrontierReader {
       }
     }
     if (current != null) {
-      explain(engine, current, hosts.get(current), ofHost, lambda0, url, now, out);
+      visitor.host(current, hosts.get(current), ofHost, lambda0);
     }
-    return out;
   }
 
   private static DataStream<String> records(

@@ -4,8 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.config.RecrawlOptions;
+import io.recrawl.flink.tools.frontier.FrontierExport;
+import io.recrawl.flink.tools.frontier.FrontierFormat;
 import io.recrawl.wire.HostKeys;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -23,7 +28,8 @@ public final class StateToolsCommand {
   public static final String EXPLAIN_USAGE =
       "usage: bin/recrawl explain URL --savepoint DIR [--config FILE] [--now EPOCH_MS|ISO-8601]";
   public static final String EXPORT_USAGE =
-      "usage: bin/recrawl export --savepoint DIR [--config FILE] [--now EPOCH_MS|ISO-8601] [--out FILE]";
+      "usage: bin/recrawl export --savepoint DIR [--config FILE] [--now EPOCH_MS|ISO-8601] [--out FILE]"
+          + " [--format json|opensearch|sql-csv|sql-tsv|seeds]";
 
   private StateToolsCommand() {}
 
@@ -73,6 +79,10 @@ public final class StateToolsCommand {
       return 2;
     }
     RecrawlConfig config = config(o);
+    String format = o.getOrDefault("format", "json");
+    if (!format.equals("json")) {
+      return exportAs(FrontierFormat.of(format), o, config, out);
+    }
     List<String> rows =
         FrontierReader.read(o.get("savepoint"), config.engineSettings(), null, null, now(o));
     if (o.containsKey("out")) {
@@ -80,6 +90,24 @@ public final class StateToolsCommand {
       System.err.printf("recrawl export: %d URLs to %s%n", rows.size(), o.get("out"));
     } else {
       rows.forEach(out::println);
+    }
+    return 0;
+  }
+
+  /** The frontier in one of the formats {@code bin/recrawl import} reads. */
+  private static int exportAs(
+      FrontierFormat format, Map<String, String> o, RecrawlConfig config, PrintStream out)
+      throws Exception {
+    if (o.containsKey("out")) {
+      try (Writer w = Files.newBufferedWriter(Path.of(o.get("out")), StandardCharsets.UTF_8)) {
+        long n =
+            FrontierExport.write(o.get("savepoint"), config.engineSettings(), format, now(o), w);
+        System.err.printf("recrawl export: %d URLs to %s (%s)%n", n, o.get("out"), format.flag());
+      }
+    } else {
+      Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+      FrontierExport.write(o.get("savepoint"), config.engineSettings(), format, now(o), w);
+      w.flush();
     }
     return 0;
   }

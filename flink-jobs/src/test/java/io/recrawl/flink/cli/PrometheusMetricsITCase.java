@@ -75,6 +75,9 @@ class PrometheusMetricsITCase {
     p.put(P + "hostsParked", s -> max(s) == 0);
     p.put(P + "urls", s -> max(s) == 21);
     p.put(P + "hosts", s -> max(s) == 4);
+    p.put(P + "hostRateOverrides", s -> max(s) == 0); // the demo sets none
+    p.put(P + "hostCacheBytes", s -> min(s) >= 0 && max(s) > 0 && max(s) < 64 << 20);
+    p.put(P + "pagesRemoved", s -> max(s) == 0); // nothing stays ERROR for 30 days
     p.put("flink_jobmanager_job_lastCheckpointDuration", s -> min(s) >= 0 && max(s) < 60_000);
     p.put("flink_jobmanager_job_lastCheckpointSize", s -> min(s) > 0);
     return p;

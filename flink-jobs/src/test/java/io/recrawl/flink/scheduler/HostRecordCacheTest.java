@@ -54,7 +54,7 @@ class HostRecordCacheTest {
   @Test
   void writeBackWritesOnlyOnFlushAndRestoresTheCurrentKey() {
     FakeKeyedState state = new FakeKeyedState();
-    HostRecordCache cache = new HostRecordCache(state, 10);
+    HostRecordCache cache = new HostRecordCache(state, 10, Long.MAX_VALUE);
     cache.writeBack(state);
     state.setCurrentKey("a");
     cache.put("a", record(1));
@@ -77,7 +77,7 @@ class HostRecordCacheTest {
   @Test
   void aFullCacheWritesBackBeforeItForgets() {
     FakeKeyedState state = new FakeKeyedState();
-    HostRecordCache cache = new HostRecordCache(state, 2);
+    HostRecordCache cache = new HostRecordCache(state, 2, Long.MAX_VALUE);
     cache.writeBack(state);
     for (int i = 0; i < 5; i++) {
       state.setCurrentKey("h" + i);
@@ -98,11 +98,33 @@ class HostRecordCacheTest {
   @Test
   void withoutAKeyContextEveryPutIsWrittenThrough() {
     FakeKeyedState state = new FakeKeyedState();
-    HostRecordCache cache = new HostRecordCache(state, 2);
+    HostRecordCache cache = new HostRecordCache(state, 2, Long.MAX_VALUE);
     state.setCurrentKey("a");
     cache.put("a", record(3));
     assertThat(state.writes).isEqualTo(1);
     assertThat(state.stored.get("a").pages).isEqualTo(3);
     assertThat(cache.dirtyCount()).isZero();
+  }
+
+  @Test
+  void aCacheOfLargeRecordsIsBoundedInBytesNotOnlyInHosts() {
+    FakeKeyedState state = new FakeKeyedState();
+    long maxBytes = 4L << 20;
+    HostRecordCache cache = new HostRecordCache(state, 1 << 16, maxBytes);
+    cache.writeBack(state);
+    long recordBytes = 0;
+    for (int i = 0; i < 20; i++) {
+      HostState h = record(i);
+      h.curve = new double[100_000]; // 800 KB: a host far beyond any real curve
+      recordBytes = HostRecordCache.bytesOf(h);
+      state.setCurrentKey("h" + i);
+      cache.put("h" + i, h);
+      assertThat(cache.bytes()).isLessThanOrEqualTo(maxBytes + recordBytes);
+    }
+    assertThat(cache.drops()).isPositive();
+    for (int i = 0; i < 20; i++) {
+      state.setCurrentKey("h" + i);
+      assertThat(cache.get("h" + i).pages).isEqualTo(i); // dropped ones come back from state
+    }
   }
 }

@@ -111,11 +111,15 @@ class HostSchedulerFunctionTest {
       assertThat(s.newRequests()).hasSize(1);
 
       long e3 = e2 + 4 * HOUR + 2 * MIN;
-      s.status(A, FETCH_ERROR, e3); // the third error: ERROR, no more scheduling
-      s.advance(e3 + 30 * DAY);
+      s.status(A, FETCH_ERROR, e3); // the third error: ERROR, no more requests
+      s.advance(e3 + 29 * DAY);
       assertThat(s.newRequests()).isEmpty();
+      assertThat(s.fn.metrics().urls).isEqualTo(1); // kept (error.remove is false) ...
+      s.advance(e3 + 31 * DAY);
+      assertThat(s.newRequests()).isEmpty();
+      assertThat(s.fn.metrics().urls).isZero(); // ... until error.purge-after (30 d)
+      assertThat(s.fn.metrics().hosts).isZero();
       assertThat(s.timers()).isZero();
-      assertThat(s.fn.metrics().urls).isEqualTo(1); // kept (error.remove is false)
     }
   }
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -162,6 +163,14 @@ final class SchedulerHarness implements AutoCloseable {
   int keyedStateEntriesNow() {
     var backend = ((AbstractStreamOperator<?>) h.getOperator()).getKeyedStateBackend();
     return ((RocksDBKeyedStateBackend<?>) backend).numKeyValueStateEntries();
+  }
+
+  /** Keys (hosts) with an entry in one keyed state. */
+  long keysIn(String state) throws Exception {
+    var backend = ((AbstractStreamOperator<?>) h.getOperator()).getKeyedStateBackend();
+    try (var keys = backend.getKeys(state, VoidNamespace.INSTANCE)) {
+      return keys.count();
+    }
   }
 
   int timers() {

@@ -193,7 +193,10 @@ class SchedulerPropertiesITCase {
       return out;
     }
 
-    /** Every page ends as ERROR (error.remove): no keyed state, no timer is left. */
+    /**
+     * Every page ends as ERROR (error.remove), and a host without pages leaves once its politeness
+     * evidence runs out (70 days covers the slowest): no keyed state, no timer is left.
+     */
     void removeEverything() throws Exception {
       for (Map.Entry<String, String> e : known.entrySet()) {
         s.status(
@@ -201,6 +204,8 @@ class SchedulerPropertiesITCase {
                 e.getKey(), e.getValue(), CrawlStatus.ERROR, now, Map.of(), null, null, null));
       }
       collect();
+      s.advance(now + 70 * 86_400_000L);
+      assertThat(collect()).as("released with no page left").isEmpty();
       // A snapshot flushes RocksDB's pending timer deletions, which a count before it still sees.
       s.snapshot();
       assertThat(s.keyedStateEntriesNow()).isZero();

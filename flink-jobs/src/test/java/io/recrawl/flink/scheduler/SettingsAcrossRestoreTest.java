@@ -68,6 +68,30 @@ class SettingsAcrossRestoreTest {
   }
 
   @Test
+  void anotherPartitionModeIsRefusedNamingTheKey() throws Exception {
+    OperatorSubtaskState saved;
+    try (SchedulerHarness s =
+        new SchedulerHarness(
+            new HostSchedulerFunction(Map.of(), 0.0, false).keyedBy("byHost"), null, true)) {
+      s.status("https://" + HOST + "/p", CrawlStatus.DISCOVERED, T0);
+      saved = s.snapshot();
+    }
+    HostSchedulerFunction byDomain = new HostSchedulerFunction(Map.of(), 0.0, false);
+    assertThatThrownBy(
+            () -> new SchedulerHarness(byDomain.keyedBy("byDomain"), saved, true).close())
+        .satisfies(
+            t -> {
+              assertThat(chain(t)).anyMatch(c -> c instanceof SuppressRestartsException);
+              assertThat(messages(t)).contains("recrawl.partition.mode was byHost");
+            });
+    // The same mode restores, and so does a caller that does not say (tests, older wiring).
+    new SchedulerHarness(
+            new HostSchedulerFunction(Map.of(), 0.0, false).keyedBy("byHost"), saved, true)
+        .close();
+    new SchedulerHarness(new HostSchedulerFunction(Map.of(), 0.0, false), saved, true).close();
+  }
+
+  @Test
   void aSavepointWithoutSettingsOnAnotherGridIsRefusedByItsCurves() throws Exception {
     OperatorSubtaskState saved = state(false); // Flink's plain operator keeps no settings
     assertThatThrownBy(

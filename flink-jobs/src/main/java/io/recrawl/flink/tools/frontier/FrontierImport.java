@@ -1,0 +1,212 @@
+package io.recrawl.flink.tools.frontier;
+
+import io.recrawl.engine.EngineConfig;
+import io.recrawl.engine.HostEngine;
+import io.recrawl.flink.scheduler.StateBootstrap;
+import java.io.BufferedReader;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code bin/recrawl import}: reads an existing frontier, checks every row, builds each host's
+ * state with the engine and writes it as a savepoint the job starts from. Bad rows go to the reject
+ * file; a file with more than {@code maxBadShare} of them is refused and no savepoint is written.
+ */
+public final class FrontierImport {
+
+  /**
+   * What to import and how.
+   *
+   * @param engineSettings the job's {@code recrawl.engine} settings
+   * @param lambda0 the job's {@code recrawl.global-lambda}
+   * @param maxParallelism the job's {@code recrawl.max-parallelism}
+   * @param parallelism of the job that writes the savepoint
+   * @param progressEveryMs how often a progress line is printed
+   */
+  public record Options(
+      Path in,
+      FrontierFormat format,
+      String savepoint,
+      Path rejects,
+      double maxBadShare,
+      ImportSettings settings,
+      Map<String, ?> engineSettings,
+      double lambda0,
+      int maxParallelism,
+      int parallelism,
+      long progressEveryMs) {}
+
+  /**
+   * What an import did.
+   *
+   * @param savepoint the savepoint written, or null when the file was refused
+   * @param readSeconds reading and checking the rows
+   * @param buildSeconds building the hosts' state with the engine
+   * @param writeSeconds writing the savepoint
+   */
+  public record Summary(
+      long rows,
+      long good,
+      long bad,
+      Map<String, Long> badByReason,
+      int hosts,
+      String savepoint,
+      double readSeconds,
+      double buildSeconds,
+      double writeSeconds) {
+
+    public boolean refused() {
+      return savepoint == null;
+    }
+
+    public double seconds() {
+      return readSeconds + buildSeconds + writeSeconds;
+    }
+
+    public String describe() {
+      return String.format(
+          Locale.ROOT,
+          "%,d rows: %,d imported on %,d hosts, %,d bad %s; %.1f s (read %.1f, build %.1f, write"
+              + " %.1f), %,.0f rows/s",
+          rows,
+          good,
+          hosts,
+          bad,
+          badByReason,
+          seconds(),
+          readSeconds,
+          buildSeconds,
+          writeSeconds,
+          rows / Math.max(1e-9, seconds()));
+    }
+  }
+
+  private FrontierImport() {}
+
+  public static Summary run(Options o, PrintStream log) throws Exception {
+    EngineConfig cfg = EngineConfig.fromMap(o.engineSettings(), "recrawl.engine.");
+    PageImport pages = new PageImport(o.settings(), cfg.maxFetchErrors);
+    Map<String, List<ImportedPage>> byHost = new HashMap<>();
+    Map<String, Long> seen = new HashMap<>();
+    long rows = 0;
+    long good = 0;
+    long t0 = System.nanoTime();
+    Map<String, Long> byReason;
+    long bad;
+    try (Counting counted = new Counting(Files.newInputStream(o.in()));
+        BufferedReader reader =
+            new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8), 1 << 16);
+        Rejects rejects = new Rejects(o.rejects())) {
+      Progress progress =
+          new Progress(log, "read", Files.size(o.in()), () -> counted.count, o.progressEveryMs());
+      RowSource source = RowSource.of(o.format(), reader);
+      Object next;
+      while ((next = source.next()) != null) {
+        rows++;
+        progress.update(rows);
+        if (next instanceof BadRow b) {
+          rejects.add(b);
+          continue;
+        }
+        FrontierRow row = (FrontierRow) next;
+        ImportedPage page;
+        try {
+          page = pages.page(row);
+        } catch (RowRejection r) {
+          rejects.add(r.toBadRow(row.line(), row.raw()));
+          continue;
+        }
+        Long first = seen.putIfAbsent(page.url(), row.line());
+        if (first != null) {
+          rejects.add(
+              new BadRow(
+                  row.line(), "duplicate_url", "the URL of line " + first + " again", row.raw()));
+          continue;
+        }
+        byHost.computeIfAbsent(page.host(), h -> new ArrayList<>()).add(page);
+        good++;
+      }
+      byReason = new TreeMap<>(rejects.byReason());
+      bad = rejects.count();
+    }
+    seen = null;
+    double readSeconds = (System.nanoTime() - t0) / 1e9;
+    if (rows > 0 && bad > o.maxBadShare() * rows) {
+      log.printf(
+          Locale.ROOT,
+          "recrawl import: refused: %,d of %,d rows are bad (%.2f%%), more than --max-bad-share"
+              + " %s; see %s%n",
+          bad,
+          rows,
+          100.0 * bad / rows,
+          o.maxBadShare(),
+          o.rejects());
+      return new Summary(rows, good, bad, byReason, byHost.size(), null, readSeconds, 0, 0);
+    }
+    long t1 = System.nanoTime();
+    HostImporter importer = new HostImporter(new HostEngine(cfg), o.settings().now(), o.lambda0());
+    int hosts = byHost.size();
+    try (ImportedSavepoint savepoint = new ImportedSavepoint()) {
+      Progress progress = new Progress(log, "built", 0, () -> 0, o.progressEveryMs());
+      long built = 0;
+      for (String host : new ArrayList<>(new TreeMap<>(byHost).keySet())) {
+        List<ImportedPage> ofHost = byHost.remove(host);
+        savepoint.add(host, importer.build(host, ofHost));
+        built += ofHost.size();
+        progress.update(built);
+      }
+      double buildSeconds = (System.nanoTime() - t1) / 1e9;
+      long t2 = System.nanoTime();
+      String written =
+          savepoint.write(
+              o.savepoint(),
+              o.maxParallelism(),
+              o.parallelism(),
+              StateBootstrap.engineSettingsEntry(
+                  o.engineSettings(), o.settings().mode().configName()),
+              o.settings().now());
+      double writeSeconds = (System.nanoTime() - t2) / 1e9;
+      return new Summary(
+          rows, good, bad, byReason, hosts, written, readSeconds, buildSeconds, writeSeconds);
+    }
+  }
+
+  /** Counts the bytes read, for the progress line's estimate. */
+  private static final class Counting extends FilterInputStream {
+    volatile long count;
+
+    Counting(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        count++;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        count += n;
+      }
+      return n;
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package io.recrawl.flink.tools.frontier;
+
+import io.recrawl.engine.EngineListener;
+import io.recrawl.engine.HostCall;
+import io.recrawl.engine.HostEngine;
+import io.recrawl.engine.HostState;
+import io.recrawl.engine.PageState;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Builds one host's state with the engine's own code: its pages' events are applied by {@link
+ * HostEngine#onStatus} over a {@link RecordingHostStore}, then each page is planned for its first
+ * due time by {@link HostEngine#planAt}, as {@link Spreading} spreads them.
+ *
+ * <p>Events are applied at their own times, as the job applies a replay: discoveries first, all at
+ * the host's earliest time (so that no discovery finds the host idle and is sent at once: an import
+ * releases nothing), then fetches and errors in time order.
+ */
+final class HostImporter {
+
+  private final HostEngine engine;
+  private final long now;
+  private final double lambda0;
+  private final Call call = new Call();
+
+  /**
+   * @param now the import's clock
+   * @param lambda0 the job's initial global lambda ({@code recrawl.global-lambda})
+   */
+  HostImporter(HostEngine engine, long now, double lambda0) {
+    this.engine = engine;
+    this.now = now;
+    this.lambda0 = lambda0;
+  }
+
+  /** The state of {@code host} holding {@code pages} (URLs of that host key, no duplicates). */
+  RecordingHostStore build(String host, List<ImportedPage> pages) {
+    RecordingHostStore store = new RecordingHostStore();
+    long first = now;
+    for (ImportedPage p : pages) {
+      first = Math.min(first, p.fetchTime());
+    }
+    List<ImportedPage> fetched = new ArrayList<>();
+    for (ImportedPage p : pages) {
+      if (p.status() == CrawlStatus.DISCOVERED) {
+        StatusEvent e = p.events().get(0);
+        apply(store, host, at(e, first));
+      } else {
+        fetched.add(p);
+      }
+    }
+    fetched.sort(Comparator.comparingLong(ImportedPage::fetchTime));
+    for (ImportedPage p : fetched) {
+      for (StatusEvent e : p.events()) {
+        apply(store, host, e);
+      }
+      if (p.signatureHash() != 0 || p.etagHash() != 0) {
+        PageState s = store.page(p.url());
+        s.signatureHash = p.signatureHash() != 0 ? p.signatureHash() : s.signatureHash;
+        s.etagHash = p.etagHash() != 0 ? p.etagHash() : s.etagHash;
+        store.putPage(p.url(), s);
+      }
+    }
+    plan(store, host, pages);
+    return store;
+  }
+
+  /** Plans every page with a next fetch date at its spread due time, in the rule's order. */
+  private void plan(RecordingHostStore store, String host, List<ImportedPage> pages) {
+    HostState h = store.host();
+    if (h == null) {
+      return;
+    }
+    Spreading.Page[] plan = new Spreading.Page[pages.size()];
+    for (int i = 0; i < plan.length; i++) {
+      ImportedPage p = pages.get(i);
+      PageState s = store.page(p.url());
+      plan[i] =
+          new Spreading.Page(
+              s == null ? FrontierRow.NEVER : p.nextFetch(),
+              s == null ? 0 : engine.valuation().crawlValue(h, s, now),
+              s == null ? 0 : s.weight,
+              p.url());
+    }
+    Spreading.Plan due =
+        Spreading.plan(plan, now, engine.config().bucketMs, engine.thresholds().spacingMs(h, now));
+    for (int i : due.order()) {
+      if (due.due()[i] != FrontierRow.NEVER) {
+        call.begin(host, now);
+        engine.planAt(store, pages.get(i).url(), due.due()[i], call);
+      }
+    }
+  }
+
+  private void apply(RecordingHostStore store, String host, StatusEvent e) {
+    call.begin(host, e.time());
+    engine.onStatus(store, e, call);
+  }
+
+  private static StatusEvent at(StatusEvent e, long time) {
+    return new StatusEvent(
+        e.url(), e.host(), e.status(), time, e.metadata(), e.changed(), e.weight(), e.httpStatus());
+  }
+
+  /** An engine call of the import: nothing may be released, and nothing else goes anywhere. */
+  private final class Call extends HostCall implements EngineListener {
+    void begin(String host, long time) {
+      begin(host, time, lambda0);
+    }
+
+    @Override
+    public void release(CrawlRequest request) {
+      throw new IllegalStateException("the engine released " + request.url() + " during import");
+    }
+
+    @Override
+    public void reschedule(long previous, long next) {}
+
+    @Override
+    public void replaceDemand(double[] before, double[] after) {}
+
+    @Override
+    public EngineListener listener() {
+      return this;
+    }
+  }
+}

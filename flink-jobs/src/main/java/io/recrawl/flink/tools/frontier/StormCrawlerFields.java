@@ -1,0 +1,169 @@
+package io.recrawl.flink.tools.frontier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.recrawl.wire.CrawlStatus;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * StormCrawler 2.4's stored forms of a URL's fields: status names, metadata as the OpenSearch/ES
+ * module writes it (keys with {@code .} as {@code %2E}, values as arrays) and as the SQL module
+ * writes it ({@code \tkey=value} per value), and next fetch dates as the stores print them.
+ */
+final class StormCrawlerFields {
+
+  /** The OpenSearch/ES module's escape of a dot in a metadata key. */
+  static final String ES_DOT = "%2E";
+
+  private StormCrawlerFields() {}
+
+  static CrawlStatus status(String s) throws RowRejection {
+    if (s == null || s.isBlank()) {
+      throw new RowRejection("missing_field:status", "no status");
+    }
+    try {
+      return CrawlStatus.valueOf(s.strip());
+    } catch (IllegalArgumentException e) {
+      throw new RowRejection("unknown_status", "status '" + s + "' is not one of StormCrawler's");
+    }
+  }
+
+  /** Metadata of an OpenSearch/ES document: an object of arrays (or single values) of text. */
+  static Map<String, List<String>> fromOpenSearch(JsonNode md) throws RowRejection {
+    Map<String, List<String>> m = new LinkedHashMap<>();
+    if (md == null || md.isNull()) {
+      return m;
+    }
+    if (!md.isObject()) {
+      throw new RowRejection("bad_metadata", "metadata is not an object");
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = md.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      List<String> values = new ArrayList<>();
+      JsonNode v = e.getValue();
+      if (v.isArray()) {
+        for (JsonNode x : v) {
+          values.add(scalar(e.getKey(), x));
+        }
+      } else if (!v.isNull()) {
+        values.add(scalar(e.getKey(), v));
+      }
+      m.put(e.getKey().replace(ES_DOT, "."), List.copyOf(values));
+    }
+    return m;
+  }
+
+  private static String scalar(String key, JsonNode v) throws RowRejection {
+    if (v.isValueNode() && !v.isNull()) {
+      return v.asText();
+    }
+    throw new RowRejection("bad_metadata", "metadata '" + key + "' holds a " + v.getNodeType());
+  }
+
+  static ObjectNode toOpenSearch(Map<String, List<String>> md) {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    md.forEach(
+        (k, vs) -> {
+          ArrayNode a = o.putArray(k.replace(".", ES_DOT));
+          vs.forEach(a::add);
+        });
+    return o;
+  }
+
+  /** Metadata as the SQL module keeps it: {@code \tkey=value} for every value. */
+  static Map<String, List<String>> fromSqlText(String text) throws RowRejection {
+    Map<String, List<String>> m = new LinkedHashMap<>();
+    if (text == null) {
+      return m;
+    }
+    for (String part : text.split("\t")) {
+      if (part.isEmpty()) {
+        continue;
+      }
+      int eq = part.indexOf('=');
+      if (eq <= 0) {
+        throw new RowRejection("bad_metadata", "metadata '" + part + "' is not key=value");
+      }
+      m.computeIfAbsent(part.substring(0, eq), k -> new ArrayList<>()).add(part.substring(eq + 1));
+    }
+    m.replaceAll((k, v) -> List.copyOf(v));
+    return m;
+  }
+
+  static String toSqlText(Map<String, List<String>> md) {
+    StringBuilder b = new StringBuilder();
+    md.forEach((k, vs) -> vs.forEach(v -> b.append('\t').append(k).append('=').append(v)));
+    return b.toString();
+  }
+
+  private static final DateTimeFormatter SQL_TIME =
+      new DateTimeFormatterBuilder()
+          .append(DateTimeFormatter.ISO_LOCAL_DATE)
+          .appendLiteral(' ')
+          .append(DateTimeFormatter.ISO_LOCAL_TIME)
+          .optionalStart()
+          .appendOffset("+HH:mm", "Z")
+          .optionalEnd()
+          .optionalStart()
+          .appendOffset("+HH", "Z")
+          .optionalEnd()
+          .toFormatter();
+
+  /**
+   * A next fetch date: epoch ms, an ISO-8601 instant or date-time with offset, or SQL's {@code
+   * yyyy-MM-dd HH:mm:ss[.fff][+hh[:mm]]}; a time without an offset is UTC.
+   */
+  static long time(String s) throws RowRejection {
+    String t = s.strip();
+    try {
+      if (!t.isEmpty() && t.chars().allMatch(Character::isDigit)) {
+        return Long.parseLong(t);
+      }
+      if (t.indexOf('T') > 0) {
+        try {
+          return Instant.parse(t).toEpochMilli();
+        } catch (DateTimeParseException e) {
+          try {
+            return OffsetDateTime.parse(t).toInstant().toEpochMilli();
+          } catch (DateTimeParseException e2) {
+            return LocalDateTime.parse(t).toInstant(ZoneOffset.UTC).toEpochMilli();
+          }
+        }
+      }
+      var parsed = SQL_TIME.parse(t);
+      LocalDateTime local = LocalDateTime.from(parsed);
+      int offset =
+          parsed.isSupported(ChronoField.OFFSET_SECONDS)
+              ? parsed.get(ChronoField.OFFSET_SECONDS)
+              : 0;
+      return local.toInstant(ZoneOffset.ofTotalSeconds(offset)).toEpochMilli();
+    } catch (NumberFormatException | java.time.DateTimeException e) {
+      throw new RowRejection("bad_time", "next fetch date '" + s + "' is not a date");
+    }
+  }
+
+  /** A next fetch date as the OpenSearch/ES module writes it: an ISO-8601 instant. */
+  static String isoTime(long ms) {
+    return Instant.ofEpochMilli(ms).toString();
+  }
+
+  /** A next fetch date as SQL prints a UTC timestamp. */
+  static String sqlTime(long ms) {
+    return LocalDateTime.ofInstant(Instant.ofEpochMilli(ms), ZoneOffset.UTC)
+        .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
+  }
+}

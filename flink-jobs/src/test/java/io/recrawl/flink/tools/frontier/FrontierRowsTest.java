@@ -1,0 +1,204 @@
+package io.recrawl.flink.tools.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.recrawl.wire.CrawlStatus;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The readers of each frontier format, and every reason a row of theirs is bad. */
+class FrontierRowsTest {
+
+  private static List<Object> read(FrontierFormat f, String text) throws IOException {
+    RowSource s = RowSource.of(f, new BufferedReader(new StringReader(text)));
+    List<Object> out = new ArrayList<>();
+    Object o;
+    while ((o = s.next()) != null) {
+      out.add(o);
+    }
+    return out;
+  }
+
+  private static long t(String iso) {
+    return Instant.parse(iso).toEpochMilli();
+  }
+
+  @Test
+  void openSearchSourceAndWholeHits() throws IOException {
+    List<Object> rows =
+        read(
+            FrontierFormat.OPENSEARCH,
+            "{\"url\":\"http://a.example/\",\"status\":\"FETCHED\","
+                + "\"nextFetchDate\":\"2026-11-26T05:00:00.000Z\","
+                + "\"metadata\":{\"protocol%2Eetag\":[\"x\"],\"depth\":\"1\"},\"key\":\"a.example\"}\n"
+                + "\n"
+                + "{\"_index\":\"status\",\"_id\":\"1\",\"_source\":{\"url\":\"http://b.example/\","
+                + "\"status\":\"DISCOVERED\",\"nextFetchDate\":1795582800000}}\n"
+                + "{\"url\":\"http://c.example/\",\"status\":\"ERROR\"}\n");
+    assertThat(rows).hasSize(3).allMatch(r -> r instanceof FrontierRow);
+    FrontierRow a = (FrontierRow) rows.get(0);
+    assertThat(a.line()).isEqualTo(1);
+    assertThat(a.status()).isEqualTo(CrawlStatus.FETCHED);
+    assertThat(a.nextFetch()).isEqualTo(t("2026-11-26T05:00:00Z"));
+    assertThat(a.metadata())
+        .isEqualTo(Map.of("protocol.etag", List.of("x"), "depth", List.of("1")));
+    FrontierRow b = (FrontierRow) rows.get(1);
+    assertThat(b.line()).isEqualTo(3);
+    assertThat(b.nextFetch()).isEqualTo(1795582800000L);
+    assertThat(((FrontierRow) rows.get(2)).nextFetch()).isEqualTo(FrontierRow.NEVER);
+  }
+
+  @Test
+  void openSearchBadRows() throws IOException {
+    List<Object> rows =
+        read(
+            FrontierFormat.OPENSEARCH,
+            String.join(
+                "\n",
+                "{\"url\":",
+                "[1,2]",
+                "{\"status\":\"FETCHED\"}",
+                "{\"url\":\"http://a.example/\"}",
+                "{\"url\":\"http://a.example/\",\"status\":\"GONE\"}",
+                "{\"url\":\"http://a.example/\",\"status\":\"FETCHED\",\"nextFetchDate\":\"soon\"}",
+                "{\"url\":\"http://a.example/\",\"status\":\"FETCHED\",\"metadata\":{\"k\":[{}]}}",
+                "{\"url\":\"http://a.example/\",\"status\":\"FETCHED\",\"metadata\":[]}",
+                "{\"url\":7,\"status\":\"FETCHED\"}"));
+    assertThat(rows).allMatch(r -> r instanceof BadRow);
+    assertThat(rows.stream().map(r -> ((BadRow) r).reason()))
+        .containsExactly(
+            "malformed_json",
+            "not_an_object",
+            "missing_field:url",
+            "missing_field:status",
+            "unknown_status",
+            "bad_time",
+            "bad_metadata",
+            "bad_metadata",
+            "bad_url");
+    assertThat(rows.stream().map(r -> ((BadRow) r).line()))
+        .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+  }
+
+  @Test
+  void sqlCsvAsPsqlWritesIt() throws IOException {
+    List<Object> rows =
+        read(
+            FrontierFormat.SQL_CSV,
+            "url,status,nextfetchdate,metadata,bucket,host\n"
+                + "http://a.example/,FETCHED,2026-11-26 05:00:00+00,\"\tsignature=ab\tdepth=1"
+                + "\tdepth=2\",0,a.example\n"
+                + "http://b.example/,DISCOVERED,,,0,b.example\n"
+                + "\"http://c.example/?a,b\",FETCHED,2026-11-26 05:00:00.250,\"\tnote=two\nlines\","
+                + "0,c.example\n");
+    assertThat(rows).hasSize(3).allMatch(r -> r instanceof FrontierRow);
+    FrontierRow a = (FrontierRow) rows.get(0);
+    assertThat(a.nextFetch()).isEqualTo(t("2026-11-26T05:00:00Z"));
+    assertThat(a.metadata())
+        .isEqualTo(Map.of("signature", List.of("ab"), "depth", List.of("1", "2")));
+    assertThat(((FrontierRow) rows.get(1)).nextFetch()).isEqualTo(FrontierRow.NEVER);
+    FrontierRow c = (FrontierRow) rows.get(2);
+    assertThat(c.url()).isEqualTo("http://c.example/?a,b");
+    assertThat(c.line()).isEqualTo(4);
+    assertThat(c.nextFetch()).isEqualTo(t("2026-11-26T05:00:00.250Z"));
+    assertThat(c.metadata()).isEqualTo(Map.of("note", List.of("two\nlines")));
+  }
+
+  @Test
+  void sqlCsvBadRows() throws IOException {
+    List<Object> rows =
+        read(
+            FrontierFormat.SQL_CSV,
+            "status,url,nextfetchdate,metadata\n"
+                + "FETCHED,http://a.example/,2026-11-26 05:00:00\n"
+                + "FETCHED,,2026-11-26 05:00:00,\n"
+                + "FETCHED,http://a.example/,yesterday,\n"
+                + "GONE,http://a.example/,2026-11-26 05:00:00,\n"
+                + ",http://a.example/,2026-11-26 05:00:00,\n"
+                + "FETCHED,http://a.example/,2026-11-26 05:00:00,\tnoequals\n"
+                + "FETCHED,http://a.example/,2026-11-26 05:00:00,\"open\n");
+    assertThat(rows.stream().map(r -> ((BadRow) r).reason()))
+        .containsExactly(
+            "bad_columns",
+            "missing_field:url",
+            "bad_time",
+            "unknown_status",
+            "missing_field:status",
+            "bad_metadata",
+            "malformed_csv");
+    assertThat(rows.stream().map(r -> ((BadRow) r).line()))
+        .containsExactly(2L, 3L, 4L, 5L, 6L, 7L, 8L);
+  }
+
+  @Test
+  void sqlHeaderWithoutTheColumnsRefusesTheFile() {
+    assertThatThrownBy(() -> read(FrontierFormat.SQL_CSV, "link,state\nx,y\n"))
+        .isInstanceOf(SqlRows.BadHeader.class)
+        .hasMessageContaining("url, status and nextfetchdate");
+    assertThatThrownBy(() -> read(FrontierFormat.SQL_TSV, ""))
+        .isInstanceOf(SqlRows.BadHeader.class);
+  }
+
+  @Test
+  void sqlTsvAsMysqlBatchWritesIt() throws IOException {
+    List<Object> rows =
+        read(
+            FrontierFormat.SQL_TSV,
+            "url\tstatus\tnextfetchdate\tmetadata\tbucket\thost\n"
+                + "http://a.example/\tFETCHED\t2026-11-26 05:00:00\t\\tsignature=a\\\\b\\tdepth=1\t0\ta.example\n"
+                + "http://b.example/\tERROR\tNULL\tNULL\t0\tb.example\n"
+                + "http://c.example/\tFETCHED\t2026-11-26 05:00:00\n");
+    FrontierRow a = (FrontierRow) rows.get(0);
+    assertThat(a.metadata()).isEqualTo(Map.of("signature", List.of("a\\b"), "depth", List.of("1")));
+    FrontierRow b = (FrontierRow) rows.get(1);
+    assertThat(b.status()).isEqualTo(CrawlStatus.ERROR);
+    assertThat(b.nextFetch()).isEqualTo(FrontierRow.NEVER);
+    assertThat(b.metadata()).isEmpty();
+    assertThat(((BadRow) rows.get(2)).reason()).isEqualTo("bad_columns");
+  }
+
+  @Test
+  void seeds() throws IOException {
+    List<Object> rows =
+        read(
+            FrontierFormat.SEEDS,
+            "# seeds\nhttp://a.example/\tdepth=0\tisSitemap=false\n\nhttp://b.example/\nhttp://c.example/\tnope\n");
+    FrontierRow a = (FrontierRow) rows.get(0);
+    assertThat(a.line()).isEqualTo(2);
+    assertThat(a.status()).isEqualTo(CrawlStatus.DISCOVERED);
+    assertThat(a.metadata())
+        .isEqualTo(Map.of("depth", List.of("0"), "isSitemap", List.of("false")));
+    assertThat(((FrontierRow) rows.get(1)).line()).isEqualTo(4);
+    BadRow c = (BadRow) rows.get(2);
+    assertThat(c.reason()).isEqualTo("bad_metadata");
+    assertThat(c.line()).isEqualTo(5);
+  }
+
+  @Test
+  void rejectLinesStayOneLine() {
+    BadRow b = new BadRow(7, "bad_url", "a\tb", "x\ny\\z");
+    assertThat(b.toTsv()).isEqualTo("7\tbad_url\ta\\tb\tx\\ny\\\\z");
+  }
+
+  @Test
+  void exportedFieldsReadBack() throws Exception {
+    Map<String, List<String>> md = Map.of("a.b", List.of("1", "x\ty"), "c", List.of("="));
+    assertThat(
+            StormCrawlerFields.fromOpenSearch(
+                new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(StormCrawlerFields.toOpenSearch(md).toString())))
+        .isEqualTo(md);
+    assertThat(StormCrawlerFields.time(StormCrawlerFields.sqlTime(1795582800123L)))
+        .isEqualTo(1795582800123L);
+    assertThat(StormCrawlerFields.time(StormCrawlerFields.isoTime(1795582800123L)))
+        .isEqualTo(1795582800123L);
+    assertThat(SqlRows.tsv(SqlRows.tsvField("a\tb\\c\nd"))).containsExactly("a\tb\\c\nd");
+  }
+}

@@ -1,0 +1,141 @@
+package io.recrawl.flink.tools.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.engine.EngineConfig;
+import io.recrawl.engine.EngineListener;
+import io.recrawl.engine.HostCall;
+import io.recrawl.engine.HostEngine;
+import io.recrawl.engine.HostState;
+import io.recrawl.engine.PageState;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.HostKeys;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A host built by the import, then woken by the engine as the restored job would wake it: the
+ * import releases nothing, and the wakes send the pages at the host's pace, overdue ones in value
+ * order, the others in their dates' order.
+ */
+class HostImporterTest {
+
+  static final long NOW = 1_795_582_800_000L;
+  static final long MIN = 60_000L;
+  static final String HOST = "a.example";
+
+  final EngineConfig cfg = EngineConfig.fromMap(Map.of(), "recrawl.engine.");
+  final HostEngine engine = new HostEngine(cfg);
+  final PageImport rows =
+      new PageImport(
+          new ImportSettings(
+              HostKeys.Mode.BY_HOST,
+              ImportSettings.DEFAULT_WEIGHT_KEY,
+              ImportSettings.DEFAULT_LAST_FETCH_KEYS,
+              ImportSettings.DEFAULT_FETCH_INTERVAL_MS,
+              NOW),
+          cfg.maxFetchErrors);
+
+  private ImportedPage page(String path, CrawlStatus s, long next, long lastFetch)
+      throws Exception {
+    Map<String, List<String>> md = new HashMap<>();
+    if (lastFetch > 0) {
+      md.put("recrawl.lastFetch", List.of(java.time.Instant.ofEpochMilli(lastFetch).toString()));
+      md.put("signature", List.of("s" + path));
+    }
+    return rows.page(new FrontierRow(1, "http://" + HOST + path, s, next, md, ""));
+  }
+
+  @Test
+  void wakesSendTheImportedPagesAtTheHostsPaceInOrder() throws Exception {
+    List<ImportedPage> pages = new ArrayList<>();
+    Map<String, Long> nextFetch = new HashMap<>();
+    Map<String, Long> lastFetch = new HashMap<>();
+    for (int i = 0; i < 20; i++) { // overdue, never fetched: unbounded value, first
+      pages.add(page("/new" + i, CrawlStatus.DISCOVERED, NOW - i * MIN, 0));
+    }
+    for (int i = 0; i < 40; i++) { // overdue, fetched: the longer ago, the higher the value
+      long lf = NOW - (i * 37 % 40 + 1) * 3_600_000L;
+      pages.add(page("/old" + i, CrawlStatus.FETCHED, NOW - MIN, lf));
+      lastFetch.put("http://" + HOST + "/old" + i, lf);
+    }
+    for (int i = 0; i < 200; i++) { // future, 100 due in the same minute: more than 60 a minute
+      long next = NOW + (i < 100 ? 2 * MIN : (i % 30 + 3) * MIN + i * 97 % MIN);
+      pages.add(page("/f" + i, CrawlStatus.FETCHED, next, NOW - 3_600_000L));
+      nextFetch.put("http://" + HOST + "/f" + i, next);
+    }
+    RecordingHostStore store = new HostImporter(engine, NOW, 0).build(HOST, pages);
+    HostState h = store.host();
+    assertThat(h.pages).isEqualTo(pages.size());
+    assertThat(h.inFlight).isZero();
+    assertThat(h.wakeAt).isGreaterThan(NOW).isLessThan(NOW + 2 * MIN);
+    for (PageState p : store.pages.values()) {
+      assertThat(p.forced).isTrue();
+      assertThat(p.signatureHash != 0).isEqualTo(!p.neverFetched());
+    }
+
+    // The engine wakes the host as the job does, at each wake-up it asks for.
+    List<CrawlRequest> sent = new ArrayList<>();
+    Wake call = new Wake(sent);
+    while (sent.size() < pages.size() && h.wakeAt < NOW + 60 * MIN) {
+      call.at(h.wakeAt);
+      engine.onWake(store, call);
+      h = store.host();
+    }
+    assertThat(sent).hasSize(pages.size());
+    for (int i = 1; i < sent.size(); i++) {
+      assertThat(sent.get(i).time() - sent.get(i - 1).time())
+          .as("pacing at request %d", i)
+          .isGreaterThanOrEqualTo(1_000);
+    }
+    List<String> order = sent.stream().map(CrawlRequest::url).toList();
+    for (int i = 0; i < 20; i++) {
+      assertThat(order.get(i)).contains("/new");
+    }
+    for (int i = 21; i < 60; i++) {
+      assertThat(lastFetch.get(order.get(i)))
+          .isGreaterThanOrEqualTo(lastFetch.get(order.get(i - 1)));
+    }
+    long lastDate = 0;
+    for (CrawlRequest r : sent.subList(60, sent.size())) {
+      long date = nextFetch.get(r.url());
+      assertThat(r.time()).isGreaterThanOrEqualTo(date);
+      // in date order, up to pages of one due bucket, which go best first
+      assertThat(date / MIN).isGreaterThanOrEqualTo(lastDate / MIN);
+      lastDate = Math.max(lastDate, date);
+    }
+  }
+
+  /** The wake-up calls: every release is kept. */
+  private static final class Wake extends HostCall implements EngineListener {
+    private final List<CrawlRequest> sent;
+
+    Wake(List<CrawlRequest> sent) {
+      this.sent = sent;
+    }
+
+    void at(long t) {
+      begin(HOST, t, 0);
+    }
+
+    @Override
+    public void release(CrawlRequest request) {
+      sent.add(request);
+    }
+
+    @Override
+    public void reschedule(long previous, long next) {}
+
+    @Override
+    public void replaceDemand(double[] before, double[] after) {}
+
+    @Override
+    public EngineListener listener() {
+      return this;
+    }
+  }
+}
