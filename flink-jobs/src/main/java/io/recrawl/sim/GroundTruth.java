@@ -60,6 +60,16 @@ public final class GroundTruth {
     visibleFrom[page] = t;
   }
 
+  /** Whether the page was fetched yet. */
+  public boolean fetched(int page) {
+    return !Double.isNaN(lastFetch[page]);
+  }
+
+  /** The page's first change after its last fetch (drawn at that fetch). */
+  public double firstChangeAfterFetch(int page) {
+    return nextChange[page];
+  }
+
   /** Fetches the page at {@code t}: closes its fresh interval and draws the next first change. */
   public Outcome fetch(int page, double t) {
     double last = lastFetch[page];

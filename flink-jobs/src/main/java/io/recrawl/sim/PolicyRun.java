@@ -47,6 +47,13 @@ public final class PolicyRun {
   /** The push-back scenario's measurements (see {@link PushBackAuditor}); null otherwise. */
   public java.util.Map<String, Object> pushBack;
 
+  /**
+   * With learned rates, the quality of the rate estimates at the end of the run (see {@link
+   * EstimateQuality}): the shared estimator's ("verdicts", what the peers plan with) and, for
+   * crawl-value, its engine's own ("engine"); null with oracle rates.
+   */
+  public java.util.Map<String, Object> estimates;
+
   /** Requests inside a Retry-After or back-off block (push-back scenario). */
   public long pushBackViolations;
 }

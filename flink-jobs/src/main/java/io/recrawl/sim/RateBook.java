@@ -28,6 +28,20 @@ final class RateBook {
   private final double[] learnedRateSum;
   private final int[] learnedPages;
 
+  /** With the grid posterior (as crawl-value's engine with estimator.posterior: grid), or null. */
+  private io.recrawl.estimate.RateGrid.Prior gridPrior;
+
+  private io.recrawl.estimate.RateGrid.Evidence[] evidence;
+
+  /** Plans with the grid posterior from here on (before any observation). */
+  void useGrid() {
+    if (!oracle) {
+      gridPrior = new io.recrawl.estimate.RateGrid.Prior(1.0, prior);
+      evidence = new io.recrawl.estimate.RateGrid.Evidence[truth.pages()];
+      java.util.Arrays.fill(evidence, io.recrawl.estimate.RateGrid.Evidence.NONE);
+    }
+  }
+
   /**
    * @param hostOf each page's host index, or null to plan every page from the estimator's own prior
    */
@@ -56,6 +70,10 @@ final class RateBook {
     }
   }
 
+  boolean oracle() {
+    return oracle;
+  }
+
   double changeRate(int page) {
     if (oracle) {
       return truth.rate(page);
@@ -78,7 +96,20 @@ final class RateBook {
     }
     if (changed != null && !Double.isNaN(lastFetch[page])) {
       ChangeStats before = new ChangeStats(shape[page], rate[page]);
-      ChangeStats s = estimator.observe(before, t - lastFetch[page], changed);
+      ChangeStats s;
+      if (gridPrior != null) {
+        io.recrawl.estimate.RateGrid.Evidence after =
+            io.recrawl.estimate.RateGrid.observe(
+                evidence[page], t - lastFetch[page], changed, estimator.maxShape());
+        gridPrior.replace(evidence[page], after);
+        evidence[page] = after;
+        s =
+            io.recrawl.estimate.RateGrid.project(
+                io.recrawl.estimate.RateGrid.posterior(after, gridPrior.probabilities()),
+                estimator.maxShape());
+      } else {
+        s = estimator.observe(before, t - lastFetch[page], changed);
+      }
       if (hostOf != null) {
         int h = hostOf[page];
         if (observed(page)) {
@@ -95,7 +126,7 @@ final class RateBook {
   }
 
   /** Whether the page has been observed at least once (its statistics are more than the prior). */
-  private boolean observed(int page) {
+  boolean observed(int page) {
     return shape[page] != prior.shape() || rate[page] != prior.rate();
   }
 }

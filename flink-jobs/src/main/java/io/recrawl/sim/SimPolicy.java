@@ -30,6 +30,17 @@ public interface SimPolicy {
   /** New pages exist from {@code now} on (the new-host scenario). */
   default void onPagesAppeared(int[] pages, double now) {}
 
+  /** The change rate the policy itself plans the page with at the end of a run; NaN = none. */
+  default double estimatedRate(int page) {
+    return Double.NaN;
+  }
+
+  /**
+   * A change signal of the signals scenario: the page discovered again with its sitemap's lastmod
+   * ({@link io.recrawl.engine.PageValuation#SIGNAL_KEY}). Only crawl-value reads them.
+   */
+  default void onSignal(int page, StatusEvent event, double now) {}
+
   /** A host's max rate changed at {@code now} (the capacity-drop scenario). */
   default void onHostLimitChanged(int host, double maxRate, double now) {}
 

@@ -50,6 +50,10 @@ public final class SimulationReport {
     if (cfg.scenario.changeTime() < cfg.days) {
       root.put("change_day", cfg.scenario.changeTime());
     }
+    if (cfg.signals != null) {
+      root.put("signals", cfg.signals);
+      root.put("signal_hosts", cfg.signalHosts);
+    }
     Map<String, Object> opt = new LinkedHashMap<>();
     opt.put("weighted_freshness", reference.weightedFreshness);
     opt.put("lambda0", reference.lambda0);
@@ -76,6 +80,7 @@ public final class SimulationReport {
       m.put("wall_seconds", r.wallSeconds);
       m.put("by_host_class", byHostClass(r));
       m.put("series", series(r));
+      m.put("ratio_to_optimum_by_day", learningCurve(r));
       double change = cfg.scenario.changeTime();
       if (change < cfg.days) {
         m.put(
@@ -86,6 +91,9 @@ public final class SimulationReport {
       }
       if (r.pushBack != null) {
         m.put("push_back", pushBack(r));
+      }
+      if (r.estimates != null) {
+        m.put("estimates", r.estimates);
       }
       policies.put(r.policy, m);
     }
@@ -120,6 +128,19 @@ public final class SimulationReport {
       }
     }
     return m;
+  }
+
+  /**
+   * The learning curve: each whole simulated day's mean freshness (over the chart buckets that lie
+   * inside it) divided by the optimum's. Day d is [d, d + 1); NaN where no bucket lies inside.
+   */
+  double[] learningCurve(PolicyRun r) {
+    int days = (int) Math.floor(cfg.days + 1e-9);
+    double[] curve = new double[days];
+    for (int d = 0; d < days; d++) {
+      curve[d] = meanOver(r.freshnessSeries, r.bucketDays, d, d + 1) / reference.weightedFreshness;
+    }
+    return curve;
   }
 
   /** The charts' time series, so that a run can be plotted or compared without the HTML report. */
@@ -269,6 +290,13 @@ public final class SimulationReport {
             "Crawl rate against the budget", "simulated day", "crawls per day", false, false);
     SvgChart lambda =
         new SvgChart("Global lambda (λ0) over time", "simulated day", "λ0", false, false);
+    SvgChart learning =
+        new SvgChart(
+            "Learning curve: each day's freshness as a ratio of the optimum's",
+            "simulated day",
+            "ratio to optimum",
+            false,
+            false);
     SvgChart revisit =
         new SvgChart(
             "Revisit interval against change rate (sample of pages; never-crawled pages omitted)",
@@ -276,7 +304,7 @@ public final class SimulationReport {
             "mean revisit interval in the window (days, log)",
             true,
             true);
-    for (SvgChart c : new SvgChart[] {fresh, crawl, lambda}) {
+    for (SvgChart c : new SvgChart[] {fresh, learning, crawl, lambda}) {
       c.marker(cfg.warmUp, "warm-up ends");
       if (change < cfg.days) {
         c.marker(change, cfg.scenario.name());
@@ -295,6 +323,12 @@ public final class SimulationReport {
         t[b] = (b + 0.5) * r.bucketDays;
       }
       fresh.line(r.policy, t, r.freshnessSeries, color, false);
+      double[] curve = learningCurve(r);
+      double[] days = new double[curve.length];
+      for (int d = 0; d < days.length; d++) {
+        days[d] = d + 0.5;
+      }
+      learning.line(r.policy, days, curve, color, false);
       crawl.line(r.policy, t, r.crawlRateSeries, color, false);
       boolean has = false;
       for (double v : r.lambda0Series) {
@@ -320,12 +354,14 @@ public final class SimulationReport {
         new double[] {reference.weightedFreshness, reference.weightedFreshness},
         "#000000",
         true);
+    learning.line("optimum", ends, new double[] {1, 1}, "#000000", true);
     crawl.line("budget", ends, new double[] {cfg.budget, cfg.budget}, "#000000", true);
     if (!anyLambda) {
       lambda.line(
           "optimum", ends, new double[] {reference.lambda0, reference.lambda0}, "#000000", true);
     }
     sb.append(fresh.render())
+        .append(learning.render())
         .append(crawl.render())
         .append(lambda.render())
         .append(revisit.render());

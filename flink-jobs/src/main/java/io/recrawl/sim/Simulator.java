@@ -31,6 +31,7 @@ public final class Simulator {
   private static final int DAY = 0;
   private static final int SAMPLE = 1;
   private static final int CHANGE = 2;
+  private static final int SITEMAP = 3;
 
   /** Run settings. */
   public static final class Config {
@@ -53,6 +54,12 @@ public final class Simulator {
     public boolean hostPrior = true;
 
     /**
+     * Whether the shared estimates use the grid posterior ({@code estimator.posterior: grid}, the
+     * engine's default), as crawl-value's engine does.
+     */
+    public boolean gridPosterior = true;
+
+    /**
      * recrawl.engine keys (see EngineConfig) for the crawl-value policy; empty = the engine's
      * defaults.
      */
@@ -63,6 +70,15 @@ public final class Simulator {
      * than the configured limit), known to the crawler and the policy from the start.
      */
     public boolean oracleCapacity;
+
+    /**
+     * The signals scenario's host mix (truthful, stale, liars or mixed; see {@link SignalSource});
+     * null = no signals.
+     */
+    public String signals;
+
+    /** The share of hosts that publish change signals. */
+    public double signalHosts = 0.5;
 
     /** Where progress goes (every few seconds); null for silence. */
     public PrintStream progress = System.err;
@@ -80,8 +96,11 @@ public final class Simulator {
       c.bucketDays = bucketDays;
       c.estimator = estimator;
       c.hostPrior = hostPrior;
+      c.gridPosterior = gridPosterior;
       c.engineSettings = new java.util.HashMap<>(engineSettings);
       c.oracleCapacity = oracleCapacity;
+      c.signals = signals;
+      c.signalHosts = signalHosts;
       c.progress = progress;
       return c;
     }
@@ -171,6 +190,7 @@ public final class Simulator {
     private final int[] fetchesInWindow;
     private final ServerModel servers;
     private final PushBackAuditor pushBack;
+    private final SignalSource signalSource;
     private double now;
     private long fetches;
     private long fetchesMeasured;
@@ -207,6 +227,9 @@ public final class Simulator {
               cfg.estimator,
               cfg.hostPrior ? w.hostIndex() : null,
               w.hosts());
+      if (cfg.gridPosterior) {
+        rates.useGrid();
+      }
       int buckets = (int) Math.ceil(end / cfg.bucketDays - 1e-9);
       crawlSeries = new IntervalSeries(cfg.bucketDays, buckets);
       lambdaSeries = new double[buckets];
@@ -227,6 +250,16 @@ public final class Simulator {
       }
       if (sc.changeTime() < end) {
         system.push(sc.changeTime(), CHANGE);
+      }
+      if (cfg.signals != null) {
+        signalSource =
+            new SignalSource(
+                truth, w.hostIndex(), w.hosts(), cfg.signals, cfg.signalHosts, cfg.seed);
+        for (int d = 0; d + 0.5 < end; d++) {
+          system.push(d + 0.5, SITEMAP);
+        }
+      } else {
+        signalSource = null;
       }
     }
 
@@ -284,6 +317,16 @@ public final class Simulator {
           return;
         }
         metadata = Map.of(LOADING_TIME_KEY, List.of(Long.toString(r.loadingTimeMs())));
+      }
+      if (signalSource != null && signalSource.signals(page)) {
+        double lastmod = signalSource.lastmod(page, t); // before the truth draws a new change
+        if (!Double.isNaN(lastmod)) {
+          Map<String, List<String>> m = new java.util.HashMap<>(metadata);
+          m.put(
+              io.recrawl.engine.PageValuation.SIGNAL_KEY,
+              List.of(Long.toString(epochMillis(lastmod))));
+          metadata = m;
+        }
       }
       GroundTruth.Outcome outcome = truth.fetch(page, t);
       fetches++;
@@ -370,8 +413,39 @@ public final class Simulator {
             policy.onTrueRatesChanged(now);
           }
           break;
+        case SITEMAP:
+          readSitemaps();
+          break;
         default:
           throw new IllegalStateException("unknown system event " + what);
+      }
+    }
+
+    /**
+     * The signalling hosts' sitemaps read: each listed page is discovered again with its lastmod.
+     */
+    private void readSitemaps() {
+      for (int p = 0; p < w.pages(); p++) {
+        if (!signalSource.signals(p) || truth.visibleFrom(p) > now) {
+          continue;
+        }
+        double lastmod = signalSource.read(p, now);
+        if (Double.isNaN(lastmod)) {
+          continue;
+        }
+        StatusEvent e =
+            new StatusEvent(
+                w.url(p),
+                w.hostName(w.hostOf(p)),
+                CrawlStatus.DISCOVERED,
+                epochMillis(now),
+                Map.of(
+                    io.recrawl.engine.PageValuation.SIGNAL_KEY,
+                    List.of(Long.toString(epochMillis(lastmod)))),
+                null,
+                w.weight(p),
+                null);
+        policy.onSignal(p, e, now);
       }
     }
 
@@ -406,6 +480,21 @@ public final class Simulator {
       r.lambda0Series = lambdaSeries;
       r.fetchesInWindow = fetchesInWindow;
       r.freshTimeInWindow = meter.freshTimeInWindow();
+      if (!rates.oracle()) {
+        EstimateQuality verdicts = new EstimateQuality();
+        EstimateQuality engine = new EstimateQuality();
+        for (int p = 0; p < w.pages(); p++) {
+          if (rates.observed(p)) {
+            verdicts.add(rates.changeRate(p), truth.rate(p));
+            engine.add(policy.estimatedRate(p), truth.rate(p));
+          }
+        }
+        r.estimates = new java.util.LinkedHashMap<>();
+        r.estimates.put("verdicts", verdicts.summary());
+        if (engine.count() > 0) {
+          r.estimates.put("engine", engine.summary());
+        }
+      }
       if (servers != null) {
         r.pushBack = pushBack.results(servers);
         r.pushBackViolations = pushBack.retryAfterViolations() + pushBack.backoffViolations();

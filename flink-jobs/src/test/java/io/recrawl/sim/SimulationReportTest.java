@@ -55,15 +55,27 @@ class SimulationReportTest {
     assertThat(series.get("crawls_per_day").get(3).asDouble())
         .isEqualTo(runs.get(1).crawlRateSeries[3]);
     assertThat(series.get("lambda0").size()).isEqualTo(runs.get(1).lambda0Series.length);
+    // The learning curve: one ratio a day, the day's mean freshness over the optimum's.
+    JsonNode curve = u.get("ratio_to_optimum_by_day");
+    assertThat(curve.size()).isEqualTo(6);
+    double[] f = runs.get(1).freshnessSeries;
+    int perDay = (int) Math.round(1 / runs.get(1).bucketDays);
+    double day3 = 0;
+    for (int b = 3 * perDay; b < 4 * perDay; b++) {
+      day3 += f[b] / perDay;
+    }
+    assertThat(curve.get(3).asDouble())
+        .isCloseTo(day3 / ref.weightedFreshness, org.assertj.core.data.Offset.offset(1e-12));
 
     String html = Files.readString(dir.resolve("report.html"));
     assertThat(html)
         .contains(
             "Weighted freshness over time",
+            "Learning curve",
             "Crawl rate against the budget",
             "λ0",
             "Revisit interval");
     assertThat(html).doesNotContain("<script src", "<link", "http://", "https://");
-    assertThat(html.split("<svg").length - 1).isEqualTo(4);
+    assertThat(html.split("<svg").length - 1).isEqualTo(5);
   }
 }

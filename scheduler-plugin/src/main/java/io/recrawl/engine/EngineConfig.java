@@ -145,6 +145,22 @@ public final class EngineConfig {
         "true",
         "the crawl value is averaged over the change-rate posterior (freshness objective): a page whose rate is uncertain is worth more and is never written off on thin evidence; false = the value at the planned rate (see estimator.optimism)");
     doc(
+        "estimator.posterior",
+        "grid",
+        "gamma = the page's Gamma posterior updated in place (changed verdicts by moment matching); grid = the posterior on a fixed grid in ln(rate) from the page's evidence (4 floats) under a prior learned from the crawl (the mean of the pages' posteriors), projected on a Gamma for planning");
+    doc(
+        "estimator.exploration",
+        "0",
+        "with estimator.expected-value: the value of learning, β: a page's crawl value is scaled by 1 + β/√shape (its posterior's coefficient of variation), at most 1 + β, so that pages with little evidence are crawled and learned sooner; 0 = off");
+    doc(
+        "signals.min-trust",
+        "0.95",
+        "a host's change signals (the sitemap.lastmod metadata of its events: a sitemap's lastmod, a feed's date, a ping): its \"changed since your last fetch\" claims are used once this share of them, checked against fetches, held (estimated with one held and one broken pseudo-claim); above 1 = never used");
+    doc(
+        "signals.min-trust-unchanged",
+        "0.99",
+        "the same for \"unchanged since your last fetch\" claims, which restart a page's age: their errors fall on the pages that change most (a sitemap regenerated late), so they need more; above 1 = never used");
+    doc(
         "estimator.optimism",
         "0.5",
         "with estimator.expected-value false: plan with this many standard deviations below the median change rate (about the 30 % quantile), so that pages with little evidence get crawled and learned; 0 = plan with the mean");
@@ -192,6 +208,10 @@ public final class EngineConfig {
   public final double optimism;
   public final boolean hostPrior;
   public final boolean expectedValue;
+  public final double signalMinTrust;
+  public final double signalMinTrustUnchanged;
+  public final boolean gridPosterior;
+  public final double exploration;
   public final ThresholdGrid grid;
   public final int maxSlotsPerWake;
   public final Set<String> metadataTransfer;
@@ -246,6 +266,17 @@ public final class EngineConfig {
     optimism = r.number("estimator.optimism");
     hostPrior = r.bool("estimator.host-prior");
     expectedValue = r.bool("estimator.expected-value");
+    signalMinTrust = r.positive("signals.min-trust");
+    signalMinTrustUnchanged = r.positive("signals.min-trust-unchanged");
+    String posterior = r.string("estimator.posterior");
+    r.require(
+        posterior.equals("gamma") || posterior.equals("grid"),
+        "estimator.posterior",
+        "must be gamma or grid");
+    gridPosterior = posterior.equals("grid");
+    exploration = r.number("estimator.exploration");
+    r.require(
+        exploration >= 0 && exploration <= 10, "estimator.exploration", "must be within [0, 10]");
     if (!(optimism >= 0) || optimism > 5) {
       throw new IllegalArgumentException(
           prefix
@@ -372,6 +403,10 @@ public final class EngineConfig {
       seen.add(key);
       Object v = m.get(key);
       return v != null ? v : KEYS.get(key)[0];
+    }
+
+    String string(String key) {
+      return String.valueOf(raw(key)).strip();
     }
 
     /** Refuses the configuration, naming the key and its value, unless {@code ok}. */

@@ -188,7 +188,8 @@ public final class HostEngine {
         knownStats != null
             && ((float) knownStats.shape() != p.changeShape
                 || (float) knownStats.rate() != p.changeRate);
-    if (!newWeight && !newRate) {
+    boolean signalled = !newRate && valuation.signal(h, p, e, now);
+    if (!newWeight && !newRate && !signalled) {
       return false;
     }
     demand.setContribution(h, p, false);

@@ -86,6 +86,17 @@ public final class HostState {
    */
   public static final int LEARNED_UNKNOWN = -1;
 
+  /**
+   * Trust in the host's change signals ({@link io.recrawl.estimate.SignalTrust}): of its "changed
+   * since your last fetch" claims checked by a fetch, how many held and how many were made; the
+   * same for its "unchanged since" claims. All 0 for a host that sends no signals.
+   */
+  public float signalChangedHeld;
+
+  public float signalChangedMade;
+  public float signalUnchangedHeld;
+  public float signalUnchangedMade;
+
   /** Pages waiting for their due time, by time bucket. */
   public SlotQueues due = new SlotQueues();
 

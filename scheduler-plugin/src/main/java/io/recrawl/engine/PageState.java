@@ -31,6 +31,17 @@ public final class PageState {
 
   public float changeRate;
 
+  /**
+   * With {@code estimator.posterior: grid}, the evidence the posterior is computed from (see {@link
+   * io.recrawl.estimate.RateGrid.Evidence}): days seen unchanged, changed verdicts, their mean ln
+   * gap, dated changes. 0 otherwise.
+   */
+  public float evidenceUnchanged;
+
+  public float evidenceChanged;
+  public float evidenceLnGap;
+  public float evidenceDated;
+
   /** The change rate this page contributes to its host's demand curve (per day); 0 = none. */
   public float curveRate;
 

@@ -46,6 +46,11 @@ public final class ChangeRateEstimator {
     return new ChangeRateEstimator(1.0, 1.0, 200.0);
   }
 
+  /** The cap on the posterior shape. */
+  public double maxShape() {
+    return maxShape;
+  }
+
   /** The prior mean change rate, per unit time. */
   public double priorRate() {
     return priorRate;

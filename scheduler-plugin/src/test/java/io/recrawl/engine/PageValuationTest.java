@@ -4,11 +4,15 @@ import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PageValuationTest {
+
+  /** The Gamma posterior updated in place, for the tests that check its arithmetic. */
+  private static final Map<String, Object> GAMMA = Map.of("estimator.posterior", "gamma");
 
   private static EngineConfig config(Map<String, Object> overrides) {
     return EngineConfig.with(overrides);
@@ -43,7 +47,7 @@ class PageValuationTest {
 
   @Test
   void aPageWithLittleEvidenceTakesItsPriorFromTheOtherPagesOfItsHost() {
-    EngineConfig cfg = config(Map.of());
+    EngineConfig cfg = config(GAMMA);
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
     Sink sink = new Sink();
     // Twenty pages of slow.example stay unchanged over 20 days; one page of fresh.example is alike.
@@ -74,7 +78,9 @@ class PageValuationTest {
 
     // Off, every page starts from estimator.prior-rate.
     LocalFrontier off =
-        new LocalFrontier(config(Map.of("estimator.host-prior", false)), EngineListener.NONE);
+        new LocalFrontier(
+            config(Map.of("estimator.host-prior", false, "estimator.posterior", "gamma")),
+            EngineListener.NONE);
     for (int i = 0; i < 20; i++) {
       off.onStatus(fetched("http://slow.example/p" + i, T0, true), sink);
       off.onStatus(fetched("http://slow.example/p" + i, T0 + 20 * DAY, false), sink);
@@ -136,7 +142,7 @@ class PageValuationTest {
 
   @Test
   void aTrustworthyLastModifiedTellsTheEngineWhenThePageChanged() {
-    EngineConfig cfg = config(Map.of("estimator.optimism", 0));
+    EngineConfig cfg = config(Map.of("estimator.optimism", 0, "estimator.posterior", "gamma"));
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
@@ -216,5 +222,149 @@ class PageValuationTest {
                 .valuation()
                 .changeRate(f.store("a.example").host(), f.store("a.example").page(url)))
         .isCloseTo(0.25, org.assertj.core.data.Percentage.withPercentage(5));
+  }
+
+  private static StatusEvent withSignal(
+      String url, CrawlStatus status, long time, Boolean changed, long lastmod) {
+    String host = url.replaceFirst("^https?://", "").replaceFirst("/.*$", "");
+    return new StatusEvent(
+        url,
+        host,
+        status,
+        time,
+        Map.of(PageValuation.SIGNAL_KEY, List.of(Long.toString(lastmod))),
+        changed,
+        null,
+        null);
+  }
+
+  /**
+   * Forty pages of one host fetched at T0 and at T0 + 10 days; every third changed. A liar's signal
+   * says "changed now" at every fetch; a truthful one dates the change (or says unchanged).
+   */
+  private static void train(LocalFrontier f, String host, boolean liar, boolean signals) {
+    Sink sink = new Sink();
+    for (int i = 0; i < 40; i++) {
+      String url = "http://" + host + "/p" + i;
+      f.onStatus(fetched(url, T0, true), sink);
+      boolean changed = i % 3 == 0;
+      long second = T0 + 10 * DAY;
+      long lastmod = liar ? second : changed ? T0 + 4 * DAY : T0 - DAY;
+      f.onStatus(
+          signals
+              ? withSignal(url, CrawlStatus.FETCHED, second, changed, lastmod)
+              : fetched(url, second, changed),
+          sink);
+    }
+  }
+
+  @Test
+  void aLyingHostsSignalsAreIgnored() {
+    EngineConfig cfg = config(Map.of());
+    LocalFrontier lied = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier plain = new LocalFrontier(cfg, EngineListener.NONE);
+    train(lied, "liar.example", true, true);
+    train(plain, "liar.example", true, false);
+    HostState h = lied.store("liar.example").host();
+    assertThat(h.signalChangedMade).isEqualTo(40f);
+    assertThat(h.signalChangedHeld).isEqualTo(14f); // only the pages that did change
+    assertThat(lied.engine().valuation().trusted(h, true)).isFalse();
+    // Between fetches the liar says "changed" of every page: nothing moves.
+    long later = T0 + 12 * DAY;
+    Sink sink = new Sink();
+    for (int i = 0; i < 40; i++) {
+      String url = "http://liar.example/p" + i;
+      lied.onStatus(withSignal(url, CrawlStatus.DISCOVERED, later, null, later), sink);
+    }
+    for (int i = 0; i < 40; i++) {
+      String url = "http://liar.example/p" + i;
+      PageState a = lied.store("liar.example").page(url);
+      PageState b = plain.store("liar.example").page(url);
+      assertThat(a.changeShape).isEqualTo(b.changeShape);
+      assertThat(a.changeRate).isEqualTo(b.changeRate);
+      assertThat(a.ageStart()).isEqualTo(b.ageStart());
+      HostState ha = lied.store("liar.example").host();
+      HostState hb = plain.store("liar.example").host();
+      assertThat(lied.engine().valuation().crawlValue(ha, a, later + DAY))
+          .isEqualTo(plain.engine().valuation().crawlValue(hb, b, later + DAY));
+    }
+  }
+
+  @Test
+  void aTruthfulHostsSignalsAreUsedOnceTrusted() {
+    EngineConfig cfg = config(GAMMA);
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    train(f, "true.example", false, true);
+    HostState h = f.store("true.example").host();
+    PageValuation v = f.engine().valuation();
+    assertThat(h.signalChangedMade).isEqualTo(14f);
+    assertThat(h.signalChangedHeld).isEqualTo(14f);
+    assertThat(h.signalUnchangedMade).isEqualTo(26f);
+    assertThat(v.trusted(h, true)).isFalse(); // 15/16 < 0.95: not yet
+    assertThat(v.trusted(h, false)).isFalse(); // 27/28 < 0.99: not yet
+    long second = T0 + 10 * DAY;
+    Sink sink = new Sink();
+    // Untrusted, neither kind of claim changes anything.
+    String url = "http://true.example/p1";
+    long age = f.store("true.example").page(url).ageStart();
+    f.onStatus(withSignal(url, CrawlStatus.DISCOVERED, second + DAY, null, T0 - DAY), sink);
+    assertThat(f.store("true.example").page(url).ageStart()).isEqualTo(age);
+    String q = "http://true.example/p2";
+    f.onStatus(withSignal(q, CrawlStatus.DISCOVERED, second + DAY, null, second + DAY / 2), sink);
+    assertThat(f.store("true.example").page(q).ageFrom).isZero();
+    // Once trusted, an "unchanged" signal two days after the fetch restarts the page's age there.
+    for (int k = 0; k < 80; k++) {
+      PageValuation.checkSignal(h, false, false);
+    }
+    assertThat(v.trusted(h, false)).isTrue(); // 107/108
+    PageState p = f.store("true.example").page(url);
+    double before = v.crawlValue(h, p, second + 5 * DAY);
+    f.onStatus(withSignal(url, CrawlStatus.DISCOVERED, second + 2 * DAY, null, T0 - DAY), sink);
+    p = f.store("true.example").page(url);
+    assertThat(p.ageStart()).isEqualTo(second + 2 * DAY);
+    assertThat(v.crawlValue(h, p, second + 5 * DAY)).isLessThan(before);
+    // The next fetch learns "unchanged until the signal" and its verdict over the rest.
+    var s0 = new io.recrawl.estimate.ChangeStats(p.changeShape, p.changeRate);
+    f.onStatus(fetched(url, second + 4 * DAY, true), sink);
+    p = f.store("true.example").page(url);
+    var expected = cfg.estimator.observe(cfg.estimator.observe(s0, 2, false), 2, true);
+    assertThat(p.changeShape).isEqualTo((float) expected.shape());
+    assertThat(p.changeRate).isEqualTo((float) expected.rate());
+    // A "changed" claim between fetches changes nothing, trusted or not.
+    for (int k = 0; k < 10; k++) {
+      PageValuation.checkSignal(h, true, true);
+    }
+    assertThat(v.trusted(h, true)).isTrue();
+    f.onStatus(withSignal(q, CrawlStatus.DISCOVERED, second + DAY, null, second + DAY / 2), sink);
+    assertThat(f.store("true.example").page(q).ageFrom).isZero();
+    // With both kinds trusted, a fetch's signal dates the change: "a change then, none since".
+    PageState pq = f.store("true.example").page(q);
+    var q0 = new io.recrawl.estimate.ChangeStats(pq.changeShape, pq.changeRate);
+    f.onStatus(withSignal(q, CrawlStatus.FETCHED, second + 6 * DAY, true, second + 5 * DAY), sink);
+    pq = f.store("true.example").page(q);
+    var dated = cfg.estimator.observeChangeAt(q0, 6, 1);
+    assertThat(pq.changeShape).isEqualTo((float) dated.shape());
+    assertThat(pq.changeRate).isEqualTo((float) dated.rate());
+  }
+
+  @Test
+  void theGridPosteriorKeepsThePagesEvidenceAndPlansWithItsMoments() {
+    EngineConfig cfg = config(Map.of());
+    assertThat(cfg.gridPosterior).isTrue(); // the default
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    String url = "http://g.example/x";
+    f.onStatus(fetched(url, T0, true), sink);
+    f.onStatus(fetched(url, T0 + 20 * DAY, true), sink);
+    f.onStatus(fetched(url, T0 + 25 * DAY, false), sink);
+    PageState p = f.store("g.example").page(url);
+    assertThat(p.evidenceChanged).isEqualTo(1f);
+    assertThat(p.evidenceUnchanged).isEqualTo(5f);
+    assertThat(p.evidenceLnGap).isEqualTo((float) Math.log(20));
+    // A change seen across 20 days, then 5 quiet ones: the Gamma planned with has the posterior's
+    // mean, finite, between the grid's ends, and a shape that says "little evidence".
+    double mean = p.changeShape / (double) p.changeRate;
+    assertThat(mean).isBetween(0.005, 1.0);
+    assertThat(p.changeShape).isBetween(1f, 5f);
   }
 }

@@ -64,7 +64,9 @@ public final class SimulateCommand {
         "  --budget accepts a multiple of the page count too: 0.2x",
         "  --warmup-days defaults to a third of --days",
         "         [--push-back-runs LIST]   push-back scenario: which crawl-value runs, of built,fixed-limit,oracle-capacity (default: all three)",
-        "  scenarios: stationary (default), learned (= stationary without --oracle-rates), new-host, capacity-drop, rate-drift,",
+        "         [--signals truthful|stale|liars|mixed] [--signal-hosts 0.5]   sitemap lastmod signals from that share of hosts",
+        "  scenarios: stationary (default), learned (= stationary without --oracle-rates), signals (= learned with --signals,",
+        "         default mixed), new-host, capacity-drop, rate-drift,",
         "    push-back (servers with hidden capacities answer 429 and 503; policy defaults to crawl-value)",
         "  policies (default: all): " + String.join(", ", Policies.NAMES));
   }
@@ -100,6 +102,11 @@ public final class SimulateCommand {
     List<String> policies = o.list("policy");
     String pushBackRuns = o.string("push-back-runs", String.join(",", PUSH_BACK_RUNS));
     double priorRate = o.number("prior-rate", Double.NaN);
+    String signals = o.string("signals", scenario.equals("signals") ? "mixed" : null);
+    double signalHosts = o.number("signal-hosts", 0.5);
+    if (!(signalHosts >= 0 && signalHosts <= 1)) {
+      throw new IllegalArgumentException("--signal-hosts must be within [0, 1]");
+    }
     Map<String, Object> engine = new HashMap<>();
     for (String kv : o.list("engine")) {
       int eq = kv.indexOf('=');
@@ -114,14 +121,18 @@ public final class SimulateCommand {
       estimator = new ChangeRateEstimator(priorRate, 1.0, 200.0);
       engine.putIfAbsent("estimator.prior-rate", Double.toString(priorRate));
     }
-    boolean hostPrior =
-        EngineConfig.with(engine)
-            .hostPrior; // refuses a bad key or value before the long part starts
-    if (scenario.equals("learned")) {
+    EngineConfig engineConfig =
+        EngineConfig.with(engine); // refuses a bad key or value before the long part starts
+    boolean hostPrior = engineConfig.hostPrior;
+    if (scenario.equals("learned") || scenario.equals("signals")) {
       if (oracle) {
-        throw new IllegalArgumentException("the learned scenario means no --oracle-rates");
+        throw new IllegalArgumentException("the " + scenario + " scenario means no --oracle-rates");
       }
       scenario = Scenario.STATIONARY;
+    }
+    if (signals != null && !List.of("truthful", "stale", "liars", "mixed").contains(signals)) {
+      throw new IllegalArgumentException(
+          "--signals must be truthful, stale, liars or mixed; got '" + signals + "'");
     }
     boolean pushBack = scenario.equals(Scenario.PUSH_BACK);
     List<String> variants = List.of(BUILT);
@@ -172,7 +183,10 @@ public final class SimulateCommand {
     cfg.seed = seed;
     cfg.estimator = estimator;
     cfg.hostPrior = hostPrior;
+    cfg.gridPosterior = engineConfig.gridPosterior;
     cfg.engineSettings = engine;
+    cfg.signals = signals;
+    cfg.signalHosts = signalHosts;
     cfg.scenario = Scenario.build(scenario, w, warmUp, days, seed);
     Simulator sim = new Simulator(cfg);
     Reference ref = Reference.compute(cfg);

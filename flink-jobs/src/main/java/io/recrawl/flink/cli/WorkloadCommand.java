@@ -38,6 +38,8 @@ public final class WorkloadCommand {
     return String.join(
         "\n",
         "usage: bin/recrawl workload generate --pages N --hosts H --seed S --out DIR",
+        "         [--family lognormal|bimodal|pareto]                                        change-rate family, with its own",
+        "                                                                                    weights and host sizes (docs/simulator.md)",
         "         [--rate-median 0.2] [--rate-sigma 1.5] [--rate-min 0.001] [--rate-max 20]   log-normal change rates, per day",
         "         [--weight-alpha 1.5]                                                       Pareto weights (heavy tail)",
         "         [--zipf 1.0]                                                               Zipf host sizes",
@@ -49,7 +51,9 @@ public final class WorkloadCommand {
 
   private static int generate(String[] args) throws Exception {
     SimOptions o = new SimOptions(args, Set.of(), Set.of());
-    WorkloadGenerator.Options g = new WorkloadGenerator.Options();
+    WorkloadGenerator.Options g =
+        WorkloadGenerator.Options.of(
+            WorkloadGenerator.Family.parse(o.string("family", "lognormal")));
     g.pages = (int) o.integer("pages", g.pages);
     g.hosts = (int) o.integer("hosts", g.hosts);
     g.seed = o.integer("seed", g.seed);
@@ -67,8 +71,12 @@ public final class WorkloadCommand {
     Workload w = WorkloadGenerator.generate(g);
     WorkloadWriter.write(w, out);
     System.err.printf(
-        "wrote %s: %,d pages on %,d hosts, %,d limited%n",
-        out, w.pages(), w.hosts(), w.constrainedHosts());
+        "wrote %s: %s, %,d pages on %,d hosts, %,d limited%n",
+        out,
+        g.family.name().toLowerCase(java.util.Locale.ROOT),
+        w.pages(),
+        w.hosts(),
+        w.constrainedHosts());
     return 0;
   }
 

@@ -11,16 +11,16 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Binary form of a host's {@link HostState}: rate limits, pacing, demand curve, the host prior's
- * sums, politeness (blocks, back-off, learned capacity) and slot-queue heads. Layout 3; layouts 1
- * (builds before the host prior: no sums) and 2 (before politeness: no blocks) are read and
- * migrated on restore (see {@link Snapshot}).
+ * sums, politeness (blocks, back-off, learned capacity), trust in its change signals and slot-queue
+ * heads. Layout 4; layouts 1 (builds before the host prior: no sums), 2 (before politeness: no
+ * blocks) and 3 (before signal trust) are read and migrated on restore (see {@link Snapshot}).
  */
 public final class HostStateSerializer extends TypeSerializerSingleton<HostState> {
 
   private static final long serialVersionUID = 1L;
 
   /** The layout this build writes. */
-  static final int LAYOUT = 3;
+  static final int LAYOUT = 4;
 
   public static final HostStateSerializer INSTANCE = new HostStateSerializer(LAYOUT);
 
@@ -28,6 +28,8 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
   static final HostStateSerializer LAYOUT_1 = new HostStateSerializer(1);
 
   static final HostStateSerializer LAYOUT_2 = new HostStateSerializer(2);
+
+  static final HostStateSerializer LAYOUT_3 = new HostStateSerializer(3);
 
   private final int layout;
 
@@ -59,6 +61,10 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     h.ledgerRate = from.ledgerRate;
     h.learnedRateSum = from.learnedRateSum;
     h.learnedPages = from.learnedPages;
+    h.signalChangedHeld = from.signalChangedHeld;
+    h.signalChangedMade = from.signalChangedMade;
+    h.signalUnchangedHeld = from.signalUnchangedHeld;
+    h.signalUnchangedMade = from.signalUnchangedMade;
     h.capacityRate = from.capacityRate;
     h.capacityStepAt = from.capacityStepAt;
     h.blockedUntil = from.blockedUntil;
@@ -110,8 +116,23 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     if (layout >= 3) {
       writePoliteness(h, out);
     }
+    if (layout >= 4) {
+      writeSignalTrust(h, out);
+    }
     writeQueues(h.due, out);
     writeQueues(h.ready, out);
+  }
+
+  /** Trust in the host's change signals: one byte for a host that sends none (most hosts). */
+  private static void writeSignalTrust(HostState h, DataOutputView out) throws IOException {
+    boolean any = h.signalChangedMade != 0 || h.signalUnchangedMade != 0;
+    out.writeBoolean(any);
+    if (any) {
+      out.writeFloat(h.signalChangedHeld);
+      out.writeFloat(h.signalChangedMade);
+      out.writeFloat(h.signalUnchangedHeld);
+      out.writeFloat(h.signalUnchangedMade);
+    }
   }
 
   /**
@@ -207,6 +228,12 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
     if (layout >= 3) {
       readPoliteness(h, in);
     }
+    if (layout >= 4 && in.readBoolean()) {
+      h.signalChangedHeld = in.readFloat();
+      h.signalChangedMade = in.readFloat();
+      h.signalUnchangedHeld = in.readFloat();
+      h.signalUnchangedMade = in.readFloat();
+    }
     h.due = readQueues(in);
     h.ready = readQueues(in);
     return h;
@@ -256,7 +283,7 @@ public final class HostStateSerializer extends TypeSerializerSingleton<HostState
   }
 
   static HostStateSerializer ofLayout(int layout) {
-    return layout == 1 ? LAYOUT_1 : layout == 2 ? LAYOUT_2 : INSTANCE;
+    return layout == 1 ? LAYOUT_1 : layout == 2 ? LAYOUT_2 : layout == 3 ? LAYOUT_3 : INSTANCE;
   }
 
   /**

@@ -19,14 +19,16 @@ import org.apache.flink.types.StringValue;
  * skipped). Per-URL state is the bulk of RocksDB, so every byte counts.
  *
  * <p>Layouts: 1, the first; 2 adds {@link PageState#errorSince} under a flag that layout 1 never
- * sets, so this build reads layout 1 as it is, without migrating state.
+ * sets; 3 adds the change evidence of the grid posterior ({@link PageState#evidenceUnchanged} and
+ * the three after it) under a flag that layouts 1 and 2 never set. So this build reads every
+ * earlier layout as it is, without migrating state.
  */
 public final class PageStateSerializer extends TypeSerializerSingleton<PageState> {
 
   private static final long serialVersionUID = 1L;
 
   /** The layout this build writes. */
-  static final int LAYOUT = 2;
+  static final int LAYOUT = 3;
 
   public static final PageStateSerializer INSTANCE = new PageStateSerializer();
 
@@ -44,6 +46,7 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
   private static final int AGE_FROM = 1 << 11;
   private static final int CURVE_SHAPE = 1 << 12;
   private static final int ERROR_SINCE = 1 << 13;
+  private static final int EVIDENCE = 1 << 14;
 
   @Override
   public boolean isImmutableType() {
@@ -65,6 +68,10 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.changeRate = from.changeRate;
     p.curveRate = from.curveRate;
     p.curveShape = from.curveShape;
+    p.evidenceUnchanged = from.evidenceUnchanged;
+    p.evidenceChanged = from.evidenceChanged;
+    p.evidenceLnGap = from.evidenceLnGap;
+    p.evidenceDated = from.evidenceDated;
     p.signatureHash = from.signatureHash;
     p.etagHash = from.etagHash;
     p.status = from.status;
@@ -133,6 +140,12 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     if (p.errorSince != 0) {
       flags |= ERROR_SINCE;
     }
+    if (p.evidenceUnchanged != 0f
+        || p.evidenceChanged != 0f
+        || p.evidenceLnGap != 0f
+        || p.evidenceDated != 0f) {
+      flags |= EVIDENCE;
+    }
     VarInts.writeVarInt(out, flags);
     out.writeByte(p.status);
     if ((flags & DEFAULT_WEIGHT) == 0) {
@@ -145,6 +158,12 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     }
     if ((flags & CURVE_SHAPE) != 0) {
       out.writeFloat(p.curveShape);
+    }
+    if ((flags & EVIDENCE) != 0) {
+      out.writeFloat(p.evidenceUnchanged);
+      out.writeFloat(p.evidenceChanged);
+      out.writeFloat(p.evidenceLnGap);
+      out.writeFloat(p.evidenceDated);
     }
     if ((flags & ERRORS) != 0) {
       out.writeByte(p.errors);
@@ -195,6 +214,12 @@ public final class PageStateSerializer extends TypeSerializerSingleton<PageState
     p.changeRate = in.readFloat();
     p.curveRate = (flags & CURVE_RATE) != 0 ? in.readFloat() : 0f;
     p.curveShape = (flags & CURVE_SHAPE) != 0 ? in.readFloat() : 0f;
+    if ((flags & EVIDENCE) != 0) {
+      p.evidenceUnchanged = in.readFloat();
+      p.evidenceChanged = in.readFloat();
+      p.evidenceLnGap = in.readFloat();
+      p.evidenceDated = in.readFloat();
+    }
     p.errors = (flags & ERRORS) != 0 ? in.readByte() : 0;
     p.expiries = (flags & EXPIRIES) != 0 ? in.readByte() : 0;
     p.forced = (flags & FORCED) != 0;

@@ -196,6 +196,19 @@ public final class CrawlValuePolicy implements SimPolicy {
   }
 
   @Override
+  public double estimatedRate(int page) {
+    io.recrawl.sim.workload.Workload w = ctx.workload();
+    io.recrawl.engine.InMemoryHostStore store = frontier.store(w.hostName(w.hostOf(page)));
+    io.recrawl.engine.PageState p = store == null ? null : store.page(w.url(page));
+    return p == null ? Double.NaN : frontier.engine().valuation().changeRate(store.host(), p);
+  }
+
+  @Override
+  public void onSignal(int page, StatusEvent event, double now) {
+    frontier.onStatus(event, this::onRequest);
+  }
+
+  @Override
   public void onPagesAppeared(int[] pages, double now) {
     for (int p : pages) {
       discover(p, now);

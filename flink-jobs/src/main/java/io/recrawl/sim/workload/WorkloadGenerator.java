@@ -3,15 +3,49 @@ package io.recrawl.sim.workload;
 import java.util.SplittableRandom;
 
 /**
- * Generates a synthetic workload: Zipf host sizes, log-normal change rates, Pareto (heavy-tailed)
- * weights, and a random fraction of hosts limited to {@code base + perPage x size} crawls per day.
- * The defaults are a population common in the recrawl literature: median change rate 0.2 a day with
- * sigma 1.5 in ln(rate), Pareto(1.5) weights, host sizes proportional to 1/rank.
+ * Generates a synthetic workload: Zipf host sizes, change rates from one of three families, heavy-
+ * tailed weights, and a random fraction of hosts limited to {@code base + perPage x size} crawls
+ * per day. The default family ({@link Family#LOGNORMAL}) is a population common in the recrawl
+ * literature: median change rate 0.2 a day with sigma 1.5 in ln(rate), Pareto(1.5) weights, host
+ * sizes proportional to 1/rank. The other families change the shape of the rate distribution and
+ * bring weights and host sizes of their own, so that an estimator or a prior fitted to one family
+ * is tested on another.
  */
 public final class WorkloadGenerator {
 
+  /** The shape of the change-rate distribution, with its own weights and host sizes. */
+  public enum Family {
+    /**
+     * ln(rate) normal (median {@code rateMedian}, sigma {@code rateSigma}); Pareto(1.5) weights;
+     * Zipf 1.0.
+     */
+    LOGNORMAL,
+    /**
+     * A two-component Gamma mixture: each host has its own share of fast pages, Beta(1, 3) (mean
+     * 1/4); a fast page changes at Gamma(shape 2, mean 3) a day, a slow one at Gamma(shape 1.5,
+     * mean 0.03). Pareto(1.2) weights (heavier), Zipf 0.8 (flatter).
+     */
+    BIMODAL,
+    /**
+     * Pareto change rates: 0.02 x U^(-1/0.7) a day (median 0.054, 6.5 % above one a day); each host
+     * scales its pages' rates by e^{N(0, 0.5)}. Log-normal weights (sigma 1.2), Zipf 1.2 (steeper).
+     */
+    PARETO;
+
+    public static Family parse(String name) {
+      for (Family f : values()) {
+        if (f.name().equalsIgnoreCase(name)) {
+          return f;
+        }
+      }
+      throw new IllegalArgumentException(
+          "--family must be lognormal, bimodal or pareto; got '" + name + "'");
+    }
+  }
+
   /** Generator settings; every field has a documented default. */
   public static final class Options {
+    public Family family = Family.LOGNORMAL;
     public int pages = 100_000;
     public int hosts = 1_000;
     public long seed = 1;
@@ -38,6 +72,24 @@ public final class WorkloadGenerator {
     public double constrainedPerPage = 0.05;
 
     public double constrainedBase = 1.0;
+
+    /** Options with the family's own weights and host sizes (the other settings as defaults). */
+    public static Options of(Family family) {
+      Options o = new Options();
+      o.family = family;
+      switch (family) {
+        case BIMODAL:
+          o.weightAlpha = 1.2;
+          o.zipf = 0.8;
+          break;
+        case PARETO:
+          o.zipf = 1.2;
+          break;
+        default:
+          break;
+      }
+      return o;
+    }
 
     void validate() {
       require(pages >= 1, "--pages must be >= 1");
@@ -92,12 +144,36 @@ public final class WorkloadGenerator {
     double[] rate = new double[o.pages];
     int p = 0;
     for (int h = 0; h < o.hosts; h++) {
+      // Host-level traits (not drawn for the log-normal family, whose draw is unchanged).
+      double fastShare = 0;
+      double hostScale = 1;
+      if (o.family == Family.BIMODAL) {
+        fastShare = 1 - Math.pow(1 - rnd.nextDouble(), 1.0 / 3); // Beta(1, 3)
+      } else if (o.family == Family.PARETO) {
+        hostScale = Math.exp(0.5 * gaussian(rnd));
+      }
       for (int k = 0; k < sizes[h]; k++, p++) {
         urls[p] = "https://" + hostNames[h] + "/p" + k;
         hostOf[p] = h;
-        double r = o.rateMedian * Math.exp(o.rateSigma * gaussian(rnd));
+        double r;
+        switch (o.family) {
+          case BIMODAL:
+            r =
+                rnd.nextDouble() < fastShare
+                    ? gamma(rnd, 2.0) * 3.0 / 2.0
+                    : gamma(rnd, 1.5) * 0.03 / 1.5;
+            weight[p] = Math.pow(1 - rnd.nextDouble(), -1.0 / o.weightAlpha);
+            break;
+          case PARETO:
+            r = hostScale * 0.02 * Math.pow(1 - rnd.nextDouble(), -1.0 / 0.7);
+            weight[p] = Math.exp(1.2 * gaussian(rnd));
+            break;
+          default:
+            r = o.rateMedian * Math.exp(o.rateSigma * gaussian(rnd));
+            weight[p] = Math.pow(1 - rnd.nextDouble(), -1.0 / o.weightAlpha);
+            break;
+        }
         rate[p] = Math.min(o.rateMax, Math.max(o.rateMin, r));
-        weight[p] = Math.pow(1 - rnd.nextDouble(), -1.0 / o.weightAlpha);
       }
     }
     return new Workload(urls, hostOf, weight, rate, hostNames, maxRate);
@@ -133,6 +209,24 @@ public final class WorkloadGenerator {
       sizes[idx[k]]++;
     }
     return sizes;
+  }
+
+  /** A Gamma(shape, 1) draw (Marsaglia and Tsang; shape >= 1). */
+  static double gamma(SplittableRandom rnd, double shape) {
+    double d = shape - 1.0 / 3;
+    double c = 1 / Math.sqrt(9 * d);
+    while (true) {
+      double x = gaussian(rnd);
+      double v = 1 + c * x;
+      if (v <= 0) {
+        continue;
+      }
+      v = v * v * v;
+      double u = rnd.nextDouble();
+      if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v)) {
+        return d * v;
+      }
+    }
   }
 
   private static double gaussian(SplittableRandom rnd) {

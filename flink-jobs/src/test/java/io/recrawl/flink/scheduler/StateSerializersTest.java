@@ -222,6 +222,57 @@ class StateSerializersTest {
         .isEqualTo(back);
   }
 
+  @Test
+  void pageEvidenceOfTheGridPosteriorRoundTripsAndCostsNothingWhenAbsent() throws IOException {
+    Random r = new Random(5);
+    for (int i = 0; i < 200; i++) {
+      PageState p = randomPage(r);
+      byte[] without = bytes(PageStateSerializer.INSTANCE, p);
+      p.evidenceUnchanged = r.nextFloat() * 100;
+      p.evidenceChanged = r.nextInt(50);
+      p.evidenceLnGap = (float) r.nextGaussian();
+      p.evidenceDated = r.nextInt(3);
+      assertThat(roundTrip(PageStateSerializer.INSTANCE, p))
+          .usingRecursiveComparison()
+          .isEqualTo(p);
+      assertThat(PageStateSerializer.INSTANCE.copy(p)).usingRecursiveComparison().isEqualTo(p);
+      // 16 bytes, and one or two more when the flag word grows
+      assertThat(bytes(PageStateSerializer.INSTANCE, p).length)
+          .isBetween(without.length + 16, without.length + 18);
+    }
+  }
+
+  @Test
+  void hostRecordsOfBuildsBeforeSignalTrustAreMigratedAndTrustRoundTrips() throws IOException {
+    TypeSerializerSnapshot<HostState> old = HostStateSerializer.LAYOUT_3.snapshotConfiguration();
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    TypeSerializerSnapshot.writeVersionedSnapshot(out, old);
+    TypeSerializerSnapshot<HostState> read =
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+    assertThat(
+            HostStateSerializer.INSTANCE
+                .snapshotConfiguration()
+                .resolveSchemaCompatibility(read)
+                .isCompatibleAfterMigration())
+        .isTrue();
+    HostState h = new HostState();
+    h.pages = 3;
+    h.learnedPages = 2;
+    h.blockedUntil = 77;
+    h.due.push(0, 42);
+    HostState back = roundTrip(read.restoreSerializer(), h);
+    assertThat(back).usingRecursiveComparison().isEqualTo(h);
+    // A host that sends no signals costs the current layout one byte more.
+    assertThat(bytes(HostStateSerializer.INSTANCE, h).length)
+        .isEqualTo(bytes(read.restoreSerializer(), h).length + 1);
+    h.signalChangedHeld = 17.5f;
+    h.signalChangedMade = 18f;
+    h.signalUnchangedHeld = 3f;
+    h.signalUnchangedMade = 9f;
+    assertThat(roundTrip(HostStateSerializer.INSTANCE, h)).usingRecursiveComparison().isEqualTo(h);
+  }
+
   private static <T> void checkSnapshot(TypeSerializer<T> s) throws IOException {
     DataOutputSerializer out = new DataOutputSerializer(64);
     TypeSerializerSnapshot.writeVersionedSnapshot(out, s.snapshotConfiguration());

@@ -56,4 +56,42 @@ class WorkloadGeneratorTest {
     o.seed = 2;
     assertThat(WorkloadGenerator.generate(o).changeRates()).isNotEqualTo(a.changeRates());
   }
+
+  @Test
+  void familiesHaveTheirOwnShapes() {
+    double[] share = new double[3];
+    for (WorkloadGenerator.Family f : WorkloadGenerator.Family.values()) {
+      WorkloadGenerator.Options o = WorkloadGenerator.Options.of(f);
+      o.pages = 40_000;
+      o.hosts = 400;
+      Workload w = WorkloadGenerator.generate(o);
+      double[] r = w.changeRates();
+      Arrays.sort(r);
+      assertThat(r[0]).isGreaterThanOrEqualTo(o.rateMin);
+      assertThat(r[r.length - 1]).isLessThanOrEqualTo(o.rateMax);
+      // The share of pages between 0.1 and 0.5 changes a day: the gap between the bimodal family's
+      // modes is nearly empty.
+      share[f.ordinal()] =
+          Arrays.stream(r).filter(x -> x > 0.1 && x < 0.5).count() / (double) r.length;
+      if (f == WorkloadGenerator.Family.PARETO) {
+        // a power tail: P(rate > 10 x median) = 10^-0.7 / 2 = 0.0998 (log-normal sigma 1.5: 0.062)
+        double median = r[r.length / 2];
+        assertThat(Arrays.stream(r).filter(x -> x > 10 * median).count() / (double) r.length)
+            .isBetween(0.09, 0.11);
+      }
+    }
+    assertThat(share[WorkloadGenerator.Family.BIMODAL.ordinal()])
+        .isLessThan(0.5 * share[WorkloadGenerator.Family.LOGNORMAL.ordinal()]);
+    assertThat(WorkloadGenerator.Family.parse("Bimodal"))
+        .isEqualTo(WorkloadGenerator.Family.BIMODAL);
+  }
+
+  @Test
+  void theLogNormalFamilyDrawIsTheOneBeforeFamilies() {
+    WorkloadGenerator.Options o = WorkloadGenerator.Options.of(WorkloadGenerator.Family.LOGNORMAL);
+    // the first page of the 100,000-page seed-1 workload, as generated before families existed
+    Workload w = WorkloadGenerator.generate(o);
+    assertThat(w.changeRate(0)).isEqualTo(0.018495642897710808);
+    assertThat(w.weight(0)).isEqualTo(1.6256528108674602);
+  }
 }

@@ -1,0 +1,198 @@
+package io.recrawl.estimate;
+
+import java.util.Arrays;
+
+/**
+ * A change-rate posterior over a fixed grid in ln(delta), with a prior learned from the crawl
+ * itself (empirical Bayes), projected onto the Gamma the rest of the engine plans with.
+ *
+ * <p>A page keeps four numbers, its evidence, not its posterior: U, the time it was seen unchanged
+ * (unchanged gaps, and the time since a dated change); C, its "changed" verdicts; L, the mean ln
+ * gap of those; X, its changes with a known time. Its likelihood is
+ *
+ * <pre>e^{-delta U} (1 - e^{-delta e^L})^C delta^X,</pre>
+ *
+ * exact but for the changed gaps replaced by their geometric mean. The posterior on the grid is
+ * that times the prior, exactly, at any time and under any prior; its E[delta] and E[1/delta] give
+ * the Gamma it is planned with (the two moments the crawl value rests on, as in {@link
+ * ChangeRateEstimator#observe}). The prior is the mean of the posteriors of the pages with evidence
+ * (each page counted once, its term refreshed whenever it is observed): the fixed point of this is
+ * the crawl's own rate distribution, whatever shape it has, two modes or a heavy tail.
+ */
+public final class RateGrid {
+
+  /** Grid points, from {@link #MIN_RATE} to {@link #MAX_RATE} per day, evenly in ln(delta). */
+  public static final int POINTS = 25;
+
+  public static final double MIN_RATE = 1e-4;
+  public static final double MAX_RATE = 100;
+
+  private static final double[] RATE = new double[POINTS];
+  private static final double[] LN_RATE = new double[POINTS];
+
+  static {
+    double step = Math.log(MAX_RATE / MIN_RATE) / (POINTS - 1);
+    for (int k = 0; k < POINTS; k++) {
+      LN_RATE[k] = Math.log(MIN_RATE) + k * step;
+      RATE[k] = Math.exp(LN_RATE[k]);
+    }
+  }
+
+  /** A page's evidence: exposure U (days), changed verdicts C, their mean ln gap L, dated X. */
+  public record Evidence(double unchanged, double changed, double meanLnGap, double dated) {
+    public static final Evidence NONE = new Evidence(0, 0, 0, 0);
+
+    public boolean none() {
+      return unchanged == 0 && changed == 0 && dated == 0;
+    }
+  }
+
+  /** The evidence after a fetch with this verdict over {@code interval} days. */
+  public static Evidence observe(Evidence e, double interval, boolean changed, double maxCount) {
+    if (!(interval > 0) || Double.isInfinite(interval)) {
+      return e;
+    }
+    Evidence n =
+        changed
+            ? new Evidence(
+                e.unchanged(),
+                e.changed() + 1,
+                (e.meanLnGap() * e.changed() + Math.log(interval)) / (e.changed() + 1),
+                e.dated())
+            : new Evidence(e.unchanged() + interval, e.changed(), e.meanLnGap(), e.dated());
+    return capped(n, maxCount);
+  }
+
+  /** The evidence after a change dated {@code sinceChange} days before the fetch, none since. */
+  public static Evidence observeChangeAt(Evidence e, double sinceChange, double maxCount) {
+    return capped(
+        new Evidence(e.unchanged() + sinceChange, e.changed(), e.meanLnGap(), e.dated() + 1),
+        maxCount);
+  }
+
+  /** Past maxCount events, all evidence is discounted alike so that a drifting rate is followed. */
+  private static Evidence capped(Evidence e, double maxCount) {
+    double events = e.changed() + e.dated();
+    if (events <= maxCount) {
+      return e;
+    }
+    double f = maxCount / events;
+    return new Evidence(e.unchanged() * f, e.changed() * f, e.meanLnGap(), e.dated() * f);
+  }
+
+  /** The posterior on the grid (normalised) for this evidence under {@code prior}. */
+  public static double[] posterior(Evidence e, double[] prior) {
+    double[] log = new double[POINTS];
+    double max = Double.NEGATIVE_INFINITY;
+    double gap = Math.exp(e.meanLnGap());
+    for (int k = 0; k < POINTS; k++) {
+      double d = RATE[k];
+      double l = Math.log(prior[k]) - d * e.unchanged() + e.dated() * LN_RATE[k];
+      if (e.changed() > 0) {
+        l += e.changed() * Math.log(-Math.expm1(-d * gap));
+      }
+      log[k] = l;
+      max = Math.max(max, l);
+    }
+    double sum = 0;
+    for (int k = 0; k < POINTS; k++) {
+      log[k] = Math.exp(log[k] - max);
+      sum += log[k];
+    }
+    for (int k = 0; k < POINTS; k++) {
+      log[k] /= sum;
+    }
+    return log;
+  }
+
+  /**
+   * The Gamma with the posterior's E[delta] and E[1/delta], its shape capped at {@code maxShape}.
+   */
+  public static ChangeStats project(double[] posterior, double maxShape) {
+    double mean = 0;
+    double meanInverse = 0;
+    for (int k = 0; k < POINTS; k++) {
+      mean += posterior[k] * RATE[k];
+      meanInverse += posterior[k] / RATE[k];
+    }
+    double m = mean * meanInverse;
+    double a = m > 1 ? Math.min(m / (m - 1), maxShape) : maxShape;
+    return new ChangeStats(a, a / mean);
+  }
+
+  /** The grid's rates, per day. */
+  public static double rate(int k) {
+    return RATE[k];
+  }
+
+  /** The learned prior: the mean of the pages' posteriors. */
+  public static final class Prior {
+    private final double[] mass = new double[POINTS];
+    private final double[] probability = new double[POINTS];
+    private double pages;
+
+    /** Starts uniform in ln(delta), worth {@code weight} pages. */
+    public Prior(double weight) {
+      Arrays.fill(mass, weight / POINTS);
+      pages = weight;
+      normalise();
+    }
+
+    /**
+     * Starts from the configured Gamma prior on the grid (its density in ln(delta), proportional to
+     * delta^shape e^(-delta shape/mean)), worth {@code weight} pages. Where the crawl cannot tell
+     * rates apart (above one change per shortest gap, below one per the longest history), the
+     * learned prior keeps this one's shape: the data never move it there.
+     */
+    public Prior(double weight, ChangeStats gamma) {
+      double sum = 0;
+      for (int k = 0; k < POINTS; k++) {
+        mass[k] = Math.exp(gamma.shape() * LN_RATE[k] - gamma.rate() * RATE[k]);
+        sum += mass[k];
+      }
+      for (int k = 0; k < POINTS; k++) {
+        mass[k] *= weight / sum;
+      }
+      pages = weight;
+      normalise();
+    }
+
+    /** The prior's probabilities (a live view: do not change). */
+    public double[] probabilities() {
+      return probability;
+    }
+
+    /**
+     * A page's evidence went from {@code before} to {@code after}: its term in the mean is
+     * replaced, both computed under the current prior.
+     */
+    public void replace(Evidence before, Evidence after) {
+      if (!before.none()) {
+        double[] p = posterior(before, probability);
+        for (int k = 0; k < POINTS; k++) {
+          mass[k] = Math.max(0, mass[k] - p[k]);
+        }
+        pages--;
+      }
+      if (!after.none()) {
+        double[] p = posterior(after, probability);
+        for (int k = 0; k < POINTS; k++) {
+          mass[k] += p[k];
+        }
+        pages++;
+      }
+      normalise();
+    }
+
+    private void normalise() {
+      double sum = 0;
+      for (double m : mass) {
+        sum += m;
+      }
+      for (int k = 0; k < POINTS; k++) {
+        // a floor keeps every rate possible
+        probability[k] = Math.max(mass[k] / sum, 1e-6);
+      }
+    }
+  }
+}
