@@ -591,7 +591,7 @@ public final class ThroughputBenchmark {
    */
   public static double[] discovered(long urls, long hosts, int parallelism, Path work)
       throws Exception {
-    deleteRecursively(work);
+    BenchArgs.deleteRecursively(work);
     Files.createDirectories(work);
     Synthetic input = new Synthetic(urls, hosts, 5);
     Measured m =
