@@ -264,10 +264,6 @@ public final class HostEngine {
       return;
     }
     long now = ctx.now();
-    if (h.pages <= 0) {
-      finish(store, h, now, ctx); // a record kept for its politeness evidence: does it still hold?
-      return;
-    }
     double lambda0 = ctx.globalLambda();
     double theta = thresholds.threshold(h, lambda0, now);
 
@@ -310,7 +306,9 @@ public final class HostEngine {
     }
 
     if (h.pages <= 0) {
-      finish(store, h, now, ctx); // its last pages were purged
+      // Its last pages were purged, or it is a record kept for its politeness evidence: does that
+      // still hold?
+      finish(store, h, now, ctx);
       return;
     }
     boolean slotOpen = slotOpen(h, now);

@@ -19,7 +19,7 @@ public final class FailureBenchmark {
   public static final String OPTIONS =
       "[--events 1000000] [--failures 10] [--urls 50000] [--hosts 1000] [--host-run 50]"
           + " [--event-spacing-ms 20] [--parallelism 2] [--checkpoint-interval-ms 2000] [--seed 1]"
-          + " [--work-dir target/bench-failures] [--out failures.json] [--drop-after-restart 0]";
+          + " [--reference true] [--work-dir target/bench-failures] [--out failures.json] [--drop-after-restart 0]";
 
   private FailureBenchmark() {}
 
@@ -61,7 +61,8 @@ public final class FailureBenchmark {
         options.failures(),
         options.parallelism(),
         options.checkpointInterval());
-    FailureRun.Report r = FailureRun.run(options);
+    boolean reference = Boolean.parseBoolean(o.getOrDefault("reference", "true"));
+    FailureRun.Report r = FailureRun.run(options, reference);
     print(r);
     String json = new ObjectMapper().writeValueAsString(toJson(r));
     Files.writeString(out, json + "\n");
@@ -93,6 +94,11 @@ public final class FailureBenchmark {
         "  a request came at most %.1f s of event time before the status that caused it (allowed: %.0f s)%n",
         r.skewSeenMs() / 1e3,
         FailureRun.skewMs(r.options().spacingMs()) / 1e3);
+    System.out.printf(
+        Locale.ROOT,
+        "  revisits requested before revisit.min-interval had passed: %,d (at most %.0f s early)%n",
+        r.earlyRevisits(),
+        r.mostEarlyMs() / 1e3);
     for (RecoveryChecks.Check c : r.checks()) {
       System.out.printf(
           Locale.ROOT,
@@ -116,6 +122,8 @@ public final class FailureBenchmark {
         "recovery_seconds_max",
         r.recoverySeconds().stream().mapToDouble(Double::doubleValue).max().orElse(0));
     m.put("skew_seen_ms", r.skewSeenMs());
+    m.put("early_revisits", r.earlyRevisits());
+    m.put("most_early_ms", r.mostEarlyMs());
     m.put("urls", r.urls());
     m.put("requests", r.requests());
     m.put("job_seconds", Math.round(r.jobSeconds() * 10) / 10.0);

@@ -36,10 +36,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The production job ({@link RecrawlJob}: RocksDB, incremental checkpoints, requests to files
- * committed on checkpoints, exactly once) on a {@link CrawlMix} of status events, with a {@link
- * FailureInjector} failing the task at random records; then a stop with a savepoint, the committed
- * requests and the savepoint's frontier read back ({@link FrontierReader}), and {@link
- * RecoveryChecks}. {@code bench failures} and {@code FailureInjectionITCase} both run this.
+ * committed on checkpoints, exactly once), as a replay (event time from the statuses alone, as for
+ * status files read once), on a {@link CrawlMix} of status events, with a {@link FailureInjector}
+ * failing the task at random records; then a stop with a savepoint, the committed requests and the
+ * savepoint's frontier read back ({@link FrontierReader}), and {@link RecoveryChecks}. {@code bench
+ * failures} and {@code FailureInjectionITCase} both run this.
  */
 public final class FailureRun {
 
@@ -69,6 +70,8 @@ public final class FailureRun {
       double jobSeconds,
       double checkSeconds,
       long skewSeenMs,
+      long earlyRevisits,
+      long mostEarlyMs,
       List<RecoveryChecks.Check> checks) {
     public boolean passed() {
       return checks.stream().allMatch(RecoveryChecks.Check::passed);
@@ -87,13 +90,12 @@ public final class FailureRun {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
-   * How far before its own time a status may be applied (see {@link RecoveryChecks}): the input's
-   * watermark follows each event ({@link EveryEventWatermarks}), so this is what the job buffers
-   * between its source and the scheduler, a few thousand events at most; at most 15 minutes, well
-   * below the revisit interval and the grace.
+   * How far before its own time a status may be applied (see {@link RecoveryChecks}): the replay's
+   * statuses reach each scheduler subtask in order through one channel, their watermark after every
+   * event ({@link EveryEventWatermarks}), so by one event's spacing; ten, and a second, to spare.
    */
   static long skewMs(long spacingMs) {
-    return Math.min(5_000 * spacingMs, 15 * 60_000L);
+    return 10 * spacingMs + 1_000;
   }
 
   private FailureRun() {}
@@ -110,17 +112,87 @@ public final class FailureRun {
     return at.stream().mapToLong(Long::longValue).toArray();
   }
 
-  public static Report run(Options o) throws Exception {
+  /** One run of the job: its committed requests, its final savepoint, its injector's log. */
+  private record Executed(
+      List<String> requests, String savepoint, FailureInjector.Log log, double seconds) {}
+
+  /**
+   * Runs the job with the failures, checks it, and, with {@code reference}, runs it again without
+   * failures (under {@code workDir/reference}) and compares the committed requests.
+   */
+  public static Report run(Options o, boolean reference) throws Exception {
     long started = System.nanoTime();
     CrawlMix mix =
         new CrawlMix(o.seedUrls(), o.hosts(), o.hostRun(), o.spacingMs(), CrawlMix.Shape.DEFAULT);
     long end = mix.time(o.events() - 1);
-    Path work = o.workDir().toAbsolutePath();
+    RecrawlConfig config = config(o, o.workDir().toAbsolutePath());
+    Executed run = execute(o, mix, config, o.workDir().toAbsolutePath());
+
+    long checkStarted = System.nanoTime();
+    List<CrawlRequest> requests = new ArrayList<>();
+    for (String line : run.requests()) {
+      requests.add(CrawlRequestCodec.parse(line, end).value());
+    }
+    List<RecoveryChecks.StateUrl> state = new ArrayList<>();
+    for (String line :
+        FrontierReader.read(run.savepoint(), config.engineSettings(), null, null, null)) {
+      JsonNode n = JSON.readTree(line);
+      JsonNode lastFetch = n.get("last_fetch");
+      state.add(
+          new RecoveryChecks.StateUrl(
+              n.get("url").asText(),
+              n.get("in_flight").asBoolean(),
+              lastFetch == null || lastFetch.isNull() ? 0 : lastFetch.asLong()));
+    }
+    RecoveryChecks checks =
+        new RecoveryChecks(
+            mix,
+            o.events(),
+            new RecoveryChecks.Limits(
+                LEASE_MS, HOST_MAX_RATE, MIN_INTERVAL_MS, GRACE_MS, skewMs(o.spacingMs())));
+    List<RecoveryChecks.Check> results = new ArrayList<>(checks.check(requests, state));
+    double checkSeconds = (System.nanoTime() - checkStarted) / 1e9;
+    if (reference) {
+      Path refWork = o.workDir().toAbsolutePath().resolve("reference");
+      Options clean =
+          new Options(
+              o.events(),
+              0,
+              o.seedUrls(),
+              o.hosts(),
+              o.hostRun(),
+              o.spacingMs(),
+              o.parallelism(),
+              o.checkpointInterval(),
+              o.seed(),
+              0,
+              refWork);
+      Executed ref = execute(clean, mix, config(clean, refWork), refWork);
+      results.add(RecoveryChecks.sameRequests(run.requests(), ref.requests()));
+    }
+    return new Report(
+        o,
+        run.log().failedAt(),
+        run.log().attempt(),
+        run.log().recoverySeconds(),
+        state.size(),
+        requests.size(),
+        (System.nanoTime() - started) / 1e9,
+        run.seconds(),
+        checkSeconds,
+        checks.skewSeenMs(),
+        checks.earlyRevisits(),
+        checks.mostEarlyMs(),
+        results);
+  }
+
+  private static RecrawlConfig config(Options o, Path work) {
     Path requestsDir = work.resolve("out/requests");
     Map<String, Object> settings = new HashMap<>();
     settings.put("recrawl.input.path", work.resolve("in").toString()); // not read: sources below
-    // An input that does not end by itself: event time is then the status and control inputs'.
-    settings.put("recrawl.input.monitor-interval-ms", 1000);
+    // A replay (files read once): event time is the statuses' alone, and they reach the keying in
+    // order, in one subtask. The control stream below keeps the job running after them.
+    settings.put("recrawl.input.monitor-interval-ms", 0);
     settings.put("recrawl.output.path", requestsDir.toString());
     settings.put("recrawl.deadletters.path", work.resolve("out/deadletters").toString());
     settings.put("recrawl.control.tick-interval-ms", 0);
@@ -128,8 +200,12 @@ public final class FailureRun {
     settings.put("recrawl.engine.lease", LEASE_MS / 60_000 + " min");
     settings.put("recrawl.engine.revisit.min-interval", MIN_INTERVAL_MS / 60_000 + " min");
     settings.put("recrawl.engine.host.max-rate", HOST_MAX_RATE);
-    RecrawlConfig config = RecrawlConfig.fromMap(settings);
+    return RecrawlConfig.fromMap(settings);
+  }
 
+  private static Executed execute(Options o, CrawlMix mix, RecrawlConfig config, Path work)
+      throws Exception {
+    long end = mix.time(o.events() - 1);
     Map<String, String> flink = new HashMap<>();
     flink.put("state.backend.type", "rocksdb");
     flink.put("state.backend.incremental", "true");
@@ -171,48 +247,14 @@ public final class FailureRun {
       FailureInjector.forget(id);
     }
     double jobSeconds = (System.nanoTime() - jobStarted) / 1e9;
-
-    long checkStarted = System.nanoTime();
-    List<CrawlRequest> requests = new ArrayList<>();
-    for (String line : FileSinkParts.lines(requestsDir)) {
-      requests.add(CrawlRequestCodec.parse(line, end).value());
-    }
-    List<RecoveryChecks.StateUrl> state = new ArrayList<>();
-    for (String line : FrontierReader.read(savepoint, config.engineSettings(), null, null, null)) {
-      JsonNode n = JSON.readTree(line);
-      JsonNode lastFetch = n.get("last_fetch");
-      state.add(
-          new RecoveryChecks.StateUrl(
-              n.get("url").asText(),
-              n.get("in_flight").asBoolean(),
-              lastFetch == null || lastFetch.isNull() ? 0 : lastFetch.asLong()));
-    }
-    RecoveryChecks checks =
-        new RecoveryChecks(
-            mix,
-            o.events(),
-            new RecoveryChecks.Limits(
-                LEASE_MS, HOST_MAX_RATE, MIN_INTERVAL_MS, GRACE_MS, skewMs(o.spacingMs())));
-    List<RecoveryChecks.Check> results = checks.check(requests, state);
-    double checkSeconds = (System.nanoTime() - checkStarted) / 1e9;
-    return new Report(
-        o,
-        log.failedAt(),
-        log.attempt(),
-        log.recoverySeconds(),
-        state.size(),
-        requests.size(),
-        (System.nanoTime() - started) / 1e9,
-        jobSeconds,
-        checkSeconds,
-        checks.skewSeenMs(),
-        results);
+    return new Executed(
+        FileSinkParts.lines(work.resolve("out/requests")), savepoint, log, jobSeconds);
   }
 
   /**
    * The job's inputs: the mix through the injector, and a control stream of λ_0 = 0 and then a tick
-   * a second at the input's last event time, which keeps the job alive (and its event time there)
-   * once the statuses have ended, so that it can stop with a savepoint.
+   * a second, which keeps the job running once the statuses have ended, so that it can stop with a
+   * savepoint (the end of the statuses ends the schedule: no timer fires after their last time).
    */
   private static JobSources sources(CrawlMix mix, long events, long end, FailureInjector injector) {
     return new JobSources() {

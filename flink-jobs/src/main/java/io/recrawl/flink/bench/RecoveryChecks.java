@@ -58,6 +58,8 @@ public final class RecoveryChecks {
   private final Map<Long, Long> first429 = new HashMap<>();
 
   private long skewSeen;
+  private long earlyRevisits;
+  private long mostEarlyMs;
 
   public RecoveryChecks(CrawlMix mix, long events, Limits limits) {
     this.mix = mix;
@@ -115,6 +117,33 @@ public final class RecoveryChecks {
   private boolean mustGo(long u, long due) {
     long stall = first429.getOrDefault(mix.hostOf(u), Long.MAX_VALUE);
     return due + limits.graceMs <= Math.min(end(), stall);
+  }
+
+  /**
+   * The committed requests of a run with failures against those of the same input without: with
+   * exactly-once output and event time from the input, they must be the same, line for line.
+   */
+  public static Check sameRequests(List<String> withFailures, List<String> without) {
+    Map<String, Integer> count = new HashMap<>();
+    without.forEach(l -> count.merge(l, 1, Integer::sum));
+    withFailures.forEach(l -> count.merge(l, -1, Integer::sum));
+    long differ = 0;
+    String example = null;
+    for (Map.Entry<String, Integer> e : count.entrySet()) {
+      if (e.getValue() != 0) {
+        differ += Math.abs(e.getValue());
+        example =
+            example == null
+                ? (e.getValue() > 0 ? "only without failures: " : "only with failures: ")
+                    + e.getKey()
+                : example;
+      }
+    }
+    return new Check(
+        "the committed requests are those of a run without failures",
+        withFailures.size(),
+        differ,
+        example);
   }
 
   /** The URL number of a URL of the mix, or -1. */
@@ -237,13 +266,38 @@ public final class RecoveryChecks {
         continue;
       }
       checked++;
-      if (!requestedAtOrAfter(byUrl.get(u), last + limits.minIntervalMs - limits.skewMs)) {
+      long[] requested = byUrl.get(u);
+      // Any request after the fetch is the revisit: a page may go a little before its interval
+      // is up (counted in earlyRevisits), and is then in flight when the interval ends.
+      if (!requestedAtOrAfter(requested, last + 1)) {
         bad++;
         example = example == null ? mix.url(u) + " fetched at " + last : example;
+        continue;
+      }
+      long next = requested[requested.length - 1];
+      for (long r : requested) {
+        if (r > last) {
+          next = r;
+          break;
+        }
+      }
+      long early = last + limits.minIntervalMs - next;
+      if (early > 0) {
+        earlyRevisits++;
+        mostEarlyMs = Math.max(mostEarlyMs, early);
       }
     }
-    return new Check(
-        "every page fetched is requested again after revisit.min-interval", checked, bad, example);
+    return new Check("every page fetched is requested again", checked, bad, example);
+  }
+
+  /** Revisits requested before {@code revisit.min-interval} had passed since the fetch. */
+  public long earlyRevisits() {
+    return earlyRevisits;
+  }
+
+  /** The most any revisit came before {@code revisit.min-interval} had passed, ms. */
+  public long mostEarlyMs() {
+    return mostEarlyMs;
   }
 
   private static boolean requestedAtOrAfter(long[] times, long t) {

@@ -569,8 +569,8 @@ public final class ThroughputBenchmark {
     public StatusEvent map(Long index) {
       long i = index;
       long url = i % urls;
-      String host = "h" + (url % hosts) + ".example";
-      String u = "https://" + host + "/page/" + (url / hosts);
+      String host = host(url, hosts);
+      String u = url(url, hosts);
       if (i < urls) {
         return new StatusEvent(
             u, host, CrawlStatus.DISCOVERED, time(i), Map.of(), null, null, null);
@@ -578,6 +578,35 @@ public final class ThroughputBenchmark {
       boolean changed = Long.hashCode(i * 0x9E3779B97F4A7C15L) % 3 == 0;
       return new StatusEvent(u, host, CrawlStatus.FETCHED, time(i), Map.of(), changed, null, 200);
     }
+  }
+
+  /** The host key of synthetic URL {@code url} of {@code hosts} hosts. */
+  public static String host(long url, long hosts) {
+    return "h" + (url % hosts) + ".example";
+  }
+
+  /** Synthetic URL {@code url} of {@code hosts} hosts, as the benchmark's input spells it. */
+  public static String url(long url, long hosts) {
+    return "https://" + host(url, hosts) + "/page/" + (url / hosts);
+  }
+
+  /**
+   * The scheduler job over the synthetic URLs as DISCOVERED events only (one each), as {@code bench
+   * import} compares them with an import: events a second, and bytes of the job's native savepoint.
+   */
+  public static double[] discovered(long urls, long hosts, int parallelism, Path work)
+      throws Exception {
+    deleteRecursively(work);
+    Files.createDirectories(work);
+    Synthetic input = new Synthetic(urls, hosts, 5);
+    Measured m =
+        runJob(
+            Job.SCHEDULER,
+            "discovered-",
+            input,
+            input.time(urls - 1),
+            new Setup(urls, parallelism, work, "512m", true, Map.of()));
+    return new double[] {m.eventsPerSecond(), m.stateBytes, m.seconds};
   }
 
   /** The bytes of the files under {@code dir}; files removed while it looks are left out. */

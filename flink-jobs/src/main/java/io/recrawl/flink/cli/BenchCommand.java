@@ -25,6 +25,9 @@ public final class BenchCommand {
         + "       bin/recrawl bench throughput "
         + io.recrawl.flink.bench.ThroughputBenchmark.OPTIONS
         + "\n"
+        + "       bin/recrawl bench import "
+        + io.recrawl.flink.bench.ImportBenchmark.OPTIONS
+        + "\n"
         + "       bin/recrawl bench failures "
         + io.recrawl.flink.bench.FailureBenchmark.OPTIONS
         + "\n"
@@ -35,6 +38,10 @@ public final class BenchCommand {
   public static int run(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("throughput")) {
       return io.recrawl.flink.bench.ThroughputBenchmark.run(
+          java.util.Arrays.copyOfRange(args, 1, args.length));
+    }
+    if (args.length > 0 && args[0].equals("import")) {
+      return io.recrawl.flink.bench.ImportBenchmark.run(
           java.util.Arrays.copyOfRange(args, 1, args.length));
     }
     if (args.length > 0 && args[0].equals("failures")) {

@@ -74,6 +74,7 @@ public final class RecrawlCli {
             "                            (--format opensearch|sql-csv|sql-tsv|seeds: as import reads it)",
             "  import --in FILE --savepoint DIR   a StormCrawler frontier (OpenSearch/ES JSON lines,",
             "                            SQL CSV/TSV, seeds) into a savepoint the job starts from",
-            "  bench throughput          events/s of the scheduler job vs a pass-through job, bytes of state per URL"));
+            "  bench throughput          events/s of the scheduler job vs a pass-through job, bytes of state per URL",
+            "  bench import              URLs/s and bytes per URL of an import, against the same URLs sent to the job"));
   }
 }

@@ -22,7 +22,8 @@ class FailureInjectionITCase {
     FailureRun.Report r =
         FailureRun.run(
             new FailureRun.Options(
-                50_000, 3, 5_000, 100, 50, 200, 2, "1 s", 7, 0, dir.resolve("work")));
+                50_000, 3, 5_000, 100, 50, 200, 2, "1 s", 7, 0, dir.resolve("work")),
+            true);
     FailureBenchmark.print(r);
 
     assertThat(r.failedAt()).hasSize(3);

@@ -29,7 +29,8 @@ import java.util.Map;
  *
  * <p>The next fetch date is the page's planned time: for a page planned for a time (an imported
  * page, a retry) the start of its due bucket; for a page in flight its lease's end; otherwise when
- * its crawl value reaches its host's threshold (none when it never will).
+ * its crawl value reaches its host's threshold (none when it never will, or when the page is in no
+ * queue or an ERROR page that is not retried).
  */
 public final class FrontierExport {
 
@@ -81,7 +82,11 @@ public final class FrontierExport {
     if (p.inFlight()) {
       return p.leaseUntil;
     }
-    if (p.forced && p.slot >= 0 && SlotQueues.queueOf(p.slot) == 0) {
+    if (p.slot < 0 || (p.status == CrawlStatus.ERROR.ordinal() && !p.forced)) {
+      // In no queue, or an ERROR page waiting only to be purged: the engine never sends it.
+      return FrontierRow.NEVER;
+    }
+    if (p.forced && SlotQueues.queueOf(p.slot) == 0) {
       long bucket = (p.slot >>> SEQ_BITS) & 0xFFFFFFFFL;
       return bucket * engine.config().bucketMs;
     }

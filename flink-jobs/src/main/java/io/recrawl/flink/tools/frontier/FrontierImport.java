@@ -12,12 +12,17 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * {@code bin/recrawl import}: reads an existing frontier, checks every row, builds each host's
@@ -32,7 +37,7 @@ public final class FrontierImport {
    * @param engineSettings the job's {@code recrawl.engine} settings
    * @param lambda0 the job's {@code recrawl.global-lambda}
    * @param maxParallelism the job's {@code recrawl.max-parallelism}
-   * @param parallelism of the job that writes the savepoint
+   * @param parallelism threads that check rows, and of the job that writes the savepoint
    * @param progressEveryMs how often a progress line is printed
    */
   public record Options(
@@ -110,33 +115,56 @@ public final class FrontierImport {
             new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8), 1 << 16);
         Rejects rejects = new Rejects(o.rejects())) {
       Progress progress =
-          new Progress(log, "read", Files.size(o.in()), () -> counted.count, o.progressEveryMs());
+          new Progress(
+              log, "read", Files.size(o.in()), "bytes", () -> counted.count, o.progressEveryMs());
       RowSource source = RowSource.of(o.format(), reader);
-      Object next;
-      while ((next = source.next()) != null) {
-        rows++;
-        progress.update(rows);
-        if (next instanceof BadRow b) {
-          rejects.add(b);
-          continue;
+      int threads = Math.max(1, o.parallelism());
+      ExecutorService pool = Executors.newFixedThreadPool(threads, FrontierImport::checker);
+      try {
+        // Records are cut in order here and checked in batches on the pool; results are taken in
+        // order, so line numbers, duplicates and the reject file are as a single thread's.
+        ArrayDeque<Future<Object[]>> pending = new ArrayDeque<>();
+        boolean more = true;
+        while (true) {
+          while (more && pending.size() < 2 * threads) {
+            List<RowSource.Record> batch = new ArrayList<>(BATCH);
+            RowSource.Record r;
+            while (batch.size() < BATCH && (r = source.nextRecord()) != null) {
+              batch.add(r);
+            }
+            more = batch.size() == BATCH;
+            if (!batch.isEmpty()) {
+              pending.add(pool.submit(() -> check(source, pages, batch)));
+            }
+          }
+          if (pending.isEmpty()) {
+            break;
+          }
+          for (Object checked : result(pending.poll())) {
+            rows++;
+            progress.update(rows);
+            if (checked instanceof BadRow b) {
+              rejects.add(b);
+              continue;
+            }
+            Checked c = (Checked) checked;
+            ImportedPage page = c.page();
+            Long first = seen.putIfAbsent(page.url(), page.line());
+            if (first != null) {
+              rejects.add(
+                  new BadRow(
+                      page.line(),
+                      "duplicate_url",
+                      "the URL of line " + first + " again",
+                      c.raw()));
+              continue;
+            }
+            byHost.computeIfAbsent(page.host(), h -> new ArrayList<>()).add(page);
+            good++;
+          }
         }
-        FrontierRow row = (FrontierRow) next;
-        ImportedPage page;
-        try {
-          page = pages.page(row);
-        } catch (RowRejection r) {
-          rejects.add(r.toBadRow(row.line(), row.raw()));
-          continue;
-        }
-        Long first = seen.putIfAbsent(page.url(), row.line());
-        if (first != null) {
-          rejects.add(
-              new BadRow(
-                  row.line(), "duplicate_url", "the URL of line " + first + " again", row.raw()));
-          continue;
-        }
-        byHost.computeIfAbsent(page.host(), h -> new ArrayList<>()).add(page);
-        good++;
+      } finally {
+        pool.shutdownNow();
       }
       byReason = new TreeMap<>(rejects.byReason());
       bad = rejects.count();
@@ -156,16 +184,18 @@ public final class FrontierImport {
       return new Summary(rows, good, bad, byReason, byHost.size(), null, readSeconds, 0, 0);
     }
     long t1 = System.nanoTime();
-    HostImporter importer = new HostImporter(new HostEngine(cfg), o.settings().now(), o.lambda0());
+    HostImporter importer =
+        new HostImporter(new HostEngine(buildConfig(o)), o.settings().now(), o.lambda0());
     int hosts = byHost.size();
     try (ImportedSavepoint savepoint = new ImportedSavepoint()) {
-      Progress progress = new Progress(log, "built", 0, () -> 0, o.progressEveryMs());
-      long built = 0;
+      long[] built = {0};
+      Progress progress =
+          new Progress(log, "built", good, "rows", () -> built[0], o.progressEveryMs());
       for (String host : new ArrayList<>(new TreeMap<>(byHost).keySet())) {
         List<ImportedPage> ofHost = byHost.remove(host);
         savepoint.add(host, importer.build(host, ofHost));
-        built += ofHost.size();
-        progress.update(built);
+        built[0] += ofHost.size();
+        progress.update(built[0]);
       }
       double buildSeconds = (System.nanoTime() - t1) / 1e9;
       long t2 = System.nanoTime();
@@ -181,6 +211,55 @@ public final class FrontierImport {
       return new Summary(
           rows, good, bad, byReason, hosts, written, readSeconds, buildSeconds, writeSeconds);
     }
+  }
+
+  /** Records checked in one task. */
+  private static final int BATCH = 2_000;
+
+  /** A good row, with its text in case it repeats an earlier URL. */
+  private record Checked(ImportedPage page, String raw) {}
+
+  /** Parses and checks a batch of records: each becomes a {@link Checked} or a {@link BadRow}. */
+  private static Object[] check(RowSource source, PageImport pages, List<RowSource.Record> batch) {
+    Object[] out = new Object[batch.size()];
+    for (int i = 0; i < out.length; i++) {
+      Object parsed = source.parse(batch.get(i));
+      if (parsed instanceof FrontierRow row) {
+        try {
+          parsed = new Checked(pages.page(row), row.raw());
+        } catch (RowRejection r) {
+          parsed = r.toBadRow(row.line(), row.raw());
+        }
+      }
+      out[i] = parsed;
+    }
+    return out;
+  }
+
+  private static Object[] result(Future<Object[]> f) throws Exception {
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception x ? x : e;
+    }
+  }
+
+  private static Thread checker(Runnable r) {
+    Thread t = new Thread(r, "recrawl-import-check");
+    t.setDaemon(true);
+    return t;
+  }
+
+  /**
+   * The engine the state is built with: the job's, but without push-back. A frontier holds each
+   * URL's last status, not the host's history of answers, so its errors are not news of the host
+   * now: judged in import order they could mark a host down and leave pages without their status.
+   * The job learns the hosts' answers anew from the crawler's statuses (crawl-delays still count).
+   */
+  private static EngineConfig buildConfig(Options o) {
+    Map<String, Object> m = new HashMap<>(o.engineSettings());
+    m.put("politeness.push-back", false);
+    return EngineConfig.fromMap(m, "recrawl.engine.");
   }
 
   /** Counts the bytes read, for the progress line's estimate. */

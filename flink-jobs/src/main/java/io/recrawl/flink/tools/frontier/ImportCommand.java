@@ -70,12 +70,11 @@ public final class ImportCommand {
     }
     log.println("recrawl import: savepoint " + s.savepoint());
     log.println(
-        "recrawl import: start the job from it: bin/recrawl run --config ... "
-            + "-Dexecution.state-recovery.path="
+        "recrawl import: start the job from it: flink run -s "
             + s.savepoint()
-            + "  (or flink run -s "
+            + " <job jar> run --config ..., or locally with execution.state-recovery.path: "
             + s.savepoint()
-            + " ...)");
+            + " in the Flink settings (bin/recrawl run --flink-config FILE)");
     return 0;
   }
 

@@ -18,6 +18,8 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.state.api.OperatorIdentifier;
 import org.apache.flink.state.api.OperatorTransformation;
@@ -80,7 +82,10 @@ final class ImportedSavepoint implements AutoCloseable {
       chunk.close();
       chunk = null;
     }
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    Configuration conf = new Configuration();
+    // Snappy, as the job's RocksDB compresses its files: pages and slots repeat URL paths.
+    conf.set(ExecutionOptions.SNAPSHOT_COMPRESSION, true);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(parallelism);
     DataStream<Tuple2<String, byte[]>> hosts =
         env.fromSequence(0, Math.max(0, chunks - 1))

@@ -21,19 +21,13 @@ final class OpenSearchRows extends RowSource {
   }
 
   @Override
-  public Object next() throws IOException {
-    String s;
-    do {
-      s = readLine();
-      if (s == null) {
-        return null;
-      }
-    } while (s.isBlank());
-    try {
-      return parse(s, line());
-    } catch (RowRejection r) {
-      return r.toBadRow(line(), s);
-    }
+  public Record nextRecord() throws IOException {
+    return nextLine(false);
+  }
+
+  @Override
+  public Object parse(Record r) {
+    return rowOf(r, OpenSearchRows::parse);
   }
 
   static FrontierRow parse(String s, long line) throws RowRejection {

@@ -108,7 +108,7 @@ final class PageImport {
     for (String key : settings.lastFetchKeys()) {
       String v = first(md, key);
       if (v != null) {
-        Long t = ChangeEvidence.parseDate(v);
+        Long t = date(v);
         if (t == null) {
           throw new RowRejection("bad_time", "'" + key + "' is not a date: " + v);
         }
@@ -117,6 +117,19 @@ final class PageImport {
     }
     long from = nextFetch == FrontierRow.NEVER ? settings.now() : nextFetch;
     return Math.max(1, Math.min(from - settings.fetchIntervalMs(), settings.now()));
+  }
+
+  /**
+   * A date: ISO-8601 (what StormCrawler and export write) first, since {@link
+   * ChangeEvidence#parseDate} tries the HTTP dates first and a failed parse throws; else an HTTP
+   * date ({@code protocol.date}).
+   */
+  static Long date(String v) {
+    try {
+      return StormCrawlerFields.time(v);
+    } catch (RowRejection notIso) {
+      return ChangeEvidence.parseDate(v);
+    }
   }
 
   private static long number(Map<String, List<String>> md, String key) throws RowRejection {

@@ -20,19 +20,13 @@ final class SeedRows extends RowSource {
   }
 
   @Override
-  public Object next() throws IOException {
-    String s;
-    do {
-      s = readLine();
-      if (s == null) {
-        return null;
-      }
-    } while (s.isBlank() || s.strip().startsWith("#"));
-    try {
-      return parse(s, line());
-    } catch (RowRejection r) {
-      return r.toBadRow(line(), s);
-    }
+  public Record nextRecord() throws IOException {
+    return nextLine(true);
+  }
+
+  @Override
+  public Object parse(Record r) {
+    return rowOf(r, SeedRows::parse);
   }
 
   static FrontierRow parse(String s, long line) throws RowRejection {

@@ -38,7 +38,7 @@ final class SqlRows extends RowSource {
   }
 
   @Override
-  public Object next() throws IOException {
+  public Record nextRecord() throws IOException {
     if (columns == 0) {
       readHeader();
     }
@@ -50,16 +50,44 @@ final class SqlRows extends RowSource {
       }
     } while (s.isEmpty());
     long first = line();
+    if (delimiter == '\t') {
+      return new Record(first, s);
+    }
+    // A CSV record goes on while a quoted field is open: an odd number of quotes so far.
     StringBuilder record = new StringBuilder(s);
-    List<String> fields = delimiter == '\t' ? tsv(s) : csv(record);
+    int quotes = quotes(s);
+    while (quotes % 2 == 1) {
+      String more = readLine();
+      if (more == null) {
+        break; // parse finds the field unclosed
+      }
+      record.append('\n').append(more);
+      quotes += quotes(more);
+    }
+    return new Record(first, record.toString());
+  }
+
+  @Override
+  public Object parse(Record r) {
+    List<String> fields = delimiter == '\t' ? tsv(r.text()) : csv(r.text(), delimiter);
     if (fields == null) {
-      return new BadRow(first, "malformed_csv", "a quoted field is not closed", record.toString());
+      return new BadRow(r.line(), "malformed_csv", "a quoted field is not closed", r.text());
     }
     try {
-      return row(fields, first, record.toString());
-    } catch (RowRejection r) {
-      return r.toBadRow(first, record.toString());
+      return row(fields, r.line(), r.text());
+    } catch (RowRejection e) {
+      return e.toBadRow(r.line(), r.text());
     }
+  }
+
+  private static int quotes(String s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) == '"') {
+        n++;
+      }
+    }
+    return n;
   }
 
   private void readHeader() throws IOException {
@@ -67,7 +95,7 @@ final class SqlRows extends RowSource {
     if (h == null) {
       throw new BadHeader("the file is empty: a header row is needed");
     }
-    List<String> names = delimiter == '\t' ? tsv(h) : csv(new StringBuilder(h));
+    List<String> names = delimiter == '\t' ? tsv(h) : csv(h, delimiter);
     if (names == null) {
       throw new BadHeader("the header row is not " + (delimiter == '\t' ? "TSV" : "CSV"));
     }
@@ -139,42 +167,24 @@ final class SqlRows extends RowSource {
   }
 
   /**
-   * RFC 4180 fields of the record in {@code record}, reading further lines while a quoted field is
-   * open (they are appended to {@code record}); null if the input ends inside one. An empty
-   * unquoted field is null (psql's NULL).
+   * The RFC 4180 fields of a record (which may hold newlines inside quotes), or null when a quoted
+   * field is not closed. An empty unquoted field is null (psql's NULL).
    */
-  private List<String> csv(StringBuilder record) throws IOException {
+  static List<String> csv(String record, char delimiter) {
     List<String> out = new ArrayList<>();
     StringBuilder f = new StringBuilder();
     boolean quoted = false;
     boolean wasQuoted = false;
-    int i = 0;
-    while (true) {
-      if (i == record.length()) {
-        if (!quoted) {
-          out.add(f.length() == 0 && !wasQuoted ? null : f.toString());
-          return out;
-        }
-        String more = readLine();
-        if (more == null) {
-          return null;
-        }
-        record.append('\n').append(more);
-        f.append('\n');
-        i++;
-        continue;
-      }
-      char c = record.charAt(i++);
+    for (int i = 0; i < record.length(); i++) {
+      char c = record.charAt(i);
       if (quoted) {
-        if (c == '"') {
-          if (i < record.length() && record.charAt(i) == '"') {
-            f.append('"');
-            i++;
-          } else {
-            quoted = false;
-          }
-        } else {
+        if (c != '"') {
           f.append(c);
+        } else if (i + 1 < record.length() && record.charAt(i + 1) == '"') {
+          f.append('"');
+          i++;
+        } else {
+          quoted = false;
         }
       } else if (c == '"') {
         quoted = true;
@@ -187,6 +197,11 @@ final class SqlRows extends RowSource {
         f.append(c);
       }
     }
+    if (quoted) {
+      return null;
+    }
+    out.add(f.length() == 0 && !wasQuoted ? null : f.toString());
+    return out;
   }
 
   /** A CSV field, quoted when it must be. */
