@@ -110,106 +110,124 @@ public final class FrontierImport {
     long t0 = System.nanoTime();
     Map<String, Long> byReason;
     long bad;
-    try (Counting counted = new Counting(Files.newInputStream(o.in()));
-        BufferedReader reader =
-            new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8), 1 << 16);
-        Rejects rejects = new Rejects(o.rejects())) {
-      Progress progress =
-          new Progress(
-              log, "read", Files.size(o.in()), "bytes", () -> counted.count, o.progressEveryMs());
-      RowSource source = RowSource.of(o.format(), reader);
-      int threads = Math.max(1, o.parallelism());
-      ExecutorService pool = Executors.newFixedThreadPool(threads, FrontierImport::checker);
-      try {
-        // Records are cut in order here and checked in batches on the pool; results are taken in
-        // order, so line numbers, duplicates and the reject file are as a single thread's.
-        ArrayDeque<Future<Object[]>> pending = new ArrayDeque<>();
-        boolean more = true;
-        while (true) {
-          while (more && pending.size() < 2 * threads) {
-            List<RowSource.Record> batch = new ArrayList<>(BATCH);
-            RowSource.Record r;
-            while (batch.size() < BATCH && (r = source.nextRecord()) != null) {
-              batch.add(r);
+    try (Rejects rejects = new Rejects(o.rejects())) {
+      try (Counting counted = new Counting(Files.newInputStream(o.in()));
+          BufferedReader reader =
+              new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8), 1 << 16)) {
+        Progress progress =
+            new Progress(
+                log, "read", Files.size(o.in()), "bytes", () -> counted.count, o.progressEveryMs());
+        RowSource source = RowSource.of(o.format(), reader);
+        int threads = Math.max(1, o.parallelism());
+        ExecutorService pool = Executors.newFixedThreadPool(threads, FrontierImport::checker);
+        try {
+          // Records are cut in order here and checked in batches on the pool; results are taken in
+          // order, so line numbers, duplicates and the reject file are as a single thread's.
+          ArrayDeque<Future<Object[]>> pending = new ArrayDeque<>();
+          boolean more = true;
+          while (true) {
+            while (more && pending.size() < 2 * threads) {
+              List<RowSource.Record> batch = new ArrayList<>(BATCH);
+              RowSource.Record r;
+              while (batch.size() < BATCH && (r = source.nextRecord()) != null) {
+                batch.add(r);
+              }
+              more = batch.size() == BATCH;
+              if (!batch.isEmpty()) {
+                pending.add(pool.submit(() -> check(source, pages, batch)));
+              }
             }
-            more = batch.size() == BATCH;
-            if (!batch.isEmpty()) {
-              pending.add(pool.submit(() -> check(source, pages, batch)));
+            if (pending.isEmpty()) {
+              break;
+            }
+            for (Object checked : result(pending.poll())) {
+              rows++;
+              progress.update(rows);
+              if (checked instanceof BadRow b) {
+                rejects.add(b);
+                continue;
+              }
+              Checked c = (Checked) checked;
+              ImportedPage page = c.page();
+              Long first = seen.putIfAbsent(page.url(), page.line());
+              if (first != null) {
+                rejects.add(
+                    new BadRow(
+                        page.line(),
+                        "duplicate_url",
+                        "the URL of line " + first + " again",
+                        c.raw()));
+                continue;
+              }
+              byHost.computeIfAbsent(page.host(), h -> new ArrayList<>()).add(page);
+              good++;
             }
           }
-          if (pending.isEmpty()) {
-            break;
-          }
-          for (Object checked : result(pending.poll())) {
-            rows++;
-            progress.update(rows);
-            if (checked instanceof BadRow b) {
-              rejects.add(b);
-              continue;
-            }
-            Checked c = (Checked) checked;
-            ImportedPage page = c.page();
-            Long first = seen.putIfAbsent(page.url(), page.line());
-            if (first != null) {
-              rejects.add(
-                  new BadRow(
-                      page.line(),
-                      "duplicate_url",
-                      "the URL of line " + first + " again",
-                      c.raw()));
-              continue;
-            }
-            byHost.computeIfAbsent(page.host(), h -> new ArrayList<>()).add(page);
-            good++;
-          }
+        } finally {
+          pool.shutdownNow();
         }
-      } finally {
-        pool.shutdownNow();
+        byReason = new TreeMap<>(rejects.byReason());
+        bad = rejects.count();
       }
-      byReason = new TreeMap<>(rejects.byReason());
-      bad = rejects.count();
-    }
-    seen = null;
-    double readSeconds = (System.nanoTime() - t0) / 1e9;
-    if (rows > 0 && bad > o.maxBadShare() * rows) {
-      log.printf(
-          Locale.ROOT,
-          "recrawl import: refused: %,d of %,d rows are bad (%.2f%%), more than --max-bad-share"
-              + " %s; see %s%n",
-          bad,
-          rows,
-          100.0 * bad / rows,
-          o.maxBadShare(),
-          o.rejects());
-      return new Summary(rows, good, bad, byReason, byHost.size(), null, readSeconds, 0, 0);
-    }
-    long t1 = System.nanoTime();
-    HostImporter importer =
-        new HostImporter(new HostEngine(buildConfig(o)), o.settings().now(), o.lambda0());
-    int hosts = byHost.size();
-    try (ImportedSavepoint savepoint = new ImportedSavepoint()) {
-      long[] built = {0};
-      Progress progress =
-          new Progress(log, "built", good, "rows", () -> built[0], o.progressEveryMs());
-      for (String host : new ArrayList<>(new TreeMap<>(byHost).keySet())) {
-        List<ImportedPage> ofHost = byHost.remove(host);
-        savepoint.add(host, importer.build(host, ofHost));
-        built[0] += ofHost.size();
-        progress.update(built[0]);
+      seen = null;
+      double readSeconds = (System.nanoTime() - t0) / 1e9;
+      if (rows > 0 && bad > o.maxBadShare() * rows) {
+        log.printf(
+            Locale.ROOT,
+            "recrawl import: refused: %,d of %,d rows are bad (%.2f%%), more than --max-bad-share"
+                + " %s; see %s%n",
+            bad,
+            rows,
+            100.0 * bad / rows,
+            o.maxBadShare(),
+            o.rejects());
+        return new Summary(rows, good, bad, byReason, byHost.size(), null, readSeconds, 0, 0);
       }
-      double buildSeconds = (System.nanoTime() - t1) / 1e9;
-      long t2 = System.nanoTime();
-      String written =
-          savepoint.write(
-              o.savepoint(),
-              o.maxParallelism(),
-              o.parallelism(),
-              StateBootstrap.engineSettingsEntry(
-                  o.engineSettings(), o.settings().mode().configName()),
-              o.settings().now());
-      double writeSeconds = (System.nanoTime() - t2) / 1e9;
-      return new Summary(
-          rows, good, bad, byReason, hosts, written, readSeconds, buildSeconds, writeSeconds);
+      long t1 = System.nanoTime();
+      HostImporter importer =
+          new HostImporter(new HostEngine(buildConfig(o)), o.settings().now(), o.lambda0());
+      int hosts = 0;
+      try (ImportedSavepoint savepoint = new ImportedSavepoint()) {
+        long[] built = {0};
+        Progress progress =
+            new Progress(log, "built", good, "rows", () -> built[0], o.progressEveryMs());
+        for (String host : new ArrayList<>(new TreeMap<>(byHost).keySet())) {
+          List<ImportedPage> ofHost = byHost.remove(host);
+          List<BadRow> refused = new ArrayList<>();
+          RecordingHostStore state = importer.build(host, ofHost, refused::add);
+          for (BadRow b : refused) {
+            rejects.add(b);
+          }
+          good -= refused.size();
+          if (state.host() != null) {
+            savepoint.add(host, state);
+            hosts++;
+          }
+          built[0] += ofHost.size();
+          progress.update(built[0]);
+        }
+        double buildSeconds = (System.nanoTime() - t1) / 1e9;
+        long t2 = System.nanoTime();
+        String written =
+            savepoint.write(
+                o.savepoint(),
+                o.maxParallelism(),
+                o.parallelism(),
+                StateBootstrap.engineSettingsEntry(
+                    o.engineSettings(), o.settings().mode().configName()),
+                o.settings().now());
+        double writeSeconds = (System.nanoTime() - t2) / 1e9;
+        return new Summary(
+            rows,
+            good,
+            rejects.count(),
+            new TreeMap<>(rejects.byReason()),
+            hosts,
+            written,
+            readSeconds,
+            buildSeconds,
+            writeSeconds);
+      }
     }
   }
 

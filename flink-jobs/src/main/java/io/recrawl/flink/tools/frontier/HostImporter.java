@@ -11,6 +11,7 @@ import io.recrawl.wire.StatusEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Builds one host's state with the engine's own code: its pages' events are applied by {@link
@@ -38,8 +39,12 @@ final class HostImporter {
     this.lambda0 = lambda0;
   }
 
-  /** The state of {@code host} holding {@code pages} (URLs of that host key, no duplicates). */
-  RecordingHostStore build(String host, List<ImportedPage> pages) {
+  /**
+   * The state of {@code host} holding {@code pages} (URLs of that host key, no duplicates). A page
+   * the engine refuses or removes (a full host: {@code host.max-pages}; an ERROR page under {@code
+   * error.remove}) goes to {@code refused} with the engine's reason.
+   */
+  RecordingHostStore build(String host, List<ImportedPage> pages, Consumer<BadRow> refused) {
     RecordingHostStore store = new RecordingHostStore();
     long first = now;
     for (ImportedPage p : pages) {
@@ -50,6 +55,7 @@ final class HostImporter {
       if (p.status() == CrawlStatus.DISCOVERED) {
         StatusEvent e = p.events().get(0);
         apply(store, host, at(e, first));
+        call.report(p, refused);
       } else {
         fetched.add(p);
       }
@@ -59,8 +65,9 @@ final class HostImporter {
       for (StatusEvent e : p.events()) {
         apply(store, host, e);
       }
-      if (p.signatureHash() != 0 || p.etagHash() != 0) {
-        PageState s = store.page(p.url());
+      call.report(p, refused);
+      PageState s = store.page(p.url());
+      if (s != null && (p.signatureHash() != 0 || p.etagHash() != 0)) {
         s.signatureHash = p.signatureHash() != 0 ? p.signatureHash() : s.signatureHash;
         s.etagHash = p.etagHash() != 0 ? p.etagHash() : s.etagHash;
         store.putPage(p.url(), s);
@@ -107,10 +114,36 @@ final class HostImporter {
         e.url(), e.host(), e.status(), time, e.metadata(), e.changed(), e.weight(), e.httpStatus());
   }
 
-  /** An engine call of the import: nothing may be released, and nothing else goes anywhere. */
+  /**
+   * An engine call of the import: nothing may be released, and nothing else goes anywhere but the
+   * engine's refusals and removals, which become bad rows.
+   */
   private final class Call extends HostCall implements EngineListener {
+    private String refusal;
+    private String detail;
+
     void begin(String host, long time) {
       begin(host, time, lambda0);
+    }
+
+    /** The page's refusal or removal since the last report, as a bad row. */
+    void report(ImportedPage p, Consumer<BadRow> refused) {
+      if (refusal != null) {
+        refused.accept(new BadRow(p.line(), refusal, detail, p.url()));
+        refusal = null;
+      }
+    }
+
+    @Override
+    public void refused(String reason, String why) {
+      refusal = reason;
+      detail = why;
+    }
+
+    @Override
+    public void pageRemoved(String url) {
+      refusal = "error_removed";
+      detail = "an ERROR page is removed from state (recrawl.engine.error.remove)";
     }
 
     @Override

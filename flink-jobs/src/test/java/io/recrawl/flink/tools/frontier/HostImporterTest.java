@@ -68,7 +68,9 @@ class HostImporterTest {
       pages.add(page("/f" + i, CrawlStatus.FETCHED, next, NOW - 3_600_000L));
       nextFetch.put("http://" + HOST + "/f" + i, next);
     }
-    RecordingHostStore store = new HostImporter(engine, NOW, 0).build(HOST, pages);
+    List<BadRow> refused = new ArrayList<>();
+    RecordingHostStore store = new HostImporter(engine, NOW, 0).build(HOST, pages, refused::add);
+    assertThat(refused).isEmpty();
     HostState h = store.host();
     assertThat(h.pages).isEqualTo(pages.size());
     assertThat(h.inFlight).isZero();
@@ -108,6 +110,30 @@ class HostImporterTest {
       assertThat(date / MIN).isGreaterThanOrEqualTo(lastDate / MIN);
       lastDate = Math.max(lastDate, date);
     }
+  }
+
+  /** What the engine refuses or removes is a bad row with the engine's reason, not lost. */
+  @Test
+  void refusedAndRemovedPagesAreBadRows() throws Exception {
+    HostEngine small =
+        new HostEngine(
+            EngineConfig.fromMap(
+                Map.of("host.max-pages", 5, "error.remove", true), "recrawl.engine."));
+    List<ImportedPage> pages = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      pages.add(page("/p" + i, CrawlStatus.FETCHED, NOW + i * MIN, NOW - 3_600_000L));
+    }
+    pages.add(page("/gone", CrawlStatus.ERROR, FrontierRow.NEVER, NOW - 3_600_000L));
+    List<BadRow> refused = new ArrayList<>();
+    RecordingHostStore store = new HostImporter(small, NOW, 0).build(HOST, pages, refused::add);
+    assertThat(store.pages).hasSize(5);
+    assertThat(refused.stream().map(BadRow::reason))
+        .containsExactlyInAnyOrder("host_full", "host_full", "host_full");
+    assertThat(refused.get(0).detail()).contains("recrawl.engine.host.max-pages = 5");
+
+    List<BadRow> removed = new ArrayList<>();
+    new HostImporter(small, NOW, 0).build(HOST, pages.subList(5, 8), removed::add);
+    assertThat(removed).extracting(BadRow::reason).containsExactly("error_removed");
   }
 
   /** The wake-up calls: every release is kept. */
