@@ -273,6 +273,14 @@ public final class PageValuation {
     RateGrid.Evidence before =
         new RateGrid.Evidence(
             p.evidenceUnchanged, p.evidenceChanged, p.evidenceLnGap, p.evidenceDated);
+    if (before.none() && hasEvidence(p)) {
+      // A page learned before the grid (state of an earlier layout, or estimator.posterior: gamma
+      // then): its Gamma over the prior's is read as the conjugate evidence it would be, events
+      // and exposure, so that what it learned is not thrown away at its first fetch under the grid.
+      before =
+          new RateGrid.Evidence(
+              Math.max(0, p.changeRate - priorRate), 0, 0, Math.max(0, p.changeShape - priorShape));
+    }
     double cap = cfg.estimator.maxShape();
     RateGrid.Evidence quietBefore =
         quiet > 0 ? RateGrid.observe(before, quiet, false, cap) : before;

@@ -367,4 +367,25 @@ class PageValuationTest {
     assertThat(mean).isBetween(0.005, 1.0);
     assertThat(p.changeShape).isBetween(1f, 5f);
   }
+
+  @Test
+  void aPageLearnedBeforeTheGridKeepsItsEvidenceAtItsFirstGridFetch() {
+    // Seen unchanged for 30 days under the Gamma (shape 1, rate 31): under the grid its next
+    // verdict builds on 30 days of quiet, not on nothing.
+    LocalFrontier gamma = new LocalFrontier(config(GAMMA), EngineListener.NONE);
+    Sink sink = new Sink();
+    String url = "http://old.example/x";
+    gamma.onStatus(fetched(url, T0, true), sink);
+    gamma.onStatus(fetched(url, T0 + 30 * DAY, false), sink);
+    PageState learned = gamma.store("old.example").page(url);
+    LocalFrontier grid = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    grid.onStatus(fetched(url, T0 + 30 * DAY, true), sink); // a page of the same host, fetched
+    PageState p = grid.store("old.example").page(url);
+    p.changeShape = learned.changeShape; // as restored from the earlier state
+    p.changeRate = learned.changeRate;
+    grid.onStatus(fetched(url, T0 + 31 * DAY, false), sink);
+    p = grid.store("old.example").page(url);
+    assertThat(p.evidenceUnchanged).isEqualTo(31f); // 30 days carried over, 1 new
+    assertThat(p.changeShape / (double) p.changeRate).isLessThan(0.1);
+  }
 }
