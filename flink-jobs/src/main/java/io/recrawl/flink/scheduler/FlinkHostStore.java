@@ -32,8 +32,15 @@ final class FlinkHostStore implements HostStore {
   /** Host records kept on the heap. */
   static final int CACHED_HOSTS = 1 << 16;
 
-  /** Heap bytes of host records and lease slots kept, about (docs/operations.md). */
-  static final long CACHED_BYTES = 64L << 20;
+  /**
+   * Heap bytes of host records and lease slots kept, about: an eighth of the JVM's heap, at least
+   * 64 MiB (docs/operations.md). Lease slots dominate, one per URL in flight, so a bound below a
+   * crawl's working set makes the cache let go of every record again and again; one in bytes at all
+   * keeps a host with thousands in flight from taking the heap.
+   */
+  static long cachedBytes() {
+    return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 8);
+  }
 
   private final MapState<String, PageState> pages;
   private final MapState<Long, String> slots;
@@ -68,7 +75,7 @@ final class FlinkHostStore implements HostStore {
       MapState<Long, String> slots) {
     this.pages = pages;
     this.slots = slots;
-    this.hosts = new HostRecordCache(hostState, leaseState, CACHED_HOSTS, CACHED_BYTES);
+    this.hosts = new HostRecordCache(hostState, leaseState, CACHED_HOSTS, cachedBytes());
     this.keepsLeases = leaseState != null;
   }
 
