@@ -29,6 +29,15 @@ public final class PageValuation {
    */
   private final RateGrid.Prior gridPrior;
 
+  /**
+   * The crawl's learned prior over the rate grid ({@code estimator.posterior: grid}), or null. The
+   * Flink job checkpoints its mass: a restore that started it afresh would take out of it, at each
+   * page's next fetch, what was never put in.
+   */
+  public RateGrid.Prior learnedPrior() {
+    return gridPrior;
+  }
+
   PageValuation(EngineConfig cfg) {
     this.cfg = cfg;
     this.gridPrior = cfg.gridPosterior ? new RateGrid.Prior(1.0, cfg.estimator.prior()) : null;

@@ -157,6 +157,31 @@ public final class RateGrid {
       normalise();
     }
 
+    /** Its mass on each grid point (a copy): what a checkpoint keeps of it. */
+    public double[] mass() {
+      return mass.clone();
+    }
+
+    /**
+     * Takes the mass a checkpoint kept ({@link #mass}); one of another length (another grid) is
+     * ignored, and the prior starts again from where it was built.
+     */
+    public void restore(double[] kept) {
+      if (kept.length != POINTS) {
+        return;
+      }
+      double sum = 0;
+      for (int k = 0; k < POINTS; k++) {
+        mass[k] = Double.isFinite(kept[k]) ? Math.max(0, kept[k]) : 0;
+        sum += mass[k];
+      }
+      if (!(sum > 0)) {
+        return;
+      }
+      pages = sum;
+      normalise();
+    }
+
     /** The prior's probabilities (a live view: do not change). */
     public double[] probabilities() {
       return probability;

@@ -111,6 +111,7 @@ public class HostSchedulerFunction
   private final double initialGlobalLambda;
   private final boolean decisionLog;
   private String partitionMode;
+  private transient double[] restoredPriorMass;
 
   private transient HostEngine engine;
   private transient FlinkHostStore store;
@@ -149,6 +150,18 @@ public class HostSchedulerFunction
     return this;
   }
 
+  /** The learned prior's mass to start from, restored by the operator before {@link #open}. */
+  void restoreLearnedPrior(double[] mass) {
+    restoredPriorMass = mass;
+  }
+
+  /** The learned prior's mass now, for the operator's checkpoint; null if there is none. */
+  double[] learnedPriorMass() {
+    return engine == null || engine.valuation().learnedPrior() == null
+        ? null
+        : engine.valuation().learnedPrior().mass();
+  }
+
   /** The partition mode of the keys, or null. */
   String partitionMode() {
     return partitionMode;
@@ -163,6 +176,9 @@ public class HostSchedulerFunction
   public void open(OpenContext openContext) {
     EngineConfig cfg = EngineConfig.fromMap(engineSettings, "recrawl.engine.");
     engine = new HostEngine(cfg);
+    if (restoredPriorMass != null && engine.valuation().learnedPrior() != null) {
+      engine.valuation().learnedPrior().restore(restoredPriorMass);
+    }
     ValueState<HostState> host = getRuntimeContext().getState(SchedulerState.hostDescriptor());
     MapState<String, PageState> pages =
         getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());

@@ -62,6 +62,9 @@ public final class HostSchedulerOperator
   /** The engine settings the state depends on (see {@link StateSettings}), and this run's. */
   private transient ListState<String> settingsState;
 
+  /** The grid posterior's learned prior (see {@link LearnedPriorState}). */
+  private transient ListState<String> learnedPriorState;
+
   private transient Map<String, String> settings;
 
   /** Restored with other estimator priors: every host's prior sums are marked unknown. */
@@ -103,6 +106,15 @@ public final class HostSchedulerOperator
     settings = StateSettings.of(scheduler().engineConfig(), scheduler().partitionMode());
     forgetPriorSums =
         !StateSettings.check(StateSettings.parse(settingsState.get()), settings).isEmpty();
+    learnedPriorState =
+        context.getOperatorStateStore().getUnionListState(SchedulerState.learnedPriorDescriptor());
+    double[] prior =
+        LearnedPriorState.share(
+            learnedPriorState.get(),
+            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
+    if (prior != null && !forgetPriorSums) { // learned under other estimator priors: start afresh
+      scheduler().restoreLearnedPrior(prior);
+    }
   }
 
   @Override
@@ -110,6 +122,8 @@ public final class HostSchedulerOperator
     super.snapshotState(context);
     watermarkState.update(List.of(lastWatermark));
     settingsState.update(List.of(StateSettings.format(settings)));
+    double[] prior = scheduler().learnedPriorMass();
+    learnedPriorState.update(prior == null ? List.of() : List.of(LearnedPriorState.format(prior)));
   }
 
   @Override

@@ -76,6 +76,14 @@ public final class SchedulerState {
    * Operator (union list) state: the engine settings the keyed state was written with, one {@code
    * key=value} per line (see {@link StateSettings}), checked on restore.
    */
+  /**
+   * The learned prior of the grid posterior, one entry per subtask: its mass on each grid point,
+   * comma-separated.
+   */
+  public static ListStateDescriptor<String> learnedPriorDescriptor() {
+    return new ListStateDescriptor<>("learned-prior", StringSerializer.INSTANCE);
+  }
+
   public static ListStateDescriptor<String> engineSettingsDescriptor() {
     return new ListStateDescriptor<>("engine-settings", StringSerializer.INSTANCE);
   }

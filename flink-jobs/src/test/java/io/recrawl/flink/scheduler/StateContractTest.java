@@ -29,6 +29,7 @@ class StateContractTest {
     assertThat(SchedulerState.hostRatesDescriptor().getName()).isEqualTo("host-rates");
     assertThat(SchedulerState.watermarkDescriptor().getName()).isEqualTo("watermark");
     assertThat(SchedulerState.engineSettingsDescriptor().getName()).isEqualTo("engine-settings");
+    assertThat(SchedulerState.learnedPriorDescriptor().getName()).isEqualTo("learned-prior");
     assertThat(SchedulerState.GLOBAL_LAMBDA).isEqualTo("lambda0");
     assertThat(SchedulerState.EPOCH).isEqualTo("epoch");
   }
@@ -61,8 +62,17 @@ class StateContractTest {
     String doc = Files.readString(RepoFiles.file("docs/operations.md"));
     for (String name :
         new String[] {
-          "`recrawl-host-scheduler`", "`recrawl-global-lambda`", "`host`", "`pages`", "`slots`",
-          "`leases`", "`global`", "`host-rates`", "`watermark`", "`engine-settings`"
+          "`recrawl-host-scheduler`",
+          "`recrawl-global-lambda`",
+          "`host`",
+          "`pages`",
+          "`slots`",
+          "`leases`",
+          "`global`",
+          "`host-rates`",
+          "`watermark`",
+          "`engine-settings`",
+          "`learned-prior`"
         }) {
       assertThat(doc).contains(name);
     }

@@ -1,0 +1,56 @@
+package io.recrawl.flink.scheduler;
+
+import static io.recrawl.flink.scheduler.SchedulerHarness.DAY;
+import static io.recrawl.flink.scheduler.SchedulerHarness.HOUR;
+import static io.recrawl.flink.scheduler.SchedulerHarness.T0;
+import static io.recrawl.flink.scheduler.SchedulerHarness.event;
+import static io.recrawl.flink.scheduler.SchedulerHarness.settings;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.wire.CrawlStatus;
+import java.util.List;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The grid posterior's learned prior (operator state {@code learned-prior}) survives a restore, and
+ * is shared out when the parallelism changes.
+ */
+class LearnedPriorRestoreTest {
+
+  @Test
+  void aRestoreKeepsTheLearnedPrior() throws Exception {
+    double[] before;
+    OperatorSubtaskState saved;
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      double[] fresh = s.fn.learnedPriorMass();
+      for (int i = 0; i < 30; i++) {
+        String url = "https://h" + (i % 3) + ".example/p" + i;
+        s.status(url, CrawlStatus.DISCOVERED, T0);
+        s.status(event(url, CrawlStatus.FETCHED, T0 + HOUR, true));
+        s.status(event(url, CrawlStatus.FETCHED, T0 + 3 * DAY, i % 3 == 0));
+      }
+      before = s.fn.learnedPriorMass();
+      assertThat(before).isNotEqualTo(fresh); // the crawl taught it something
+      saved = s.snapshot();
+    }
+    try (SchedulerHarness r = new SchedulerHarness(settings(), saved)) {
+      assertThat(r.fn.learnedPriorMass()).containsExactly(before);
+    }
+    // Learned under other estimator priors, it starts afresh, as the host prior sums do.
+    try (SchedulerHarness r = new SchedulerHarness(settings("estimator.prior-rate", 0.5), saved)) {
+      assertThat(r.fn.learnedPriorMass()).isNotEqualTo(before);
+    }
+  }
+
+  @Test
+  void keptPriorsAreSharedOutOverTheSubtasks() {
+    String a = LearnedPriorState.format(new double[] {2, 4});
+    String b = LearnedPriorState.format(new double[] {6, 0});
+    assertThat(LearnedPriorState.share(List.of(a, b), 2)).containsExactly(4, 2);
+    assertThat(LearnedPriorState.share(List.of(a, b), 4)).containsExactly(2, 1);
+    assertThat(LearnedPriorState.share(List.of(), 2)).isNull();
+    assertThat(LearnedPriorState.share(List.of("1,x"), 2)).isNull();
+    assertThat(LearnedPriorState.share(List.of(a, "1,2,3"), 2)).isNull();
+  }
+}
