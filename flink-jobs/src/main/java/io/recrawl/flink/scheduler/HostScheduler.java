@@ -51,33 +51,14 @@ public final class HostScheduler {
       double initialGlobalLambda,
       boolean decisionLog) {
     return schedule(
-        statusesByHost, control, engineSettings, initialGlobalLambda, decisionLog, true);
+        statusesByHost, control, engineSettings, initialGlobalLambda, decisionLog, true, null);
   }
 
   /**
    * The same; with {@code controlCarriesTime} false, event time is the status input's alone and the
    * control stream's watermarks are ignored (bounded replays, see {@link HostSchedulerOperator}).
-   */
-  public static SingleOutputStreamOperator<CrawlRequest> schedule(
-      KeyedStream<StatusEvent, String> statusesByHost,
-      DataStream<ControlMessage> control,
-      Map<String, ?> engineSettings,
-      double initialGlobalLambda,
-      boolean decisionLog,
-      boolean controlCarriesTime) {
-    return schedule(
-        statusesByHost,
-        control,
-        engineSettings,
-        initialGlobalLambda,
-        decisionLog,
-        controlCarriesTime,
-        null);
-  }
-
-  /**
-   * The same; {@code partitionMode} (the job's {@code recrawl.partition.mode}, which computed the
-   * keys) is kept with the state, and a restore under another one is refused; null = not checked.
+   * {@code partitionMode} (the job's {@code recrawl.partition.mode}, which computed the keys) is
+   * kept with the state, and a restore under another one is refused; null = not checked.
    */
   public static SingleOutputStreamOperator<CrawlRequest> schedule(
       KeyedStream<StatusEvent, String> statusesByHost,
