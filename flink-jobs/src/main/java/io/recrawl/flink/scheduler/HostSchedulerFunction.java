@@ -393,13 +393,6 @@ public class HostSchedulerFunction
    */
   private void putHostRate(Context ctx, ControlMessage m, long now) throws Exception {
     BroadcastState<String, Double> rates = ctx.getBroadcastState(HOST_RATES);
-    if (metrics.hostRateOverrides < 0) {
-      int n = 0;
-      for (Map.Entry<String, Double> ignored : rates.immutableEntries()) {
-        n++;
-      }
-      metrics.hostRateOverrides = n; // first use after (re)start: count what was restored
-    }
     boolean known = rates.contains(m.host());
     if (m.maxRate() <= 0) {
       if (known) {
@@ -497,7 +490,10 @@ public class HostSchedulerFunction
     return epoch >= inForce || inForce - time > EPOCH_RESET_MS;
   }
 
-  /** Rebuilds the transient per-subtask ledger and counts from keyed state (after a restore). */
+  /**
+   * Rebuilds the transient per-subtask ledger and counts from keyed state and the host-rate table
+   * (after a restore).
+   */
   private void rebuild(Context ctx, long now) throws Exception {
     flushHostRecords(); // the scan below reads RocksDB
     DemandLedger fresh = new DemandLedger(engine.config().grid);
@@ -516,6 +512,11 @@ public class HostSchedulerFunction
           }
         });
     ledger = fresh;
+    int overrides = 0;
+    for (Map.Entry<String, Double> ignored : ctx.getBroadcastState(HOST_RATES).immutableEntries()) {
+      overrides++;
+    }
+    metrics.hostRateOverrides = overrides;
     metrics.hosts = counts[0];
     metrics.urls = counts[1];
     metrics.dueBacklog = counts[2];

@@ -46,8 +46,8 @@ final class SchedulerMetrics implements EngineListener {
   volatile double globalLambda;
   volatile double inFlightForBudget;
 
-  /** Entries of the broadcast host-rate table; -1 = not counted since the (re)start. */
-  volatile int hostRateOverrides = -1;
+  /** Entries of the broadcast host-rate table. */
+  volatile int hostRateOverrides;
 
   long releasedSinceReport;
   long statusesSinceReport;
@@ -75,7 +75,7 @@ final class SchedulerMetrics implements EngineListener {
     group.gauge("dueBacklog", () -> dueBacklog);
     group.gauge("globalLambda", () -> globalLambda);
     group.gauge("inFlightForBudget", () -> inFlightForBudget);
-    group.gauge("hostRateOverrides", () -> Math.max(0, hostRateOverrides));
+    group.gauge("hostRateOverrides", () -> hostRateOverrides);
     hostLambdaMicros =
         group.histogram("hostLambdaMicros", new DescriptiveStatisticsHistogram(WINDOW));
     releaseLagMs = group.histogram("releaseLagMs", new DescriptiveStatisticsHistogram(WINDOW));
