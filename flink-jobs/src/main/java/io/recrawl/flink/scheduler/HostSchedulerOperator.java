@@ -109,8 +109,9 @@ public final class HostSchedulerOperator
     learnedPriorState =
         context.getOperatorStateStore().getUnionListState(SchedulerState.learnedPriorDescriptor());
     double[] prior =
-        LearnedPriorState.share(
+        LearnedPriorState.restore(
             learnedPriorState.get(),
+            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
             getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
     if (prior != null && !forgetPriorSums) { // learned under other estimator priors: start afresh
       scheduler().restoreLearnedPrior(prior);
@@ -123,7 +124,14 @@ public final class HostSchedulerOperator
     watermarkState.update(List.of(lastWatermark));
     settingsState.update(List.of(StateSettings.format(settings)));
     double[] prior = scheduler().learnedPriorMass();
-    learnedPriorState.update(prior == null ? List.of() : List.of(LearnedPriorState.format(prior)));
+    learnedPriorState.update(
+        prior == null
+            ? List.of()
+            : List.of(
+                LearnedPriorState.format(
+                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
+                    prior)));
   }
 
   @Override

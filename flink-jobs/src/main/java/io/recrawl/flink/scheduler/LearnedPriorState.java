@@ -5,27 +5,48 @@ import java.util.stream.Collectors;
 
 /**
  * The grid posterior's learned prior in operator state {@code learned-prior}: each subtask keeps
- * its prior's mass (about one unit per page with evidence), and a restore gives every subtask an
- * equal share of the sum, as its key groups hold about that share of the pages at any parallelism.
+ * its prior's mass (about one unit per page with evidence) under its index and the parallelism. At
+ * the same parallelism a restore gives each subtask its own back, so that a recovery replays
+ * exactly what a run without failures did; after a rescale every subtask gets an equal share of the
+ * sum, as its key groups hold about that share of the pages.
  */
 final class LearnedPriorState {
 
   private LearnedPriorState() {}
 
-  static String format(double[] mass) {
-    return Arrays.stream(mass).mapToObj(Double::toString).collect(Collectors.joining(","));
+  /** The entry of subtask {@code index} of {@code subtasks}: {@code index/subtasks:m0,m1,...}. */
+  static String format(int index, int subtasks, double[] mass) {
+    return index
+        + "/"
+        + subtasks
+        + ":"
+        + Arrays.stream(mass).mapToObj(Double::toString).collect(Collectors.joining(","));
   }
 
   /**
-   * This subtask's share of the kept priors: their sum over {@code subtasks}; null if none was kept
-   * or an entry is unreadable (the prior then starts afresh, as before it was kept).
+   * Subtask {@code index}'s prior from the kept entries: its own at the same parallelism, else an
+   * equal share of their sum; null if none was kept or an entry is unreadable (the prior then
+   * starts afresh, as before it was kept).
    */
-  static double[] share(Iterable<String> entries, int subtasks) {
+  static double[] restore(Iterable<String> entries, int index, int subtasks) {
     double[] sum = null;
+    double[] own = null;
+    int kept = 0;
     for (String e : entries) {
+      int colon = e.indexOf(':');
+      int slash = e.indexOf('/');
       double[] m;
       try {
-        m = Arrays.stream(e.split(",")).mapToDouble(Double::parseDouble).toArray();
+        m =
+            Arrays.stream(e.substring(colon + 1).split(","))
+                .mapToDouble(Double::parseDouble)
+                .toArray();
+        if (colon > slash
+            && slash > 0
+            && Integer.parseInt(e.substring(0, slash)) == index
+            && Integer.parseInt(e.substring(slash + 1, colon)) == subtasks) {
+          own = m;
+        }
       } catch (NumberFormatException bad) {
         return null;
       }
@@ -37,6 +58,10 @@ final class LearnedPriorState {
       for (int k = 0; k < m.length; k++) {
         sum[k] += m[k];
       }
+      kept++;
+    }
+    if (own != null && kept == subtasks) {
+      return own;
     }
     if (sum != null) {
       for (int k = 0; k < sum.length; k++) {

@@ -44,13 +44,25 @@ class LearnedPriorRestoreTest {
   }
 
   @Test
-  void keptPriorsAreSharedOutOverTheSubtasks() {
-    String a = LearnedPriorState.format(new double[] {2, 4});
-    String b = LearnedPriorState.format(new double[] {6, 0});
-    assertThat(LearnedPriorState.share(List.of(a, b), 2)).containsExactly(4, 2);
-    assertThat(LearnedPriorState.share(List.of(a, b), 4)).containsExactly(2, 1);
-    assertThat(LearnedPriorState.share(List.of(), 2)).isNull();
-    assertThat(LearnedPriorState.share(List.of("1,x"), 2)).isNull();
-    assertThat(LearnedPriorState.share(List.of(a, "1,2,3"), 2)).isNull();
+  void atTheSameParallelismEachSubtaskGetsItsOwnPriorBack() {
+    // An equal share here would change each subtask's prior at every recovery, and with it the
+    // due times: a run with failures would not request what a run without them did.
+    List<String> kept =
+        List.of(
+            LearnedPriorState.format(0, 2, new double[] {2, 4}),
+            LearnedPriorState.format(1, 2, new double[] {6, 0}));
+    assertThat(LearnedPriorState.restore(kept, 0, 2)).containsExactly(2, 4);
+    assertThat(LearnedPriorState.restore(kept, 1, 2)).containsExactly(6, 0);
+  }
+
+  @Test
+  void keptPriorsAreSharedOutOverTheSubtasksAfterARescale() {
+    String a = LearnedPriorState.format(0, 2, new double[] {2, 4});
+    String b = LearnedPriorState.format(1, 2, new double[] {6, 0});
+    assertThat(LearnedPriorState.restore(List.of(a, b), 0, 1)).containsExactly(8, 4);
+    assertThat(LearnedPriorState.restore(List.of(a, b), 3, 4)).containsExactly(2, 1);
+    assertThat(LearnedPriorState.restore(List.of(), 0, 2)).isNull();
+    assertThat(LearnedPriorState.restore(List.of("0/2:1,x"), 0, 2)).isNull();
+    assertThat(LearnedPriorState.restore(List.of(a, "1/2:1,2,3"), 0, 2)).isNull();
   }
 }
