@@ -32,6 +32,9 @@ public interface EngineListener {
   /** A DISCOVERED event for a URL already in state. */
   default void duplicateDiscovered() {}
 
+  /** A status no newer than its page's last visit (delivered twice, or late): ignored. */
+  default void staleStatus() {}
+
   /** A page was removed from state (ERROR with error.remove, or purged by error.purge-after). */
   default void pageRemoved(String url) {}
 

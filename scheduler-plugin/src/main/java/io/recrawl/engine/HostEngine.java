@@ -99,6 +99,14 @@ public final class HostEngine {
         p = newPage(h, e, ctx);
         h.pages++;
         ctx.listener().stateChanged(1, newHost ? 1 : 0);
+      } else if (!p.neverFetched() && e.time() <= p.lastFetch) {
+        // Delivered twice, or late: applied, it would end the lease of a request released since
+        // and move the last visit back, and the page would go again while that request waits in
+        // the crawler's queue. What it says of the host still counts.
+        politeness.observe(h, e, ctx.host(), now, ctx.listener());
+        ctx.listener().staleStatus();
+        finish(store, h, now, ctx);
+        return;
       }
       if (p.inFlight()) {
         p.leaseUntil = 0;

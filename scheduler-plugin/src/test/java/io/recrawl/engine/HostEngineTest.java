@@ -295,6 +295,31 @@ class HostEngineTest {
   }
 
   @Test
+  void aStatusOlderThanThePagesLastVisitChangesNothingAndKeepsTheNewerLease() {
+    // A FETCHED delivered twice (an at-least-once producer) or late (a slow fetcher thread) must
+    // not end the lease of the request released since, nor move the page's last visit back: the
+    // page would be due again at once and sent while its request is still in the crawler's queue.
+    EngineConfig cfg = config(Map.of("lease", "2 h", "revisit.min-interval", "1 min"));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    String url = "http://a.example/x";
+    f.onStatus(fetched(url, T0, true), sink);
+    f.onStatus(fetched(url, T0 + HOUR, true), sink);
+    for (long t = T0 + HOUR; sink.out.isEmpty() && t < T0 + 30 * DAY; t += 10 * MIN) {
+      f.advanceTo(t, sink);
+    }
+    assertThat(sink.out).hasSize(1); // due again, and in flight
+    long released = sink.out.get(0).time();
+    f.onStatus(fetched(url, T0 + HOUR, true), sink); // the same status again
+    f.onStatus(fetched(url, T0, false), sink); // an older one, late
+    f.advanceTo(released + HOUR, sink);
+    assertThat(sink.out).hasSize(1);
+    assertThat(f.store("a.example").page(url).lastFetch).isEqualTo(T0 + HOUR);
+    assertThat(f.store("a.example").page(url).inFlight()).isTrue();
+  }
+
+  @Test
   void leasesThatRunOutInARowDoubleUpToTheMaximumAndAStatusResetsThem() {
     // A crawler that is down: the URL goes out again after 1 h, 2 h, 4 h, 8 h, then every 12 h.
     LocalFrontier f =

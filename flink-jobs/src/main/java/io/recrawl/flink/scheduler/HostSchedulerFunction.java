@@ -619,6 +619,7 @@ public class HostSchedulerFunction
     private final ArrayList<String> blocked = new ArrayList<>(1);
     private int parked;
     private int duplicates;
+    private int stale;
     private int metadataCut;
     private int pagesDelta;
     private int hostsDelta;
@@ -703,6 +704,9 @@ public class HostSchedulerFunction
       for (int i = 0; i < duplicates; i++) {
         metrics.duplicateDiscovered();
       }
+      for (int i = 0; i < stale; i++) {
+        metrics.staleStatus();
+      }
       if (metadataCut > 0) {
         metrics.metadataCut(metadataCut);
       }
@@ -727,6 +731,7 @@ public class HostSchedulerFunction
       blocked.clear();
       parked = 0;
       duplicates = 0;
+      stale = 0;
       metadataCut = 0;
       pagesDelta = 0;
       hostsDelta = 0;
@@ -789,6 +794,11 @@ public class HostSchedulerFunction
     @Override
     public void duplicateDiscovered() {
       duplicates++;
+    }
+
+    @Override
+    public void staleStatus() {
+      stale++;
     }
 
     @Override

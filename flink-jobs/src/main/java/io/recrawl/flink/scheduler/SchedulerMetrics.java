@@ -33,6 +33,7 @@ final class SchedulerMetrics implements EngineListener {
   private final MetricGroup blockedGroup;
   private final Map<String, Counter> hostsBlocked = new HashMap<>();
   final Counter duplicateDiscovered;
+  final Counter staleStatuses;
   final Counter pagesRemoved;
   final Counter metadataCut;
   final Counter staleLambdas;
@@ -67,6 +68,7 @@ final class SchedulerMetrics implements EngineListener {
     hostsParked = group.counter("hostsParked");
     blockedGroup = group.addGroup("hostsBlocked");
     duplicateDiscovered = group.counter("duplicateDiscovered");
+    staleStatuses = group.counter("staleStatuses");
     pagesRemoved = group.counter("pagesRemoved");
     metadataCut = group.counter("metadataCut");
     staleLambdas = group.counter("staleGlobalLambdas");
@@ -150,6 +152,11 @@ final class SchedulerMetrics implements EngineListener {
   @Override
   public void duplicateDiscovered() {
     duplicateDiscovered.inc();
+  }
+
+  @Override
+  public void staleStatus() {
+    staleStatuses.inc();
   }
 
   @Override

@@ -33,6 +33,16 @@ class HostSchedulerFunctionTest {
   private static final String A = "https://a.example/page";
 
   @Test
+  void aStatusDeliveredTwiceIsCountedAsStaleAndChangesNothing() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.status(event(A, FETCHED, T0, true));
+      s.status(event(A, FETCHED, T0, true));
+      assertThat(s.fn.metrics().staleStatuses.getCount()).isEqualTo(1);
+      assertThat(s.fn.metrics().urls).isEqualTo(1);
+    }
+  }
+
+  @Test
   void discoveredIsInsertIfAbsentAndReleasedOnce() throws Exception {
     try (SchedulerHarness s = new SchedulerHarness(settings())) {
       s.status(A, DISCOVERED, T0);
