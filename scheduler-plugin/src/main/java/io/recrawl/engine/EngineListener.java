@@ -32,7 +32,7 @@ public interface EngineListener {
   /** A DISCOVERED event for a URL already in state. */
   default void duplicateDiscovered() {}
 
-  /** A status no newer than its page's last visit (delivered twice, or late): ignored. */
+  /** A status older than its page's last visit, or that visit delivered again: ignored. */
   default void staleStatus() {}
 
   /** A page was removed from state (ERROR with error.remove, or purged by error.purge-after). */

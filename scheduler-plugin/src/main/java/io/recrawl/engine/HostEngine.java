@@ -99,10 +99,10 @@ public final class HostEngine {
         p = newPage(h, e, ctx);
         h.pages++;
         ctx.listener().stateChanged(1, newHost ? 1 : 0);
-      } else if (!p.neverFetched() && e.time() <= p.lastFetch) {
-        // Delivered twice, or late: applied, it would end the lease of a request released since
-        // and move the last visit back, and the page would go again while that request waits in
-        // the crawler's queue. What it says of the host still counts.
+      } else if (stale(p, e)) {
+        // Applied, it would end the lease of a request released since and move the last visit
+        // back, and the page would go again while that request waits in the crawler's queue.
+        // What it says of the host still counts.
         politeness.observe(h, e, ctx.host(), now, ctx.listener());
         ctx.listener().staleStatus();
         finish(store, h, now, ctx);
@@ -157,6 +157,17 @@ public final class HostEngine {
       }
     }
     finish(store, h, now, ctx);
+  }
+
+  /**
+   * Whether a status is older than the page's last visit (late), or that visit itself delivered
+   * again (same time, same status); another status at the same instant (an ERROR after its FETCHED)
+   * is news.
+   */
+  private static boolean stale(PageState p, StatusEvent e) {
+    return !p.neverFetched()
+        && (e.time() < p.lastFetch
+            || (e.time() == p.lastFetch && e.status().ordinal() == p.status));
   }
 
   /**

@@ -320,6 +320,18 @@ class HostEngineTest {
   }
 
   @Test
+  void anotherStatusAtTheSameInstantAsTheLastVisitIsApplied() {
+    // A FETCHED and then an ERROR for the same URL in one millisecond (a parse failure after the
+    // fetch) are two statuses, not one delivered twice.
+    LocalFrontier f = new LocalFrontier(config(Map.of("error.remove", true)), EngineListener.NONE);
+    Sink sink = new Sink();
+    String url = "http://a.example/x";
+    f.onStatus(fetched(url, T0, true), sink);
+    f.onStatus(event(url, CrawlStatus.ERROR, T0, null), sink);
+    assertThat(f.store("a.example") == null ? null : f.store("a.example").page(url)).isNull();
+  }
+
+  @Test
   void leasesThatRunOutInARowDoubleUpToTheMaximumAndAStatusResetsThem() {
     // A crawler that is down: the URL goes out again after 1 h, 2 h, 4 h, 8 h, then every 12 h.
     LocalFrontier f =
