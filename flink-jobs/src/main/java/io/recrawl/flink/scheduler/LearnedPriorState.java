@@ -34,17 +34,16 @@ final class LearnedPriorState {
     int kept = 0;
     for (String e : entries) {
       int colon = e.indexOf(':');
-      int slash = e.indexOf('/');
+      String[] owner = e.substring(0, Math.max(0, colon)).split("/");
       double[] m;
       try {
         m =
             Arrays.stream(e.substring(colon + 1).split(","))
                 .mapToDouble(Double::parseDouble)
                 .toArray();
-        if (colon > slash
-            && slash > 0
-            && Integer.parseInt(e.substring(0, slash)) == index
-            && Integer.parseInt(e.substring(slash + 1, colon)) == subtasks) {
+        if (owner.length == 2
+            && Integer.parseInt(owner[0]) == index
+            && Integer.parseInt(owner[1]) == subtasks) {
           own = m;
         }
       } catch (NumberFormatException bad) {
