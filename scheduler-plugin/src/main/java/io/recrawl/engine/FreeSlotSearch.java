@@ -51,8 +51,12 @@ final class FreeSlotSearch {
         continue;
       }
       PageState p = t.page();
-      if (p.forced || p.inFlight() || p.status == CrawlStatus.ERROR.ordinal()) {
-        // Not a candidate (a retry in its back-off, a lease, an error): it goes back into its own
+      if (p.forced
+          || p.inFlight()
+          || p.status == CrawlStatus.ERROR.ordinal()
+          || !valuation.revisitAllowed(p, now)) {
+        // Not a candidate (a retry in its back-off, a lease, an error, a page visited within
+        // revisit.min-interval): it goes back into its own
         // bucket once the search is over. Put back at once, it could land in the head bucket again
         // and be popped over and over, and the search would end with the slot unused.
         if (passed == null) {

@@ -165,7 +165,19 @@ public final class PageValuation {
     if (tauMs >= Long.MAX_VALUE / 4.0) {
       return Long.MAX_VALUE;
     }
-    return p.ageStart() + (long) Math.ceil(tauMs);
+    // Counted from the last visit as well: a page whose age restarted before it (a known rate
+    // replaced) still waits out revisit.min-interval.
+    return Math.max(
+        p.ageStart() + (long) Math.ceil(tauMs), Times.plus(p.lastFetch, cfg.minRevisitMs));
+  }
+
+  /**
+   * Whether {@code revisit.min-interval} has passed since the page's last visit: until it has, no
+   * path releases it (a re-check that finds its value over the threshold, a free slot), only a
+   * forced retry.
+   */
+  boolean revisitAllowed(PageState p, long now) {
+    return p.neverFetched() || now - p.lastFetch >= cfg.minRevisitMs;
   }
 
   boolean floorReached(PageState p, long now) {

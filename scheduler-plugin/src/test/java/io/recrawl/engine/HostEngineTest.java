@@ -110,6 +110,29 @@ class HostEngineTest {
   }
 
   @Test
+  void aFreeSlotNeverTakesAPageBeforeItsMinimumRevisitInterval() {
+    // A limited host with a free slot sends its best page early (pull-forward); a page fetched
+    // within revisit.min-interval is not a candidate, however little the global price.
+    Reasons why = new Reasons();
+    LocalFrontier f =
+        new LocalFrontier(
+            config(Map.of("host.max-rate", 24, "revisit.min-interval", "6 h", "lease", "1 d")),
+            why);
+    f.setGlobalLambda(1e-9);
+    Sink sink = new Sink();
+    String url = "http://a.example/x";
+    f.onStatus(discovered("http://a.example/y", T0), sink);
+    f.onStatus(fetched(url, T0, true), sink);
+    for (long t = T0; t < T0 + 12 * HOUR; t += MIN) {
+      f.advanceTo(t, sink);
+    }
+    List<CrawlRequest> revisits = sink.out.stream().filter(r -> r.url().equals(url)).toList();
+    assertThat(revisits).isNotEmpty();
+    assertThat(revisits)
+        .allSatisfy(r -> assertThat(r.time()).isGreaterThanOrEqualTo(T0 + 6 * HOUR));
+  }
+
+  @Test
   void aPageNeverWorthItsThresholdIsReleasedAtTheMaximumIntervalAndSaysSo() {
     Reasons why = new Reasons();
     LocalFrontier f =
