@@ -317,7 +317,7 @@ public final class HostEngine {
         // Overdue by revisit.max-interval: it goes before every page that is merely due, or a host
         // that its due pages keep busy would never honour the floor.
         dueIndex.pushReady(store, h, p, url, Double.MAX_VALUE);
-      } else if (p.forced || (v >= theta && valuation.revisitAllowed(p, now))) {
+      } else if (goes(p, v, theta, now)) {
         dueIndex.pushReady(store, h, p, url, v);
       } else {
         dueIndex.schedule(store, h, p, url, theta, now);
@@ -360,9 +360,7 @@ public final class HostEngine {
       PageState p = t.page();
       String url = t.url();
       double v = valuation.crawlValue(h, p, now);
-      if (!(p.forced
-          || (v >= theta && valuation.revisitAllowed(p, now))
-          || valuation.floorReached(p, now))) {
+      if (!(goes(p, v, theta, now) || valuation.floorReached(p, now))) {
         dueIndex.schedule(store, h, p, url, theta, now); // the threshold rose while it waited
         continue;
       }
@@ -370,6 +368,14 @@ public final class HostEngine {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Whether a due page goes: a forced retry, or its value at the threshold once {@code
+   * revisit.min-interval} has passed.
+   */
+  private boolean goes(PageState p, double v, double theta, long now) {
+    return p.forced || (v >= theta && valuation.revisitAllowed(p, now));
   }
 
   /**

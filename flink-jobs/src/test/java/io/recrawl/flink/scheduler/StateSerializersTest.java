@@ -197,18 +197,7 @@ class StateSerializersTest {
 
   @Test
   void hostRecordsOfBuildsBeforePolitenessAreMigratedOnRestore() throws IOException {
-    TypeSerializerSnapshot<HostState> old = HostStateSerializer.LAYOUT_2.snapshotConfiguration();
-    DataOutputSerializer out = new DataOutputSerializer(64);
-    TypeSerializerSnapshot.writeVersionedSnapshot(out, old);
-    TypeSerializerSnapshot<HostState> read =
-        TypeSerializerSnapshot.readVersionedSnapshot(
-            new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
-    assertThat(
-            HostStateSerializer.INSTANCE
-                .snapshotConfiguration()
-                .resolveSchemaCompatibility(read)
-                .isCompatibleAfterMigration())
-        .isTrue();
+    TypeSerializerSnapshot<HostState> read = migratedFrom(HostStateSerializer.LAYOUT_2);
     HostState h = new HostState();
     h.overrideRate = 12;
     h.pages = 3;
@@ -244,18 +233,7 @@ class StateSerializersTest {
 
   @Test
   void hostRecordsOfBuildsBeforeSignalTrustAreMigratedAndTrustRoundTrips() throws IOException {
-    TypeSerializerSnapshot<HostState> old = HostStateSerializer.LAYOUT_3.snapshotConfiguration();
-    DataOutputSerializer out = new DataOutputSerializer(64);
-    TypeSerializerSnapshot.writeVersionedSnapshot(out, old);
-    TypeSerializerSnapshot<HostState> read =
-        TypeSerializerSnapshot.readVersionedSnapshot(
-            new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
-    assertThat(
-            HostStateSerializer.INSTANCE
-                .snapshotConfiguration()
-                .resolveSchemaCompatibility(read)
-                .isCompatibleAfterMigration())
-        .isTrue();
+    TypeSerializerSnapshot<HostState> read = migratedFrom(HostStateSerializer.LAYOUT_3);
     HostState h = new HostState();
     h.pages = 3;
     h.learnedPages = 2;
@@ -271,6 +249,27 @@ class StateSerializersTest {
     h.signalUnchangedHeld = 3f;
     h.signalUnchangedMade = 9f;
     assertThat(roundTrip(HostStateSerializer.INSTANCE, h)).usingRecursiveComparison().isEqualTo(h);
+  }
+
+  /**
+   * The snapshot a savepoint of an earlier host layout holds, read back; the current serializer
+   * must restore it by migration.
+   */
+  private static TypeSerializerSnapshot<HostState> migratedFrom(HostStateSerializer layout)
+      throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    TypeSerializerSnapshot.writeVersionedSnapshot(out, layout.snapshotConfiguration());
+    TypeSerializerSnapshot<HostState> read =
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(out.getCopyOfBuffer()),
+            StateSerializersTest.class.getClassLoader());
+    assertThat(
+            HostStateSerializer.INSTANCE
+                .snapshotConfiguration()
+                .resolveSchemaCompatibility(read)
+                .isCompatibleAfterMigration())
+        .isTrue();
+    return read;
   }
 
   private static <T> void checkSnapshot(TypeSerializer<T> s) throws IOException {

@@ -345,6 +345,31 @@ class FrontierImportITCase {
     assertThat(actual).hasSameSizeAs(expected);
   }
 
+  /** Reads exported lines into pages by URL. */
+  private interface ExportReader {
+    Map<String, JsonNode> read(List<String> lines) throws Exception;
+  }
+
+  /**
+   * Imports a crawl's export, checks its rejects and its pages, and that export, import and export
+   * again give the same lines; returns the savepoint.
+   */
+  private Path importAndRoundTrip(Export e, String format, ExportReader reader) throws Exception {
+    Path savepoint = tmp.resolve("sp-" + format);
+    Path rejects = tmp.resolve(format + ".rejects.tsv");
+    String log = importFile(e.file(), format, savepoint, rejects);
+    checkRejects(e, rejects, log);
+    List<String> exported = export(savepoint, format);
+    checkPages(e, reader.read(exported));
+
+    Path again = tmp.resolve("again-" + e.file().getFileName());
+    Files.write(again, exported);
+    Path back = tmp.resolve("sp-" + format + "-again");
+    importFile(again, format, back, tmp.resolve("again-" + format + ".rejects.tsv"));
+    assertSameLines(export(back, format), exported);
+    return savepoint;
+  }
+
   private static Map<String, JsonNode> byUrl(List<String> lines) throws Exception {
     Map<String, JsonNode> m = new HashMap<>();
     for (String l : lines) {
@@ -357,18 +382,7 @@ class FrontierImportITCase {
   @Test
   void openSearchIndexIntoTheRunningJob() throws Exception {
     Export os = openSearch(tmp.resolve("status.jsonl"), ROWS * 6 / 10 / PER_HOST);
-    Path a = tmp.resolve("sp-a");
-    String log = importFile(os.file(), "opensearch", a, tmp.resolve("os.rejects.tsv"));
-    checkRejects(os, tmp.resolve("os.rejects.tsv"), log);
-    List<String> exported = export(a, "opensearch");
-    checkPages(os, byUrl(exported));
-
-    // import -> export -> import: the same pages.
-    Path again = tmp.resolve("again.jsonl");
-    Files.write(again, exported);
-    Path b = tmp.resolve("sp-b");
-    importFile(again, "opensearch", b, tmp.resolve("again.rejects.tsv"));
-    assertSameLines(export(b, "opensearch"), exported);
+    Path a = importAndRoundTrip(os, "opensearch", FrontierImportITCase::byUrl);
 
     // The job from the imported savepoint.
     SavepointJobs.CLOCK.set(T);
@@ -458,17 +472,7 @@ class FrontierImportITCase {
   @Test
   void sqlTableRoundTrips() throws Exception {
     Export sql = sqlCsv(tmp.resolve("urls.csv"), ROWS * 4 / 10 / PER_HOST);
-    Path c = tmp.resolve("sp-c");
-    String log = importFile(sql.file(), "sql-csv", c, tmp.resolve("sql.rejects.tsv"));
-    checkRejects(sql, tmp.resolve("sql.rejects.tsv"), log);
-    List<String> csv = export(c, "sql-csv");
-    checkPages(sql, fromCsv(csv));
-
-    Path again = tmp.resolve("again.csv");
-    Files.write(again, csv);
-    Path d = tmp.resolve("sp-d");
-    importFile(again, "sql-csv", d, tmp.resolve("again.rejects.tsv"));
-    assertSameLines(export(d, "sql-csv"), csv);
+    Path c = importAndRoundTrip(sql, "sql-csv", FrontierImportITCase::fromCsv);
 
     // The savepoint keeps the settings it was built with: a restore with another due bucket (the
     // due slots are its buckets) is refused, naming the key, as for any savepoint of the job.
