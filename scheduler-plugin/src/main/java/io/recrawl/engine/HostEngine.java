@@ -144,7 +144,7 @@ public final class HostEngine {
           p.errors++;
           if (p.errors < cfg.maxFetchErrors) {
             p.status = (byte) CrawlStatus.FETCH_ERROR.ordinal();
-            p.errorSince = 0;
+            p.errorSince = Math.max(1, e.time());
             p.forced = true;
             long backoff = Times.doubled(cfg.fetchErrorBackoffMs, p.errors - 1);
             demand.setContribution(h, p, true);
@@ -160,14 +160,17 @@ public final class HostEngine {
   }
 
   /**
-   * Whether a status is older than the page's last visit (late), or that visit itself delivered
-   * again (same time, same status); another status at the same instant (an ERROR after its FETCHED)
-   * is news.
+   * Whether a status is older than the page's latest one (late), or that one delivered again (same
+   * time, same status); another status at the same instant (an ERROR after its FETCHED) is news.
+   * The latest is the last visit, or the latest fetch error of a page that is FETCH_ERROR.
    */
   private static boolean stale(PageState p, StatusEvent e) {
-    return !p.neverFetched()
-        && (e.time() < p.lastFetch
-            || (e.time() == p.lastFetch && e.status().ordinal() == p.status));
+    long latest =
+        p.status == CrawlStatus.FETCH_ERROR.ordinal()
+            ? Math.max(p.errorSince, p.lastFetch)
+            : p.lastFetch;
+    return latest > 0
+        && (e.time() < latest || (e.time() == latest && e.status().ordinal() == p.status));
   }
 
   /**

@@ -60,7 +60,10 @@ public final class PageState {
   /** {@link io.recrawl.wire.CrawlStatus} ordinal of the last status. */
   public byte status;
 
-  /** When the page last became ERROR, epoch ms; 0 = it is not ERROR. */
+  /**
+   * ERROR: when the page became ERROR (its purge clock), epoch ms. FETCH_ERROR: the time of its
+   * latest fetch error, so that the same error delivered again is known. 0 = neither.
+   */
   public long errorSince;
 
   /** Consecutive fetch errors. */

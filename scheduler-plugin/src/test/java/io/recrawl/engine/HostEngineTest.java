@@ -355,6 +355,32 @@ class HostEngineTest {
   }
 
   @Test
+  void aFetchErrorDeliveredTwiceCountsOnceAndKeepsTheRetrysLease() {
+    // A FETCH_ERROR is not a visit, so the last visit cannot tell it delivered again: counted
+    // twice, it would double the back-off, bring the page nearer to ERROR, and end the lease of
+    // the retry released since, which would then go again while it waits in the crawler's queue.
+    EngineConfig cfg = config(Map.of("lease", "2 h", "fetch-error.backoff", "1 h"));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    String url = "http://a.example/x";
+    f.onStatus(discovered(url, T0), sink);
+    f.advanceTo(T0 + MIN, sink);
+    StatusEvent error = event(url, CrawlStatus.FETCH_ERROR, T0 + 10 * MIN, null);
+    f.onStatus(error, sink);
+    f.advanceTo(T0 + 100 * MIN, sink);
+    assertThat(sink.out).hasSize(2); // the first fetch, and the retry in flight
+    f.onStatus(error, sink); // the same status again
+    f.onStatus(event(url, CrawlStatus.FETCH_ERROR, T0 + 5 * MIN, null), sink); // an older one
+    assertThat((int) f.store("a.example").page(url).errors).isEqualTo(1);
+    assertThat(f.store("a.example").page(url).inFlight()).isTrue();
+    f.advanceTo(T0 + 3 * HOUR, sink);
+    assertThat(sink.out).hasSize(2);
+    f.advanceTo(T0 + 4 * HOUR, sink);
+    assertThat(sink.out).hasSize(3); // the retry's lease (2 h) ran out: once more
+  }
+
+  @Test
   void leasesThatRunOutInARowDoubleUpToTheMaximumAndAStatusResetsThem() {
     // A crawler that is down: the URL goes out again after 1 h, 2 h, 4 h, 8 h, then every 12 h.
     LocalFrontier f =
