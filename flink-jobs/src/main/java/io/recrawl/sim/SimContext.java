@@ -22,6 +22,12 @@ public interface SimContext {
   /** Whether the page exists at {@code now}. */
   boolean exists(int page);
 
+  /**
+   * When the page was last fetched before the run (a crawl taken over, {@code --start crawled}),
+   * days, negative; NaN if it never was.
+   */
+  double previousFetch(int page);
+
   /** The current simulated time, days. */
   double now();
 

@@ -80,6 +80,13 @@ public final class Simulator {
     /** The share of hosts that publish change signals. */
     public double signalHosts = 0.5;
 
+    /**
+     * Whether the run takes over a crawl already under way (see {@link PreviousCrawl}): every page
+     * was fetched once before day 0, by a crawler that visits every page equally often within the
+     * budget and the host limits. Otherwise the run starts from an empty index.
+     */
+    public boolean crawledStart;
+
     /** Where progress goes (every few seconds); null for silence. */
     public PrintStream progress = System.err;
 
@@ -101,6 +108,7 @@ public final class Simulator {
       c.oracleCapacity = oracleCapacity;
       c.signals = signals;
       c.signalHosts = signalHosts;
+      c.crawledStart = crawledStart;
       c.progress = progress;
       return c;
     }
@@ -191,6 +199,7 @@ public final class Simulator {
     private final ServerModel servers;
     private final PushBackAuditor pushBack;
     private final SignalSource signalSource;
+    private final double[] previousFetch;
     private double now;
     private long fetches;
     private long fetchesMeasured;
@@ -260,6 +269,18 @@ public final class Simulator {
         }
       } else {
         signalSource = null;
+      }
+      previousFetch =
+          cfg.crawledStart
+              ? PreviousCrawl.lastFetches(w, hostLimit, cfg.budget, this::exists, cfg.seed)
+              : null;
+      if (previousFetch != null) {
+        for (int p = 0; p < previousFetch.length; p++) {
+          if (!Double.isNaN(previousFetch[p])) {
+            truth.fetch(p, previousFetch[p]);
+            rates.observe(p, previousFetch[p], null);
+          }
+        }
       }
     }
 
@@ -537,6 +558,11 @@ public final class Simulator {
     @Override
     public double now() {
       return now;
+    }
+
+    @Override
+    public double previousFetch(int page) {
+      return previousFetch == null ? Double.NaN : previousFetch[page];
     }
 
     @Override

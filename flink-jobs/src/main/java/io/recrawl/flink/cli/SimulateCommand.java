@@ -65,6 +65,7 @@ public final class SimulateCommand {
         "  --warmup-days defaults to a third of --days",
         "         [--push-back-runs LIST]   push-back scenario: which crawl-value runs, of built,fixed-limit,oracle-capacity (default: all three)",
         "         [--signals truthful|stale|liars|mixed] [--signal-hosts 0.5]   sitemap lastmod signals from that share of hosts",
+        "         [--start empty|crawled]   crawled: take over a crawl under way, every page fetched once before day 0 (default: empty)",
         "  scenarios: stationary (default), learned (= stationary without --oracle-rates), signals (= learned with --signals,",
         "         default mixed), new-host, capacity-drop, rate-drift,",
         "    push-back (servers with hidden capacities answer 429 and 503; policy defaults to crawl-value)",
@@ -104,6 +105,10 @@ public final class SimulateCommand {
     double priorRate = o.number("prior-rate", Double.NaN);
     String signals = o.string("signals", scenario.equals("signals") ? "mixed" : null);
     double signalHosts = o.number("signal-hosts", 0.5);
+    String start = o.string("start", "empty");
+    if (!start.equals("empty") && !start.equals("crawled")) {
+      throw new IllegalArgumentException("--start must be empty or crawled; got '" + start + "'");
+    }
     if (!(signalHosts >= 0 && signalHosts <= 1)) {
       throw new IllegalArgumentException("--signal-hosts must be within [0, 1]");
     }
@@ -187,6 +192,7 @@ public final class SimulateCommand {
     cfg.engineSettings = engine;
     cfg.signals = signals;
     cfg.signalHosts = signalHosts;
+    cfg.crawledStart = start.equals("crawled");
     cfg.scenario = Scenario.build(scenario, w, warmUp, days, seed);
     Simulator sim = new Simulator(cfg);
     Reference ref = Reference.compute(cfg);

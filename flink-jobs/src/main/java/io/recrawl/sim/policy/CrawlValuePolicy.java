@@ -95,7 +95,10 @@ public final class CrawlValuePolicy implements SimPolicy {
       writeOracleText();
     }
     for (int p = 0; p < w.pages(); p++) {
-      if (ctx.exists(p)) {
+      double previous = ctx.previousFetch(p);
+      if (!Double.isNaN(previous)) {
+        fetchedBefore(p, previous);
+      } else if (ctx.exists(p)) {
         discover(p, 0);
       }
     }
@@ -116,6 +119,25 @@ public final class CrawlValuePolicy implements SimPolicy {
             w.weight(page),
             null);
     frontier.onStatus(e, this::onRequest);
+  }
+
+  /**
+   * A page of a crawl taken over: its last fetch, as {@code bin/recrawl import} gives it to the
+   * engine (a FETCHED at that time, nothing to compare it with).
+   */
+  private void fetchedBefore(int page, double when) {
+    Workload w = ctx.workload();
+    frontier.onStatus(
+        new StatusEvent(
+            w.url(page),
+            w.hostName(w.hostOf(page)),
+            CrawlStatus.FETCHED,
+            ctx.epochMillis(when),
+            oracleMetadata(page),
+            null,
+            w.weight(page),
+            200),
+        this::onRequest);
   }
 
   /**

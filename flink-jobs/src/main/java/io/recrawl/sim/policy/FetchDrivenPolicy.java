@@ -33,7 +33,12 @@ public abstract class FetchDrivenPolicy implements SimPolicy {
     due = new DueHeap(n);
     init(n);
     for (int p = 0; p < n; p++) {
-      if (ctx.exists(p)) {
+      double previous = ctx.previousFetch(p);
+      if (!Double.isNaN(previous)) {
+        // A crawl taken over: the next date its last fetch set, now if that has passed.
+        nextDue[p] = Math.max(0, nextFetch(p, null, previous));
+        due.push(nextDue[p], p);
+      } else if (ctx.exists(p)) {
         discover(p, 0);
       }
     }

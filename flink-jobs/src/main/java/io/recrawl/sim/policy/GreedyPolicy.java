@@ -4,7 +4,6 @@ import io.recrawl.sim.SimContext;
 import io.recrawl.sim.SimPolicy;
 import io.recrawl.wire.StatusEvent;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -40,7 +39,9 @@ public final class GreedyPolicy implements SimPolicy {
   public void start(SimContext ctx) {
     this.ctx = ctx;
     lastFetch = new double[ctx.workload().pages()];
-    Arrays.fill(lastFetch, Double.NaN);
+    for (int p = 0; p < lastFetch.length; p++) {
+      lastFetch[p] = ctx.previousFetch(p);
+    }
     hostTokens = new double[ctx.workload().hosts()];
     nextBatch = 0;
   }

@@ -90,6 +90,9 @@ public abstract class PeriodicPolicy implements SimPolicy {
     }
     hostFree = new double[hosts];
     hostSlots = new IndexedHeap(hosts);
+    for (int p = 0; p < n; p++) {
+      lastRelease[p] = ctx.previousFetch(p); // a crawl taken over: its grid starts there
+    }
     apply(plan(0), 0);
   }
 
