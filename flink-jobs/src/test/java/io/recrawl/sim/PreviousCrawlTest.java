@@ -18,7 +18,9 @@ class PreviousCrawlTest {
     // 400 pages on 4 hosts, one limited to 10 a day; budget 100 a day. The crawl before visited
     // the limited host's 100 pages every 10 days and the 300 others within the 90 a day left.
     Workload base = SimTestWorkloads.uniform(400, 4, 0.5);
-    double[] limits = {10, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, 1e9};
+    double[] limits = {
+      10, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY
+    };
     String[] urls = new String[400];
     Arrays.setAll(urls, base::url);
     Workload w =

@@ -105,12 +105,12 @@ public final class SimulateCommand {
     double priorRate = o.number("prior-rate", Double.NaN);
     String signals = o.string("signals", scenario.equals("signals") ? "mixed" : null);
     double signalHosts = o.number("signal-hosts", 0.5);
+    if (!(signalHosts >= 0 && signalHosts <= 1)) {
+      throw new IllegalArgumentException("--signal-hosts must be within [0, 1]");
+    }
     String start = o.string("start", "empty");
     if (!start.equals("empty") && !start.equals("crawled")) {
       throw new IllegalArgumentException("--start must be empty or crawled; got '" + start + "'");
-    }
-    if (!(signalHosts >= 0 && signalHosts <= 1)) {
-      throw new IllegalArgumentException("--signal-hosts must be within [0, 1]");
     }
     Map<String, Object> engine = new HashMap<>();
     for (String kv : o.list("engine")) {
