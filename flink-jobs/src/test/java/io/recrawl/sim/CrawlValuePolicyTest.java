@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.sim.policy.CrawlValuePolicy;
 import io.recrawl.sim.workload.Workload;
-import io.recrawl.sim.workload.WorkloadGenerator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,11 +13,7 @@ class CrawlValuePolicyTest {
 
   @Test
   void oracleRatesGetCloseToTheOptimumWithinTheLimits() {
-    WorkloadGenerator.Options o = new WorkloadGenerator.Options();
-    o.pages = 4_000;
-    o.hosts = 60;
-    o.seed = 3;
-    Workload w = WorkloadGenerator.generate(o);
+    Workload w = SimTestWorkloads.generated(4_000, 60, 3);
     Simulator.Config cfg = SimTestWorkloads.config(w, 0.2 * w.pages(), 40, 20);
     PolicyRun run = new Simulator(cfg).run(new CrawlValuePolicy());
     double optimum = Reference.compute(cfg).weightedFreshness;

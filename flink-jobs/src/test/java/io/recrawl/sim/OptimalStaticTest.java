@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.sim.policy.OptimalStaticPolicy;
 import io.recrawl.sim.workload.Workload;
-import io.recrawl.sim.workload.WorkloadGenerator;
 import org.junit.jupiter.api.Test;
 
 /** optimal-static, executed by the simulator, must measure what the exact solver predicts. */
@@ -12,11 +11,7 @@ class OptimalStaticTest {
 
   @Test
   void measuredFreshnessIsWithinHalfAPercentOfTheSolversPrediction() {
-    WorkloadGenerator.Options o = new WorkloadGenerator.Options();
-    o.pages = 10_000;
-    o.hosts = 100;
-    o.seed = 5;
-    Workload w = WorkloadGenerator.generate(o);
+    Workload w = SimTestWorkloads.generated(10_000, 100, 5);
     // The crawl starts with no copies and each page's first fetch falls at a random phase of its
     // period, while the solver predicts the steady state: the long warm-up lets (almost) every
     // crawled page reach it before the measured window.

@@ -5,7 +5,6 @@ import static org.assertj.core.data.Offset.offset;
 
 import io.recrawl.sim.policy.Policies;
 import io.recrawl.sim.workload.Workload;
-import io.recrawl.sim.workload.WorkloadGenerator;
 import java.lang.reflect.Proxy;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -56,11 +55,7 @@ class PreviousCrawlTest {
   void everyPolicyStartsFromTheLastFetchesOfTheCrawlItTakesOver() {
     // Learned rates, day 1 of a crawl taken over: each policy leaves the copies fetched in the
     // last hours alone far more than the same policy not told of the last fetches does.
-    WorkloadGenerator.Options o = new WorkloadGenerator.Options();
-    o.pages = 6_000;
-    o.hosts = 40;
-    o.seed = 5;
-    Workload w = WorkloadGenerator.generate(o);
+    Workload w = SimTestWorkloads.generated(6_000, 40, 5);
     Simulator.Config cfg = SimTestWorkloads.config(w, 0.2 * w.pages(), 1, 0);
     cfg.oracleRates = false;
     cfg.crawledStart = true;

@@ -4,17 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.sim.policy.StormCrawlerDefaultPolicy;
 import io.recrawl.sim.workload.Workload;
-import io.recrawl.sim.workload.WorkloadGenerator;
 import org.junit.jupiter.api.Test;
 
 class ScenarioTest {
 
   private static Workload workload() {
-    WorkloadGenerator.Options o = new WorkloadGenerator.Options();
-    o.pages = 2_000;
-    o.hosts = 20;
-    o.seed = 4;
-    return WorkloadGenerator.generate(o);
+    return SimTestWorkloads.generated(2_000, 20, 4);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.recrawl.sim;
 
 import io.recrawl.sim.workload.Workload;
+import io.recrawl.sim.workload.WorkloadGenerator;
 import java.util.Arrays;
 
 /** Small hand-made workloads for simulator tests. */
@@ -27,6 +28,15 @@ final class SimTestWorkloads {
     }
     Arrays.fill(limits, Double.POSITIVE_INFINITY);
     return new Workload(urls, hostOf, w, d, names, limits);
+  }
+
+  /** A generated workload (the generator's defaults otherwise). */
+  static Workload generated(int pages, int hosts, long seed) {
+    WorkloadGenerator.Options o = new WorkloadGenerator.Options();
+    o.pages = pages;
+    o.hosts = hosts;
+    o.seed = seed;
+    return WorkloadGenerator.generate(o);
   }
 
   static Simulator.Config config(Workload w, double budget, double days, double warmUp) {
