@@ -22,7 +22,9 @@ import java.util.Map;
  *       row's metadata: its {@code signature}, {@code protocol.etag} and {@code
  *       protocol.last-modified} are the page's fetch evidence, as for any status event.
  *   <li>FETCH_ERROR: StormCrawler's {@code fetch.error.count} events (at least one, fewer than
- *       {@code recrawl.engine.fetch-error.max}, so that the page stays FETCH_ERROR).
+ *       {@code recrawl.engine.fetch-error.max}, so that the page stays FETCH_ERROR), the last at
+ *       the row's time and the others a millisecond apart before it: the engine takes one error
+ *       delivered twice (the same time) for one.
  * </ul>
  */
 final class PageImport {
@@ -86,8 +88,19 @@ final class PageImport {
     if (row.status() == CrawlStatus.FETCH_ERROR) {
       n = (int) Math.max(1, Math.min(maxFetchErrors - 1, number(md, ERROR_COUNT_KEY)));
     }
-    for (int i = 0; i < n; i++) {
-      events.add(e);
+    for (int i = n - 1; i >= 0; i--) {
+      events.add(
+          i == 0
+              ? e
+              : new StatusEvent(
+                  e.url(),
+                  e.host(),
+                  e.status(),
+                  e.time() - i,
+                  e.metadata(),
+                  e.changed(),
+                  e.weight(),
+                  e.httpStatus()));
     }
     return new ImportedPage(
         row.line(),

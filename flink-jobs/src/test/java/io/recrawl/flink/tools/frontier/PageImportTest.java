@@ -103,6 +103,8 @@ class PageImportTest {
                     NOW,
                     Map.of("fetch.error.count", List.of("2"))));
     assertThat(two.events()).hasSize(2);
+    // Two errors, not one delivered twice: the last at the row's time, the other just before it.
+    assertThat(two.events().get(0).time()).isLessThan(two.events().get(1).time());
     ImportedPage many =
         importer(HostKeys.Mode.BY_HOST)
             .page(
