@@ -28,6 +28,12 @@ public interface SimContext {
    */
   double previousFetch(int page);
 
+  /**
+   * The page's next fetch date in that crawl, when the run takes it over as {@code bin/recrawl
+   * import} does ({@code --start imported}), days; NaN otherwise.
+   */
+  double previousNextFetch(int page);
+
   /** The current simulated time, days. */
   double now();
 

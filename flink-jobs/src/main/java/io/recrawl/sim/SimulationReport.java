@@ -41,7 +41,7 @@ public final class SimulationReport {
     root.put("days", cfg.days);
     root.put("warmup_days", cfg.warmUp);
     root.put("scenario", cfg.scenario.name());
-    root.put("start", cfg.crawledStart ? "crawled" : "empty");
+    root.put("start", cfg.start.option());
     root.put("oracle_rates", cfg.oracleRates);
     root.put("seed", cfg.seed);
     root.put("prior_rate", cfg.estimator.rate(cfg.estimator.prior()));

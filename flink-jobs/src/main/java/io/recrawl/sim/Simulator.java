@@ -80,12 +80,8 @@ public final class Simulator {
     /** The share of hosts that publish change signals. */
     public double signalHosts = 0.5;
 
-    /**
-     * Whether the run takes over a crawl already under way (see {@link PreviousCrawl}): every page
-     * was fetched once before day 0, by a crawler that visits every page equally often within the
-     * budget and the host limits. Otherwise the run starts from an empty index.
-     */
-    public boolean crawledStart;
+    /** What the run starts from: an empty index, or a crawl under way (see {@link Start}). */
+    public Start start = Start.EMPTY;
 
     /** Where progress goes (every few seconds); null for silence. */
     public PrintStream progress = System.err;
@@ -108,7 +104,7 @@ public final class Simulator {
       c.oracleCapacity = oracleCapacity;
       c.signals = signals;
       c.signalHosts = signalHosts;
-      c.crawledStart = crawledStart;
+      c.start = start;
       c.progress = progress;
       return c;
     }
@@ -199,7 +195,7 @@ public final class Simulator {
     private final ServerModel servers;
     private final PushBackAuditor pushBack;
     private final SignalSource signalSource;
-    private final double[] previousFetch;
+    private final PreviousCrawl previous;
     private double now;
     private long fetches;
     private long fetchesMeasured;
@@ -270,15 +266,16 @@ public final class Simulator {
       } else {
         signalSource = null;
       }
-      previousFetch =
-          cfg.crawledStart
-              ? PreviousCrawl.lastFetches(w, hostLimit, cfg.budget, this::exists, cfg.seed)
+      previous =
+          cfg.start != Start.EMPTY
+              ? PreviousCrawl.of(w, hostLimit, cfg.budget, this::exists, cfg.seed)
               : null;
-      if (previousFetch != null) {
-        for (int p = 0; p < previousFetch.length; p++) {
-          if (!Double.isNaN(previousFetch[p])) {
-            truth.fetch(p, previousFetch[p]);
-            rates.observe(p, previousFetch[p], null);
+      if (previous != null) {
+        for (int p = 0; p < w.pages(); p++) {
+          double t = previous.lastFetch()[p];
+          if (!Double.isNaN(t)) {
+            truth.fetch(p, t);
+            rates.observe(p, t, null);
           }
         }
       }
@@ -562,7 +559,12 @@ public final class Simulator {
 
     @Override
     public double previousFetch(int page) {
-      return previousFetch == null ? Double.NaN : previousFetch[page];
+      return previous == null ? Double.NaN : previous.lastFetch()[page];
+    }
+
+    @Override
+    public double previousNextFetch(int page) {
+      return cfg.start == Start.IMPORTED ? previous.nextFetch()[page] : Double.NaN;
     }
 
     @Override

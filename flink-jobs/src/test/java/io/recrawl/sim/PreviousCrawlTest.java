@@ -3,6 +3,7 @@ package io.recrawl.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Offset.offset;
 
+import io.recrawl.sim.policy.CrawlValuePolicy;
 import io.recrawl.sim.policy.Policies;
 import io.recrawl.sim.workload.Workload;
 import java.lang.reflect.Proxy;
@@ -24,7 +25,7 @@ class PreviousCrawlTest {
     Arrays.setAll(urls, base::url);
     Workload w =
         new Workload(urls, base.hostIndex(), base.weights(), base.changeRates(), names(4), limits);
-    double[] last = PreviousCrawl.lastFetches(w, limits, 100, p -> true, 7);
+    double[] last = PreviousCrawl.of(w, limits, 100, p -> true, 7).lastFetch();
     double[] limited =
         Arrays.stream(range(400)).filter(p -> w.hostOf(p) == 0).mapToDouble(p -> last[p]).toArray();
     double[] free =
@@ -45,7 +46,7 @@ class PreviousCrawlTest {
     assertThat(new Simulator(cfg).run(new FixedIntervalPolicy(Double.POSITIVE_INFINITY)))
         .extracting(r -> r.weightedFreshness)
         .isEqualTo(0.0);
-    cfg.crawledStart = true;
+    cfg.start = Start.CRAWLED;
     PolicyRun run = new Simulator(cfg).run(new FixedIntervalPolicy(Double.POSITIVE_INFINITY));
     assertThat(run.weightedFreshness).isCloseTo(1.0, offset(1e-12));
     assertThat(run.fetches).isZero();
@@ -58,8 +59,9 @@ class PreviousCrawlTest {
     Workload w = SimTestWorkloads.generated(6_000, 40, 5);
     Simulator.Config cfg = SimTestWorkloads.config(w, 0.2 * w.pages(), 1, 0);
     cfg.oracleRates = false;
-    cfg.crawledStart = true;
-    double[] last = PreviousCrawl.lastFetches(w, w.hostMaxRates(), cfg.budget, p -> true, cfg.seed);
+    cfg.start = Start.CRAWLED;
+    double[] last =
+        PreviousCrawl.of(w, w.hostMaxRates(), cfg.budget, p -> true, cfg.seed).lastFetch();
     int[] recent = Arrays.stream(range(w.pages())).filter(p -> last[p] > -0.1).toArray();
     assertThat(recent.length).isGreaterThan(100);
     for (String name : Policies.NAMES) {
@@ -72,6 +74,32 @@ class PreviousCrawlTest {
           .as(name + ", against %.3f not told", blindShare)
           .isLessThan(blindShare / 2);
     }
+  }
+
+  @Test
+  void anImportedCrawlGoesAtItsNextFetchDatesFirst() {
+    // As bin/recrawl import plans it: on day 1 crawl-value fetches only pages whose next fetch date
+    // in the crawl taken over has come, and most of those.
+    Workload w = SimTestWorkloads.generated(3_000, 30, 8);
+    Simulator.Config cfg = SimTestWorkloads.config(w, 0.2 * w.pages(), 1, 0);
+    cfg.oracleRates = false;
+    cfg.start = Start.IMPORTED;
+    double[] next =
+        PreviousCrawl.of(w, w.hostMaxRates(), cfg.budget, p -> true, cfg.seed).nextFetch();
+    PolicyRun run = new Simulator(cfg).run(new CrawlValuePolicy());
+    int[] fetched =
+        Arrays.stream(range(w.pages())).filter(p -> run.fetchesInWindow[p] > 0).toArray();
+    assertThat(fetched).isNotEmpty();
+    assertThat(Arrays.stream(fetched).mapToDouble(p -> next[p]).max().orElseThrow())
+        .isLessThanOrEqualTo(1.0);
+    long due = Arrays.stream(next).filter(t -> t <= 1.0).count();
+    assertThat(fetched.length).isGreaterThan((int) (0.8 * due));
+    cfg.start = Start.CRAWLED; // planned by value instead: other pages go on day 1 too
+    PolicyRun byValue = new Simulator(cfg).run(new CrawlValuePolicy());
+    assertThat(
+            Arrays.stream(range(w.pages()))
+                .filter(p -> byValue.fetchesInWindow[p] > 0 && next[p] > 1.0))
+        .isNotEmpty();
   }
 
   /** The policy, with a context that hides the last fetches before the run. */

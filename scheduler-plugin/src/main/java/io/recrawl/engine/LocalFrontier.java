@@ -288,6 +288,19 @@ public final class LocalFrontier {
     }
   }
 
+  /**
+   * Plans a waiting page of {@code host} to go at {@code due} whatever its crawl value, as {@code
+   * bin/recrawl import} plans a page at its next fetch date (see {@link HostEngine#planAt}).
+   */
+  public void planAt(String host, String url, long due, Consumer<CrawlRequest> out) {
+    Host h = hosts.get(host);
+    if (h == null) {
+      throw new IllegalArgumentException("no such host: " + host);
+    }
+    engine.planAt(h.store, url, due, context(h, out));
+    h.noteRecord();
+  }
+
   /** Overrides a host's rate limit, crawls per day (0 or less removes the override). */
   public void setHostRate(String host, double maxRate, Consumer<CrawlRequest> out) {
     if (maxRate > 0

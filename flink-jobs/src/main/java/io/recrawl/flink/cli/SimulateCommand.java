@@ -7,6 +7,7 @@ import io.recrawl.sim.Reference;
 import io.recrawl.sim.Scenario;
 import io.recrawl.sim.SimulationReport;
 import io.recrawl.sim.Simulator;
+import io.recrawl.sim.Start;
 import io.recrawl.sim.policy.CrawlValuePolicy;
 import io.recrawl.sim.policy.Policies;
 import io.recrawl.sim.workload.Workload;
@@ -65,7 +66,8 @@ public final class SimulateCommand {
         "  --warmup-days defaults to a third of --days",
         "         [--push-back-runs LIST]   push-back scenario: which crawl-value runs, of built,fixed-limit,oracle-capacity (default: all three)",
         "         [--signals truthful|stale|liars|mixed] [--signal-hosts 0.5]   sitemap lastmod signals from that share of hosts",
-        "         [--start empty|crawled]   crawled: take over a crawl under way, every page fetched once before day 0 (default: empty)",
+        "         [--start empty|crawled|imported]   take over a crawl under way, every page fetched once before day 0;",
+        "                                   imported: crawl-value's first fetches at that crawl's next fetch dates, as bin/recrawl import plans them",
         "  scenarios: stationary (default), learned (= stationary without --oracle-rates), signals (= learned with --signals,",
         "         default mixed), new-host, capacity-drop, rate-drift,",
         "    push-back (servers with hidden capacities answer 429 and 503; policy defaults to crawl-value)",
@@ -108,10 +110,7 @@ public final class SimulateCommand {
     if (!(signalHosts >= 0 && signalHosts <= 1)) {
       throw new IllegalArgumentException("--signal-hosts must be within [0, 1]");
     }
-    String start = o.string("start", "empty");
-    if (!start.equals("empty") && !start.equals("crawled")) {
-      throw new IllegalArgumentException("--start must be empty or crawled; got '" + start + "'");
-    }
+    Start start = Start.of(o.string("start", Start.EMPTY.option()));
     Map<String, Object> engine = new HashMap<>();
     for (String kv : o.list("engine")) {
       int eq = kv.indexOf('=');
@@ -192,7 +191,7 @@ public final class SimulateCommand {
     cfg.engineSettings = engine;
     cfg.signals = signals;
     cfg.signalHosts = signalHosts;
-    cfg.crawledStart = start.equals("crawled");
+    cfg.start = start;
     cfg.scenario = Scenario.build(scenario, w, warmUp, days, seed);
     Simulator sim = new Simulator(cfg);
     Reference ref = Reference.compute(cfg);

@@ -97,7 +97,7 @@ public final class CrawlValuePolicy implements SimPolicy {
     for (int p = 0; p < w.pages(); p++) {
       double previous = ctx.previousFetch(p);
       if (!Double.isNaN(previous)) {
-        fetchedBefore(p, previous);
+        fetchedBefore(p, previous, ctx.previousNextFetch(p));
       } else if (ctx.exists(p)) {
         discover(p, 0);
       }
@@ -122,22 +122,27 @@ public final class CrawlValuePolicy implements SimPolicy {
   }
 
   /**
-   * A page of a crawl taken over: its last fetch, as {@code bin/recrawl import} gives it to the
-   * engine (a FETCHED at that time, nothing to compare it with).
+   * A page of a crawl taken over, as {@code bin/recrawl import} gives it to the engine: a FETCHED
+   * at its last fetch (nothing to compare it with), then, with {@code --start imported}, planned
+   * for its next fetch date in that crawl.
    */
-  private void fetchedBefore(int page, double when) {
+  private void fetchedBefore(int page, double last, double next) {
     Workload w = ctx.workload();
+    String host = w.hostName(w.hostOf(page));
     frontier.onStatus(
         new StatusEvent(
             w.url(page),
-            w.hostName(w.hostOf(page)),
+            host,
             CrawlStatus.FETCHED,
-            ctx.epochMillis(when),
+            ctx.epochMillis(last),
             oracleMetadata(page),
             null,
             w.weight(page),
             200),
         this::onRequest);
+    if (!Double.isNaN(next)) {
+      frontier.planAt(host, w.url(page), ctx.epochMillis(Math.max(0, next)), this::onRequest);
+    }
   }
 
   /**
