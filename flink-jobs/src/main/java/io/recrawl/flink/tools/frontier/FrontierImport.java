@@ -185,7 +185,11 @@ public final class FrontierImport {
       }
       long t1 = System.nanoTime();
       HostImporter importer =
-          new HostImporter(new HostEngine(buildConfig(o)), o.settings().now(), o.lambda0());
+          new HostImporter(
+              new HostEngine(buildConfig(o)),
+              o.settings().now(),
+              o.lambda0(),
+              o.settings().firstDue());
       int hosts = 0;
       try (ImportedSavepoint savepoint = new ImportedSavepoint()) {
         long[] built = {0};

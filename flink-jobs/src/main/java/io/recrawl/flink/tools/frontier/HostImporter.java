@@ -16,7 +16,8 @@ import java.util.function.Consumer;
 /**
  * Builds one host's state with the engine's own code: its pages' events are applied by {@link
  * HostEngine#onStatus} over a {@link RecordingHostStore}, then each page is planned for its first
- * due time by {@link HostEngine#planAt}, as {@link Spreading} spreads them.
+ * due time by {@link HostEngine#planAt}, as {@link Spreading} spreads them (unless {@code
+ * --first-due value}).
  *
  * <p>Events are applied at their own times, as the job applies a replay: discoveries first, all at
  * the host's earliest time (so that no discovery finds the host idle and is sent at once: an import
@@ -27,16 +28,19 @@ final class HostImporter {
   private final HostEngine engine;
   private final long now;
   private final double lambda0;
+  private final ImportSettings.FirstDue firstDue;
   private final Call call = new Call();
 
   /**
    * @param now the import's clock
    * @param lambda0 the job's initial global lambda ({@code recrawl.global-lambda})
+   * @param firstDue when a fetched page is first due
    */
-  HostImporter(HostEngine engine, long now, double lambda0) {
+  HostImporter(HostEngine engine, long now, double lambda0, ImportSettings.FirstDue firstDue) {
     this.engine = engine;
     this.now = now;
     this.lambda0 = lambda0;
+    this.firstDue = firstDue;
   }
 
   /**
@@ -77,10 +81,16 @@ final class HostImporter {
     return store;
   }
 
-  /** Plans every page with a next fetch date at its spread due time, in the rule's order. */
+  /**
+   * Plans every page with a next fetch date at its spread due time, in the rule's order; with
+   * {@code --first-due value} none: each page keeps the engine's plan from its last status.
+   */
   private void plan(RecordingHostStore store, String host, List<ImportedPage> pages) {
     HostState h = store.host();
     if (h == null) {
+      return;
+    }
+    if (firstDue == ImportSettings.FirstDue.VALUE) {
       return;
     }
     Spreading.Page[] plan = new Spreading.Page[pages.size()];

@@ -19,7 +19,7 @@ public final class ImportCommand {
       "usage: bin/recrawl import --in FILE --savepoint DIR [--format opensearch|sql-csv|sql-tsv|seeds]"
           + " [--config FILE] [--rejects FILE] [--max-bad-share 0.01] [--weight-key recrawl.weight|none]"
           + " [--last-fetch-keys recrawl.lastFetch,protocol.date] [--fetch-interval-min 1440]"
-          + " [--now EPOCH_MS|ISO-8601] [--parallelism 2]";
+          + " [--now EPOCH_MS|ISO-8601] [--first-due next-fetch|value] [--parallelism 2]";
 
   private static final List<String> FLAGS =
       List.of(
@@ -33,6 +33,7 @@ public final class ImportCommand {
           "last-fetch-keys",
           "fetch-interval-min",
           "now",
+          "first-due",
           "parallelism",
           "progress-ms");
 
@@ -99,7 +100,9 @@ public final class ImportCommand {
             weightKey.equals("none") ? null : weightKey,
             lastFetchKeys,
             Math.round(number(o, "fetch-interval-min", 1440) * 60_000),
-            now);
+            now,
+            ImportSettings.FirstDue.of(
+                o.getOrDefault("first-due", ImportSettings.FirstDue.NEXT_FETCH.option())));
     double share = number(o, "max-bad-share", 0.01);
     if (!(share >= 0 && share <= 1)) {
       throw new IllegalArgumentException("--max-bad-share must be in [0, 1], got " + share);

@@ -13,13 +13,49 @@ import java.util.List;
  * @param fetchIntervalMs without such a key, the last fetch is taken as this long before the next
  *     fetch date (StormCrawler's {@code fetchInterval.default})
  * @param now the import's clock, epoch ms: next fetch dates before it are overdue
+ * @param firstDue when a fetched page is first due in the job
  */
 public record ImportSettings(
     HostKeys.Mode mode,
     String weightKey,
     List<String> lastFetchKeys,
     long fetchIntervalMs,
-    long now) {
+    long now,
+    FirstDue firstDue) {
+
+  /** When a fetched page is first due in the job ({@code --first-due}). */
+  public enum FirstDue {
+    /** At its next fetch date in the crawl imported, spread over the host's pace. */
+    NEXT_FETCH,
+    /** When the engine's own plan from its last fetch says, as after any status. */
+    VALUE;
+
+    /** The command-line spelling. */
+    public String option() {
+      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    /** The value of a {@code --first-due} option. */
+    public static FirstDue of(String option) {
+      for (FirstDue f : values()) {
+        if (f.option().equals(option)) {
+          return f;
+        }
+      }
+      throw new IllegalArgumentException(
+          "--first-due must be next-fetch or value, got '" + option + "'");
+    }
+  }
+
+  /** Pages first due at their next fetch dates (the default). */
+  public ImportSettings(
+      HostKeys.Mode mode,
+      String weightKey,
+      List<String> lastFetchKeys,
+      long fetchIntervalMs,
+      long now) {
+    this(mode, weightKey, lastFetchKeys, fetchIntervalMs, now, FirstDue.NEXT_FETCH);
+  }
 
   public static final String DEFAULT_WEIGHT_KEY = "recrawl.weight";
   public static final List<String> DEFAULT_LAST_FETCH_KEYS =

@@ -69,7 +69,9 @@ class HostImporterTest {
       nextFetch.put("http://" + HOST + "/f" + i, next);
     }
     List<BadRow> refused = new ArrayList<>();
-    RecordingHostStore store = new HostImporter(engine, NOW, 0).build(HOST, pages, refused::add);
+    RecordingHostStore store =
+        new HostImporter(engine, NOW, 0, ImportSettings.FirstDue.NEXT_FETCH)
+            .build(HOST, pages, refused::add);
     assertThat(refused).isEmpty();
     HostState h = store.host();
     assertThat(h.pages).isEqualTo(pages.size());
@@ -112,6 +114,42 @@ class HostImporterTest {
     }
   }
 
+  /**
+   * {@code --first-due value}: the old crawl's next fetch dates are not plans; each fetched page
+   * goes when the engine's own plan from its last fetch says.
+   */
+  @Test
+  void withFirstDueValueTheEnginesPlanDecidesNotTheOldDates() throws Exception {
+    List<ImportedPage> pages = new ArrayList<>();
+    pages.add(page("/new", CrawlStatus.DISCOVERED, NOW - MIN, 0));
+    for (int i = 0; i < 30; i++) { // fetched an hour ago, next in the old crawl in two minutes
+      pages.add(page("/f" + i, CrawlStatus.FETCHED, NOW + 2 * MIN, NOW - 3_600_000L));
+    }
+    for (ImportSettings.FirstDue mode : ImportSettings.FirstDue.values()) {
+      List<BadRow> refused = new ArrayList<>();
+      // A global price at which a page fetched an hour ago is worth nothing yet.
+      RecordingHostStore store =
+          new HostImporter(engine, NOW, 50, mode).build(HOST, pages, refused::add);
+      assertThat(refused).isEmpty();
+      HostState h = store.host();
+      List<CrawlRequest> sent = new ArrayList<>();
+      Wake call = new Wake(sent);
+      while (h.wakeAt < NOW + 60 * MIN) {
+        call.at(h.wakeAt);
+        engine.onWake(store, call);
+        h = store.host();
+      }
+      // Nothing answers, so a lease that runs out sends a URL again: count each once.
+      List<String> urls = sent.stream().map(CrawlRequest::url).distinct().toList();
+      if (mode == ImportSettings.FirstDue.NEXT_FETCH) {
+        assertThat(urls).hasSize(31).startsWith("http://" + HOST + "/new");
+      } else {
+        assertThat(urls).containsExactly("http://" + HOST + "/new");
+        assertThat(store.pages.values()).noneMatch(p -> p.forced);
+      }
+    }
+  }
+
   /** What the engine refuses or removes is a bad row with the engine's reason, not lost. */
   @Test
   void refusedAndRemovedPagesAreBadRows() throws Exception {
@@ -125,14 +163,17 @@ class HostImporterTest {
     }
     pages.add(page("/gone", CrawlStatus.ERROR, FrontierRow.NEVER, NOW - 3_600_000L));
     List<BadRow> refused = new ArrayList<>();
-    RecordingHostStore store = new HostImporter(small, NOW, 0).build(HOST, pages, refused::add);
+    RecordingHostStore store =
+        new HostImporter(small, NOW, 0, ImportSettings.FirstDue.NEXT_FETCH)
+            .build(HOST, pages, refused::add);
     assertThat(store.pages).hasSize(5);
     assertThat(refused.stream().map(BadRow::reason))
         .containsExactlyInAnyOrder("host_full", "host_full", "host_full");
     assertThat(refused.get(0).detail()).contains("recrawl.engine.host.max-pages = 5");
 
     List<BadRow> removed = new ArrayList<>();
-    new HostImporter(small, NOW, 0).build(HOST, pages.subList(5, 8), removed::add);
+    new HostImporter(small, NOW, 0, ImportSettings.FirstDue.NEXT_FETCH)
+        .build(HOST, pages.subList(5, 8), removed::add);
     assertThat(removed).extracting(BadRow::reason).containsExactly("error_removed");
   }
 
