@@ -2,6 +2,7 @@ package io.recrawl.flink.tools.frontier;
 
 import io.recrawl.wire.HostKeys;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * How rows become pages: the job's host keys, where a row's weight and last fetch time are read,
@@ -32,7 +33,7 @@ public record ImportSettings(
 
     /** The command-line spelling. */
     public String option() {
-      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** The value of a {@code --first-due} option. */
