@@ -101,6 +101,12 @@ public final class FrontierImport {
   private FrontierImport() {}
 
   public static Summary run(Options o, PrintStream log) throws Exception {
+    if (o.settings().firstDue() == ImportSettings.FirstDue.VALUE && !(o.lambda0() > 0)) {
+      log.println(
+          "recrawl import: warning: --first-due value with recrawl.global-lambda 0: no page is"
+              + " under that price, so every page will be due when the job starts; set it near the"
+              + " job's global lambda");
+    }
     EngineConfig cfg = EngineConfig.fromMap(o.engineSettings(), "recrawl.engine.");
     PageImport pages = new PageImport(o.settings(), cfg.maxFetchErrors);
     Map<String, List<ImportedPage>> byHost = new HashMap<>();
