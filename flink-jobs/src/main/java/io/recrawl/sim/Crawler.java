@@ -153,6 +153,11 @@ public final class Crawler {
     return hostMaxRate[h];
   }
 
+  /** A new budget: the next fetch keeps the old spacing, the ones after take the new one. */
+  public void setBudget(double budget) {
+    this.budget = budget;
+  }
+
   public double budget() {
     return budget;
   }

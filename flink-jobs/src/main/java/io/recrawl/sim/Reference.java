@@ -65,7 +65,8 @@ public final class Reference {
       limitsAfter[sc.host()] = sc.newMaxRate();
     }
     Optimum.Solution s1 =
-        Optimum.solve(w, rates, limitsAfter, cfg.budget, Freshness.INSTANCE, null);
+        Optimum.solve(
+            w, rates, limitsAfter, cfg.budget * sc.budgetFactor(), Freshness.INSTANCE, null);
     double t0 = Math.max(0, sc.changeTime() - cfg.warmUp);
     double t1 = cfg.days - Math.max(cfg.warmUp, sc.changeTime());
     double a = weightBefore * t0;

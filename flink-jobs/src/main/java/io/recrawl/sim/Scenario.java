@@ -5,9 +5,10 @@ import java.util.SplittableRandom;
 
 /**
  * What changes mid-run: nothing ({@code stationary}), a large host appears ({@code new-host}), a
- * big host's max rate falls tenfold ({@code capacity-drop}), or every page's change rate is
- * multiplied by a log-normal factor ({@code rate-drift}). The change happens halfway through the
- * measured window, half a day off a day boundary so that a daily batch re-solve lags it.
+ * big host's max rate falls tenfold ({@code capacity-drop}), every page's change rate is multiplied
+ * by a log-normal factor ({@code rate-drift}), or the budget rises by half ({@code budget-rise}).
+ * The change happens halfway through the measured window, half a day off a day boundary so that a
+ * daily batch re-solve lags it.
  */
 public final class Scenario {
 
@@ -15,6 +16,10 @@ public final class Scenario {
   public static final String NEW_HOST = "new-host";
   public static final String CAPACITY_DROP = "capacity-drop";
   public static final String RATE_DRIFT = "rate-drift";
+  public static final String BUDGET_RISE = "budget-rise";
+
+  /** The budget after {@code budget-rise}, as a multiple of the budget before. */
+  static final double BUDGET_RISE_FACTOR = 1.5;
 
   /**
    * Servers with hidden capacities push back (429, 503 in maintenance windows); see {@link
@@ -47,6 +52,8 @@ public final class Scenario {
         return new Scenario(name, Double.POSITIVE_INFINITY, -1, 0, null);
       case NEW_HOST:
         return new Scenario(name, mid, largest(w, false), 0, null);
+      case BUDGET_RISE:
+        return new Scenario(name, mid, -1, 0, null);
       case CAPACITY_DROP:
         {
           int h = largest(w, true);
@@ -71,7 +78,8 @@ public final class Scenario {
         throw new IllegalArgumentException(
             "unknown scenario '"
                 + name
-                + "'; expected stationary, learned, new-host, capacity-drop, rate-drift or push-back");
+                + "'; expected stationary, learned, new-host, capacity-drop, rate-drift,"
+                + " budget-rise or push-back");
     }
   }
 
@@ -92,7 +100,19 @@ public final class Scenario {
   }
 
   public boolean stationary() {
-    return newRates == null && host < 0;
+    return newRates == null && host < 0 && !changesBudget();
+  }
+
+  /** Whether the budget changes ({@code budget-rise}). */
+  public boolean changesBudget() {
+    return BUDGET_RISE.equals(name);
+  }
+
+  /**
+   * The budget after the change, as a multiple of the budget before (1 when it does not change).
+   */
+  public double budgetFactor() {
+    return changesBudget() ? BUDGET_RISE_FACTOR : 1;
   }
 
   /** When the change happens, days; +infinity for stationary. */

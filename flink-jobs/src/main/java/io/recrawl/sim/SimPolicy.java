@@ -44,6 +44,9 @@ public interface SimPolicy {
   /** A host's max rate changed at {@code now} (the capacity-drop scenario). */
   default void onHostLimitChanged(int host, double maxRate, double now) {}
 
+  /** The global budget is now {@code budget} crawls a day ({@code budget-rise}). */
+  default void onBudgetChanged(double budget, double now) {}
+
   /** The true change rates changed; only oracle policies may look (the rate-drift scenario). */
   default void onTrueRatesChanged(double now) {}
 

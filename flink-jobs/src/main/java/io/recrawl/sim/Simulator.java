@@ -196,6 +196,7 @@ public final class Simulator {
     private final PushBackAuditor pushBack;
     private final SignalSource signalSource;
     private final PreviousCrawl previous;
+    private double budget;
     private double now;
     private long fetches;
     private long fetchesMeasured;
@@ -223,7 +224,8 @@ public final class Simulator {
         servers = null;
         pushBack = null;
       }
-      crawler = new Crawler(w.hostIndex(), hostLimit, cfg.budget);
+      budget = cfg.budget;
+      crawler = new Crawler(w.hostIndex(), hostLimit, budget);
       auditor = new PolitenessAuditor(w.hosts());
       rates =
           new RateBook(
@@ -324,7 +326,7 @@ public final class Simulator {
       int page = crawler.fetch();
       double t = crawler.lastFetchTime();
       int h = w.hostOf(page);
-      auditor.fetched(h, t, hostLimit[h], cfg.budget);
+      auditor.fetched(h, t, hostLimit[h], budget);
       Map<String, List<String>> metadata = Map.of();
       if (servers != null) {
         long ms = epochMillis(t);
@@ -423,6 +425,10 @@ public final class Simulator {
             hostLimit[sc.host()] = sc.newMaxRate();
             crawler.setHostMaxRate(sc.host(), sc.newMaxRate());
             policy.onHostLimitChanged(sc.host(), sc.newMaxRate(), now);
+          } else if (sc.changesBudget()) {
+            budget = cfg.budget * sc.budgetFactor();
+            crawler.setBudget(budget);
+            policy.onBudgetChanged(budget, now);
           } else if (sc.newRates() != null) {
             double[] r = sc.newRates();
             for (int p = 0; p < r.length; p++) {
@@ -529,7 +535,7 @@ public final class Simulator {
 
     @Override
     public double budget() {
-      return cfg.budget;
+      return budget;
     }
 
     @Override

@@ -64,6 +64,43 @@ class ScenarioTest {
   }
 
   @Test
+  void aBudgetRiseIsSpentByEveryPolicyThatFollowsTheBudgetAndNeverExceeded() {
+    // 2,000 pages, 400 crawls a day rising to 600 at day 12.5: the crawler, the auditor and the
+    // policies that plan to the budget all take the new one, and no fetch breaks either budget.
+    Workload w = workload();
+    Simulator.Config cfg = SimTestWorkloads.config(w, 0.2 * w.pages(), 20, 4);
+    cfg.scenario = Scenario.build(Scenario.BUDGET_RISE, w, cfg.warmUp, cfg.days, 1);
+    assertThat(cfg.scenario.stationary()).isFalse();
+    assertThat(Reference.compute(cfg).lambda0After).isLessThan(Reference.compute(cfg).lambda0);
+    for (SimPolicy policy :
+        new SimPolicy[] {
+          new io.recrawl.sim.policy.CrawlValuePolicy(),
+          new io.recrawl.sim.policy.OptimalDailyPolicy(),
+          new io.recrawl.sim.policy.GreedyPolicy()
+        }) {
+      PolicyRun run = new Simulator(cfg).run(policy);
+      assertThat(run.politenessViolations + run.budgetViolations).as(policy.name()).isZero();
+      double before = crawls(run, 5, 12);
+      double after = crawls(run, 15, 20);
+      assertThat(after / before).as(policy.name()).isGreaterThan(1.3);
+    }
+  }
+
+  /** A run's crawls a day between two days, from its chart. */
+  private static double crawls(PolicyRun run, double from, double to) {
+    double sum = 0;
+    int n = 0;
+    for (int b = 0; b < run.crawlRateSeries.length; b++) {
+      double t = (b + 0.5) * run.bucketDays;
+      if (t >= from && t < to) {
+        sum += run.crawlRateSeries[b];
+        n++;
+      }
+    }
+    return sum / n;
+  }
+
+  @Test
   void capacityDropCutsTheLargestLimitedHostTenfold() {
     Workload w = workload();
     Scenario s = Scenario.build(Scenario.CAPACITY_DROP, w, 4, 20, 1);

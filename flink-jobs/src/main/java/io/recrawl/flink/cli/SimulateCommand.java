@@ -69,7 +69,7 @@ public final class SimulateCommand {
         "         [--start empty|crawled|imported]   take over a crawl under way, every page fetched once before day 0;",
         "                                   imported: crawl-value's first fetches at that crawl's next fetch dates, as bin/recrawl import plans them",
         "  scenarios: stationary (default), learned (= stationary without --oracle-rates), signals (= learned with --signals,",
-        "         default mixed), new-host, capacity-drop, rate-drift,",
+        "         default mixed), new-host, capacity-drop, rate-drift, budget-rise (the budget rises by half),",
         "    push-back (servers with hidden capacities answer 429 and 503; policy defaults to crawl-value)",
         "  policies (default: all): " + String.join(", ", Policies.NAMES));
   }

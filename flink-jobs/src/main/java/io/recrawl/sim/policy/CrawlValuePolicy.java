@@ -268,6 +268,12 @@ public final class CrawlValuePolicy implements SimPolicy {
     frontier.setGlobalLambda(controller.update(frontier.ledger().snapshot(), measured, inFlight));
   }
 
+  /** As the job takes a budget message: the controller prices the new budget at its next period. */
+  @Override
+  public void onBudgetChanged(double budget, double now) {
+    controller.setBudget(budget);
+  }
+
   @Override
   public void onHostLimitChanged(int host, double maxRate, double now) {
     frontier.setHostRate(ctx.workload().hostName(host), maxRate, this::onRequest);

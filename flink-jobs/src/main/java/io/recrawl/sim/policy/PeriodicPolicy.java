@@ -198,6 +198,13 @@ public abstract class PeriodicPolicy implements SimPolicy {
   }
 
   @Override
+  public void onBudgetChanged(double budget, double now) {
+    if (replans()) {
+      apply(plan(now), now);
+    }
+  }
+
+  @Override
   public void onTrueRatesChanged(double now) {
     if (replans() && ctx.oracleRates()) {
       apply(plan(now), now);
