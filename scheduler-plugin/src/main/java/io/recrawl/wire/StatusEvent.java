@@ -31,6 +31,11 @@ public record StatusEvent(
    */
   public static final String CHANGE_RATE_KEY = "recrawl.change-rate";
 
+  /** The same event at another time (a replay that spreads or moves events). */
+  public StatusEvent at(long otherTime) {
+    return new StatusEvent(url, host, status, otherTime, metadata, changed, weight, httpStatus);
+  }
+
   /**
    * The known change rate this event carries, or null; the codec has checked that it is a positive
    * number.

@@ -107,18 +107,21 @@ public final class CrawlValuePolicy implements SimPolicy {
   }
 
   private void discover(int page, double now) {
+    frontier.onStatus(event(page, CrawlStatus.DISCOVERED, now, null), this::onRequest);
+  }
+
+  /** A status of the page at {@code when} (days), with its weight and, in oracle runs, its rate. */
+  private StatusEvent event(int page, CrawlStatus status, double when, Integer httpStatus) {
     Workload w = ctx.workload();
-    StatusEvent e =
-        new StatusEvent(
-            w.url(page),
-            w.hostName(w.hostOf(page)),
-            CrawlStatus.DISCOVERED,
-            ctx.epochMillis(now),
-            oracleMetadata(page),
-            null,
-            w.weight(page),
-            null);
-    frontier.onStatus(e, this::onRequest);
+    return new StatusEvent(
+        w.url(page),
+        w.hostName(w.hostOf(page)),
+        status,
+        ctx.epochMillis(when),
+        oracleMetadata(page),
+        null,
+        w.weight(page),
+        httpStatus);
   }
 
   /**
@@ -127,21 +130,10 @@ public final class CrawlValuePolicy implements SimPolicy {
    * for its next fetch date in that crawl.
    */
   private void fetchedBefore(int page, double last, double next) {
-    Workload w = ctx.workload();
-    String host = w.hostName(w.hostOf(page));
-    frontier.onStatus(
-        new StatusEvent(
-            w.url(page),
-            host,
-            CrawlStatus.FETCHED,
-            ctx.epochMillis(last),
-            oracleMetadata(page),
-            null,
-            w.weight(page),
-            200),
-        this::onRequest);
+    StatusEvent e = event(page, CrawlStatus.FETCHED, last, 200);
+    frontier.onStatus(e, this::onRequest);
     if (!Double.isNaN(next)) {
-      frontier.planAt(host, w.url(page), ctx.epochMillis(Math.max(0, next)), this::onRequest);
+      frontier.planAt(e.host(), e.url(), ctx.epochMillis(Math.max(0, next)), this::onRequest);
     }
   }
 

@@ -58,7 +58,7 @@ final class HostImporter {
     for (ImportedPage p : pages) {
       if (p.status() == CrawlStatus.DISCOVERED) {
         StatusEvent e = p.events().get(0);
-        apply(store, host, at(e, first));
+        apply(store, host, e.at(first));
         call.report(p, refused);
       } else {
         fetched.add(p);
@@ -117,11 +117,6 @@ final class HostImporter {
   private void apply(RecordingHostStore store, String host, StatusEvent e) {
     call.begin(host, e.time());
     engine.onStatus(store, e, call);
-  }
-
-  private static StatusEvent at(StatusEvent e, long time) {
-    return new StatusEvent(
-        e.url(), e.host(), e.status(), time, e.metadata(), e.changed(), e.weight(), e.httpStatus());
   }
 
   /**

@@ -89,18 +89,7 @@ final class PageImport {
       n = (int) Math.max(1, Math.min(maxFetchErrors - 1, number(md, ERROR_COUNT_KEY)));
     }
     for (int i = n - 1; i >= 0; i--) {
-      events.add(
-          i == 0
-              ? e
-              : new StatusEvent(
-                  e.url(),
-                  e.host(),
-                  e.status(),
-                  e.time() - i,
-                  e.metadata(),
-                  e.changed(),
-                  e.weight(),
-                  e.httpStatus()));
+      events.add(i == 0 ? e : e.at(e.time() - i));
     }
     return new ImportedPage(
         row.line(),
