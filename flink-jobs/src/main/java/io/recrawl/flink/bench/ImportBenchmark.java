@@ -6,6 +6,7 @@ import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.config.RecrawlOptions;
 import io.recrawl.flink.tools.frontier.FrontierFormat;
 import io.recrawl.flink.tools.frontier.FrontierImport;
+import io.recrawl.flink.tools.frontier.ImportCommand;
 import io.recrawl.flink.tools.frontier.ImportSettings;
 import io.recrawl.wire.HostKeys;
 import java.io.BufferedWriter;
@@ -83,7 +84,8 @@ public final class ImportBenchmark {
                 config.get(RecrawlOptions.GLOBAL_LAMBDA),
                 config.get(RecrawlOptions.MAX_PARALLELISM).intValue(),
                 parallelism,
-                10_000),
+                10_000,
+                Math.round(ImportCommand.DEFAULT_PARTITION_MB * (1 << 20))),
             System.err);
     long bytes = ThroughputBenchmark.directorySize(Path.of(URI.create(s.savepoint())));
     System.out.printf(

@@ -28,6 +28,8 @@ import java.util.concurrent.Future;
  * {@code bin/recrawl import}: reads an existing frontier, checks every row, builds each host's
  * state with the engine and writes it as a savepoint the job starts from. Bad rows go to the reject
  * file; a file with more than {@code maxBadShare} of them is refused and no savepoint is written.
+ * Good rows are spilled in {@link PagePartitions} by host and built a partition at a time, so the
+ * heap holds one partition, not the frontier.
  */
 public final class FrontierImport {
 
@@ -39,6 +41,8 @@ public final class FrontierImport {
    * @param maxParallelism the job's {@code recrawl.max-parallelism}
    * @param parallelism threads that check rows, and of the job that writes the savepoint
    * @param progressEveryMs how often a progress line is printed
+   * @param partitionBytes about how many bytes of the input's rows are built at a time (each
+   *     partition's pages are in memory together)
    */
   public record Options(
       Path in,
@@ -51,7 +55,8 @@ public final class FrontierImport {
       double lambda0,
       int maxParallelism,
       int parallelism,
-      long progressEveryMs) {}
+      long progressEveryMs,
+      long partitionBytes) {}
 
   /**
    * What an import did.
@@ -109,86 +114,26 @@ public final class FrontierImport {
     }
     EngineConfig cfg = EngineConfig.fromMap(o.engineSettings(), "recrawl.engine.");
     PageImport pages = new PageImport(o.settings(), cfg.maxFetchErrors);
-    Map<String, List<ImportedPage>> byHost = new HashMap<>();
-    Map<String, Long> seen = new HashMap<>();
-    long rows = 0;
-    long good = 0;
     long t0 = System.nanoTime();
-    Map<String, Long> byReason;
-    long bad;
-    try (Rejects rejects = new Rejects(o.rejects())) {
-      try (Counting counted = new Counting(Files.newInputStream(o.in()));
-          BufferedReader reader =
-              new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8), 1 << 16)) {
-        Progress progress =
-            new Progress(
-                log, "read", Files.size(o.in()), "bytes", () -> counted.count, o.progressEveryMs());
-        RowSource source = RowSource.of(o.format(), reader);
-        int threads = Math.max(1, o.parallelism());
-        ExecutorService pool = Executors.newFixedThreadPool(threads, FrontierImport::checker);
-        try {
-          // Records are cut in order here and checked in batches on the pool; results are taken in
-          // order, so line numbers, duplicates and the reject file are as a single thread's.
-          ArrayDeque<Future<Object[]>> pending = new ArrayDeque<>();
-          boolean more = true;
-          while (true) {
-            while (more && pending.size() < 2 * threads) {
-              List<RowSource.Record> batch = new ArrayList<>(BATCH);
-              RowSource.Record r;
-              while (batch.size() < BATCH && (r = source.nextRecord()) != null) {
-                batch.add(r);
-              }
-              more = batch.size() == BATCH;
-              if (!batch.isEmpty()) {
-                pending.add(pool.submit(() -> check(source, pages, batch)));
-              }
-            }
-            if (pending.isEmpty()) {
-              break;
-            }
-            for (Object checked : result(pending.poll())) {
-              rows++;
-              progress.update(rows);
-              if (checked instanceof BadRow b) {
-                rejects.add(b);
-                continue;
-              }
-              Checked c = (Checked) checked;
-              ImportedPage page = c.page();
-              Long first = seen.putIfAbsent(page.url(), page.line());
-              if (first != null) {
-                rejects.add(
-                    new BadRow(
-                        page.line(),
-                        "duplicate_url",
-                        "the URL of line " + first + " again",
-                        c.raw()));
-                continue;
-              }
-              byHost.computeIfAbsent(page.host(), h -> new ArrayList<>()).add(page);
-              good++;
-            }
-          }
-        } finally {
-          pool.shutdownNow();
-        }
-        byReason = new TreeMap<>(rejects.byReason());
-        bad = rejects.count();
-      }
-      seen = null;
+    int partitions = PagePartitions.countFor(Files.size(o.in()), o.partitionBytes());
+    try (Rejects rejects = new Rejects(o.rejects());
+        PagePartitions spill = new PagePartitions(partitions, null)) {
+      long rows = readRows(o, pages, rejects, spill, log);
+      long checked = rows - rejects.count();
       double readSeconds = (System.nanoTime() - t0) / 1e9;
-      if (rows > 0 && bad > o.maxBadShare() * rows) {
-        log.printf(
-            Locale.ROOT,
-            "recrawl import: refused: %,d of %,d rows are bad (%.2f%%), more than --max-bad-share"
-                + " %s; see %s%n",
-            bad,
+      if (refused(o, rows, rejects.count(), log)) {
+        return new Summary(
             rows,
-            100.0 * bad / rows,
-            o.maxBadShare(),
-            o.rejects());
-        return new Summary(rows, good, bad, byReason, byHost.size(), null, readSeconds, 0, 0);
+            checked,
+            rejects.count(),
+            new TreeMap<>(rejects.byReason()),
+            0,
+            null,
+            readSeconds,
+            0,
+            0);
       }
+
       long t1 = System.nanoTime();
       HostImporter importer =
           new HostImporter(
@@ -197,26 +142,60 @@ public final class FrontierImport {
               o.lambda0(),
               o.settings().firstDue());
       int hosts = 0;
+      long refusedByEngine = 0;
       try (ImportedSavepoint savepoint = new ImportedSavepoint()) {
         long[] built = {0};
         Progress progress =
-            new Progress(log, "built", good, "rows", () -> built[0], o.progressEveryMs());
-        for (String host : new ArrayList<>(new TreeMap<>(byHost).keySet())) {
-          List<ImportedPage> ofHost = byHost.remove(host);
-          List<BadRow> refused = new ArrayList<>();
-          RecordingHostStore state = importer.build(host, ofHost, refused::add);
-          for (BadRow b : refused) {
-            rejects.add(b);
+            new Progress(log, "built", checked, "rows", () -> built[0], o.progressEveryMs());
+        for (int i = 0; i < spill.count(); i++) {
+          // One partition in memory at a time: its hosts' pages, each URL once.
+          Map<String, List<ImportedPage>> byHost = new TreeMap<>();
+          Map<String, Long> seen = new HashMap<>();
+          spill.read(
+              i,
+              (page, raw) -> {
+                built[0]++;
+                Long first = seen.putIfAbsent(page.url(), page.line());
+                if (first != null) {
+                  rejects.add(
+                      new BadRow(
+                          page.line(),
+                          "duplicate_url",
+                          "the URL of line " + first + " again",
+                          raw));
+                  return;
+                }
+                byHost.computeIfAbsent(page.host(), h -> new ArrayList<>()).add(page);
+              });
+          for (Map.Entry<String, List<ImportedPage>> e : byHost.entrySet()) {
+            List<BadRow> refused = new ArrayList<>();
+            RecordingHostStore state = importer.build(e.getKey(), e.getValue(), refused::add);
+            for (BadRow b : refused) {
+              rejects.add(b);
+            }
+            refusedByEngine += refused.size();
+            if (state.host() != null) {
+              savepoint.add(e.getKey(), state);
+              hosts++;
+            }
           }
-          good -= refused.size();
-          if (state.host() != null) {
-            savepoint.add(host, state);
-            hosts++;
-          }
-          built[0] += ofHost.size();
           progress.update(built[0]);
         }
+        long good = rows - rejects.count();
         double buildSeconds = (System.nanoTime() - t1) / 1e9;
+        // Duplicates are known only now; the engine's own refusals do not count against the file.
+        if (refused(o, rows, rejects.count() - refusedByEngine, log)) {
+          return new Summary(
+              rows,
+              good,
+              rejects.count(),
+              new TreeMap<>(rejects.byReason()),
+              hosts,
+              null,
+              readSeconds,
+              buildSeconds,
+              0);
+        }
         long t2 = System.nanoTime();
         String written =
             savepoint.write(
@@ -239,6 +218,77 @@ public final class FrontierImport {
             writeSeconds);
       }
     }
+  }
+
+  /**
+   * Reads and checks every row, in order: bad ones go to the reject file, good ones to their host's
+   * partition. Returns the number of rows.
+   */
+  private static long readRows(
+      Options o, PageImport pages, Rejects rejects, PagePartitions spill, PrintStream log)
+      throws Exception {
+    long rows = 0;
+    try (Counting counted = new Counting(Files.newInputStream(o.in()));
+        BufferedReader reader =
+            new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8), 1 << 16)) {
+      Progress progress =
+          new Progress(
+              log, "read", Files.size(o.in()), "bytes", () -> counted.count, o.progressEveryMs());
+      RowSource source = RowSource.of(o.format(), reader);
+      int threads = Math.max(1, o.parallelism());
+      ExecutorService pool = Executors.newFixedThreadPool(threads, FrontierImport::checker);
+      try {
+        // Records are cut in order here and checked in batches on the pool; results are taken in
+        // order, so line numbers and the reject file are as a single thread's.
+        ArrayDeque<Future<Object[]>> pending = new ArrayDeque<>();
+        boolean more = true;
+        while (true) {
+          while (more && pending.size() < 2 * threads) {
+            List<RowSource.Record> batch = new ArrayList<>(BATCH);
+            RowSource.Record r;
+            while (batch.size() < BATCH && (r = source.nextRecord()) != null) {
+              batch.add(r);
+            }
+            more = batch.size() == BATCH;
+            if (!batch.isEmpty()) {
+              pending.add(pool.submit(() -> check(source, pages, batch)));
+            }
+          }
+          if (pending.isEmpty()) {
+            return rows;
+          }
+          for (Object checked : result(pending.poll())) {
+            rows++;
+            progress.update(rows);
+            if (checked instanceof BadRow b) {
+              rejects.add(b);
+            } else {
+              Checked c = (Checked) checked;
+              spill.add(c.page(), c.raw());
+            }
+          }
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  /** Whether the file has more bad rows than {@code --max-bad-share} allows; says so if it has. */
+  private static boolean refused(Options o, long rows, long bad, PrintStream log) {
+    if (rows == 0 || bad <= o.maxBadShare() * rows) {
+      return false;
+    }
+    log.printf(
+        Locale.ROOT,
+        "recrawl import: refused: %,d of %,d rows are bad (%.2f%%), more than --max-bad-share"
+            + " %s; see %s%n",
+        bad,
+        rows,
+        100.0 * bad / rows,
+        o.maxBadShare(),
+        o.rejects());
+    return true;
   }
 
   /** Records checked in one task. */

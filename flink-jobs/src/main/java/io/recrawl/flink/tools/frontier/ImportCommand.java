@@ -19,7 +19,8 @@ public final class ImportCommand {
       "usage: bin/recrawl import --in FILE --savepoint DIR [--format opensearch|sql-csv|sql-tsv|seeds]"
           + " [--config FILE] [--rejects FILE] [--max-bad-share 0.01] [--weight-key recrawl.weight|none]"
           + " [--last-fetch-keys recrawl.lastFetch,protocol.date] [--fetch-interval-min 1440]"
-          + " [--now EPOCH_MS|ISO-8601] [--first-due next-fetch|value] [--parallelism 2]";
+          + " [--now EPOCH_MS|ISO-8601] [--first-due next-fetch|value] [--parallelism 2]"
+          + " [--partition-mb 32]";
 
   private static final List<String> FLAGS =
       List.of(
@@ -35,6 +36,7 @@ public final class ImportCommand {
           "now",
           "first-due",
           "parallelism",
+          "partition-mb",
           "progress-ms");
 
   private ImportCommand() {}
@@ -107,6 +109,10 @@ public final class ImportCommand {
     if (!(share >= 0 && share <= 1)) {
       throw new IllegalArgumentException("--max-bad-share must be in [0, 1], got " + share);
     }
+    double partitionMb = number(o, "partition-mb", DEFAULT_PARTITION_MB);
+    if (!(partitionMb > 0)) {
+      throw new IllegalArgumentException("--partition-mb must be positive, got " + partitionMb);
+    }
     long maxParallelism = config.get(RecrawlOptions.MAX_PARALLELISM);
     return new FrontierImport.Options(
         in,
@@ -119,8 +125,12 @@ public final class ImportCommand {
         config.get(RecrawlOptions.GLOBAL_LAMBDA),
         maxParallelism == 0 ? 128 : (int) maxParallelism,
         (int) number(o, "parallelism", 2),
-        (long) number(o, "progress-ms", 5_000));
+        (long) number(o, "progress-ms", 5_000),
+        Math.max(1, Math.round(partitionMb * (1 << 20))));
   }
+
+  /** Input built at a time: its pages take about 200 MB of heap (rows of about 230 bytes). */
+  public static final double DEFAULT_PARTITION_MB = 32;
 
   private static FrontierFormat guess(Path in) {
     String name = in.getFileName().toString();

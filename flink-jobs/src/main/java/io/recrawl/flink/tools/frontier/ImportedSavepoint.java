@@ -20,11 +20,11 @@ import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
-import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.state.api.OperatorIdentifier;
 import org.apache.flink.state.api.OperatorTransformation;
 import org.apache.flink.state.api.SavepointWriter;
 import org.apache.flink.state.api.StateBootstrapTransformation;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.Collector;
@@ -32,7 +32,8 @@ import org.apache.flink.util.Collector;
 /**
  * Collects imported hosts in spill files and writes them as a savepoint of the scheduler with the
  * State Processor API. The hosts are spilled in chunks so that the writing job reads them in
- * parallel and never holds them in its job graph.
+ * parallel and never holds them in its job graph, and it writes them through RocksDB, on disk, so
+ * that its heap does not hold them either.
  */
 final class ImportedSavepoint implements AutoCloseable {
 
@@ -96,7 +97,7 @@ final class ImportedSavepoint implements AutoCloseable {
         OperatorTransformation.bootstrapWith(hosts)
             .keyBy((KeySelector<Tuple2<String, byte[]>, String>) r -> r.f0, Types.STRING)
             .transform(new ImportedStateBootstrap(settingsEntry, watermark));
-    SavepointWriter.newSavepoint(env, new HashMapStateBackend(), maxParallelism)
+    SavepointWriter.newSavepoint(env, new EmbeddedRocksDBStateBackend(), maxParallelism)
         .withOperator(OperatorIdentifier.forUid(SchedulerState.OPERATOR_UID), scheduler)
         .write(dir);
     env.execute("recrawl-import");

@@ -1,0 +1,73 @@
+package io.recrawl.flink.tools.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.config.RecrawlOptions;
+import io.recrawl.wire.HostKeys;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The import's verdict on a file, in parts: duplicates found part by part still count as bad. */
+class FrontierImportTest {
+
+  @TempDir Path tmp;
+
+  private FrontierImport.Summary importSeeds(List<String> lines, double maxBadShare)
+      throws Exception {
+    Path in = tmp.resolve("seeds.txt");
+    Files.write(in, lines);
+    RecrawlConfig config = RecrawlConfig.defaults();
+    FrontierImport.Options o =
+        new FrontierImport.Options(
+            in,
+            FrontierFormat.SEEDS,
+            tmp.resolve("savepoint").toUri().toString(),
+            tmp.resolve("rejects.tsv"),
+            maxBadShare,
+            new ImportSettings(
+                HostKeys.Mode.BY_HOST,
+                ImportSettings.DEFAULT_WEIGHT_KEY,
+                ImportSettings.DEFAULT_LAST_FETCH_KEYS,
+                ImportSettings.DEFAULT_FETCH_INTERVAL_MS,
+                PageImportTest.NOW),
+            config.engineSettings(),
+            config.get(RecrawlOptions.GLOBAL_LAMBDA),
+            128,
+            1,
+            60_000,
+            64); // parts of 64 bytes: a few lines each
+    return FrontierImport.run(
+        o, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void duplicatesFoundInTheirPartsCountTowardsRefusingTheFile() throws Exception {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      lines.add("https://h" + (i % 9) + ".example/" + i);
+    }
+    // Four copies of earlier URLs, each read long after its first copy: 4 of 44 rows are bad.
+    lines.addAll(List.of(lines.get(0), lines.get(10), lines.get(21), lines.get(33)));
+
+    FrontierImport.Summary s = importSeeds(lines, 0.05);
+
+    assertThat(s.refused()).isTrue();
+    assertThat(s.rows()).isEqualTo(44);
+    assertThat(s.badByReason()).isEqualTo(Map.of("duplicate_url", 4L));
+    assertThat(Files.exists(tmp.resolve("savepoint"))).isFalse();
+    List<String> rejects = Files.readAllLines(tmp.resolve("rejects.tsv"));
+    assertThat(rejects).hasSize(5); // the header and the four copies, with their lines
+    assertThat(rejects.subList(1, 5))
+        .extracting(l -> l.split("\t")[0])
+        .containsExactlyInAnyOrder("41", "42", "43", "44");
+  }
+}
