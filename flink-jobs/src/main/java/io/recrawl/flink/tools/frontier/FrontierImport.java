@@ -119,21 +119,10 @@ public final class FrontierImport {
     try (Rejects rejects = new Rejects(o.rejects());
         PagePartitions spill = new PagePartitions(partitions, null)) {
       long rows = readRows(o, pages, rejects, spill, log);
-      long checked = rows - rejects.count();
       double readSeconds = (System.nanoTime() - t0) / 1e9;
       if (refused(o, rows, rejects.count(), log)) {
-        return new Summary(
-            rows,
-            checked,
-            rejects.count(),
-            new TreeMap<>(rejects.byReason()),
-            0,
-            null,
-            readSeconds,
-            0,
-            0);
+        return summary(rows, rejects, 0, null, readSeconds, 0, 0);
       }
-
       long t1 = System.nanoTime();
       HostImporter importer =
           new HostImporter(
@@ -141,60 +130,13 @@ public final class FrontierImport {
               o.settings().now(),
               o.lambda0(),
               o.settings().firstDue());
-      int hosts = 0;
-      long refusedByEngine = 0;
       try (ImportedSavepoint savepoint = new ImportedSavepoint()) {
-        long[] built = {0};
-        Progress progress =
-            new Progress(log, "built", checked, "rows", () -> built[0], o.progressEveryMs());
-        for (int i = 0; i < spill.count(); i++) {
-          // One partition in memory at a time: its hosts' pages, each URL once.
-          Map<String, List<ImportedPage>> byHost = new TreeMap<>();
-          Map<String, Long> seen = new HashMap<>();
-          spill.read(
-              i,
-              (page, raw) -> {
-                built[0]++;
-                Long first = seen.putIfAbsent(page.url(), page.line());
-                if (first != null) {
-                  rejects.add(
-                      new BadRow(
-                          page.line(),
-                          "duplicate_url",
-                          "the URL of line " + first + " again",
-                          raw));
-                  return;
-                }
-                byHost.computeIfAbsent(page.host(), h -> new ArrayList<>()).add(page);
-              });
-          for (Map.Entry<String, List<ImportedPage>> e : byHost.entrySet()) {
-            List<BadRow> refused = new ArrayList<>();
-            RecordingHostStore state = importer.build(e.getKey(), e.getValue(), refused::add);
-            for (BadRow b : refused) {
-              rejects.add(b);
-            }
-            refusedByEngine += refused.size();
-            if (state.host() != null) {
-              savepoint.add(e.getKey(), state);
-              hosts++;
-            }
-          }
-          progress.update(built[0]);
-        }
-        long good = rows - rejects.count();
+        Built built =
+            buildHosts(spill, importer, rejects, savepoint, rows - rejects.count(), o, log);
         double buildSeconds = (System.nanoTime() - t1) / 1e9;
         // Duplicates are known only now; the engine's own refusals do not count against the file.
-        if (refused(o, rows, rejects.count() - refusedByEngine, log)) {
-          return new Summary(
-              rows,
-              good,
-              rejects.count(),
-              new TreeMap<>(rejects.byReason()),
-              hosts,
-              null,
-              readSeconds,
-              buildSeconds,
-              0);
+        if (refused(o, rows, rejects.count() - built.refusedByEngine(), log)) {
+          return summary(rows, rejects, built.hosts(), null, readSeconds, buildSeconds, 0);
         }
         long t2 = System.nanoTime();
         String written =
@@ -206,18 +148,84 @@ public final class FrontierImport {
                     o.engineSettings(), o.settings().mode().configName()),
                 o.settings().now());
         double writeSeconds = (System.nanoTime() - t2) / 1e9;
-        return new Summary(
-            rows,
-            good,
-            rejects.count(),
-            new TreeMap<>(rejects.byReason()),
-            hosts,
-            written,
-            readSeconds,
-            buildSeconds,
-            writeSeconds);
+        return summary(
+            rows, rejects, built.hosts(), written, readSeconds, buildSeconds, writeSeconds);
       }
     }
+  }
+
+  private static Summary summary(
+      long rows,
+      Rejects rejects,
+      int hosts,
+      String savepoint,
+      double readSeconds,
+      double buildSeconds,
+      double writeSeconds) {
+    return new Summary(
+        rows,
+        rows - rejects.count(),
+        rejects.count(),
+        new TreeMap<>(rejects.byReason()),
+        hosts,
+        savepoint,
+        readSeconds,
+        buildSeconds,
+        writeSeconds);
+  }
+
+  /** What the build did: the hosts it wrote and the pages the engine refused. */
+  private record Built(int hosts, long refusedByEngine) {}
+
+  /**
+   * Builds the hosts of one partition at a time (its pages in memory, each URL once: later copies
+   * go to the reject file) and adds them to the savepoint.
+   */
+  private static Built buildHosts(
+      PagePartitions spill,
+      HostImporter importer,
+      Rejects rejects,
+      ImportedSavepoint savepoint,
+      long toBuild,
+      Options o,
+      PrintStream log)
+      throws IOException {
+    int hosts = 0;
+    long refusedByEngine = 0;
+    long[] read = {0};
+    Progress progress =
+        new Progress(log, "built", toBuild, "rows", () -> read[0], o.progressEveryMs());
+    for (int i = 0; i < spill.count(); i++) {
+      Map<String, List<ImportedPage>> byHost = new TreeMap<>();
+      Map<String, Long> seen = new HashMap<>();
+      spill.read(
+          i,
+          (page, raw) -> {
+            read[0]++;
+            Long first = seen.putIfAbsent(page.url(), page.line());
+            if (first != null) {
+              rejects.add(
+                  new BadRow(
+                      page.line(), "duplicate_url", "the URL of line " + first + " again", raw));
+              return;
+            }
+            byHost.computeIfAbsent(page.host(), h -> new ArrayList<>()).add(page);
+          });
+      for (Map.Entry<String, List<ImportedPage>> e : byHost.entrySet()) {
+        List<BadRow> refused = new ArrayList<>();
+        RecordingHostStore state = importer.build(e.getKey(), e.getValue(), refused::add);
+        for (BadRow b : refused) {
+          rejects.add(b);
+        }
+        refusedByEngine += refused.size();
+        if (state.host() != null) {
+          savepoint.add(e.getKey(), state);
+          hosts++;
+        }
+      }
+      progress.update(read[0]);
+    }
+    return new Built(hosts, refusedByEngine);
   }
 
   /**

@@ -54,8 +54,11 @@ final class PagePartitions implements AutoCloseable {
     return (int) Math.max(1, Math.min(MAX_PARTITIONS, n));
   }
 
-  /** Open files are a buffer each: this many at most. */
-  static final int MAX_PARTITIONS = 4096;
+  /**
+   * Each partition is an open file: this many at most, well under the common limit of 1,024 open
+   * files a process; a larger input gets larger partitions.
+   */
+  static final int MAX_PARTITIONS = 512;
 
   int count() {
     return out.length;
