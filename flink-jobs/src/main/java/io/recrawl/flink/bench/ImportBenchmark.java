@@ -85,7 +85,8 @@ public final class ImportBenchmark {
                 config.get(RecrawlOptions.MAX_PARALLELISM).intValue(),
                 parallelism,
                 10_000,
-                Math.round(ImportCommand.DEFAULT_PARTITION_MB * (1 << 20))),
+                Math.round(ImportCommand.DEFAULT_PARTITION_MB * (1 << 20)),
+                config.get(RecrawlOptions.CONTROLLER_BUDGET)),
             System.err);
     long bytes = ThroughputBenchmark.directorySize(Path.of(URI.create(s.savepoint())));
     System.out.printf(

@@ -1,6 +1,7 @@
 package io.recrawl.flink.tools.frontier;
 
 import io.recrawl.engine.EngineConfig;
+import io.recrawl.engine.GlobalLambdaController;
 import io.recrawl.engine.HostEngine;
 import io.recrawl.flink.scheduler.StateBootstrap;
 import java.io.BufferedReader;
@@ -43,6 +44,7 @@ public final class FrontierImport {
    * @param progressEveryMs how often a progress line is printed
    * @param partitionBytes about how many bytes of the input's rows are built at a time (each
    *     partition's pages are in memory together)
+   * @param budget the job's {@code recrawl.controller.budget}, crawls a day (0 = none)
    */
   public record Options(
       Path in,
@@ -56,7 +58,8 @@ public final class FrontierImport {
       int maxParallelism,
       int parallelism,
       long progressEveryMs,
-      long partitionBytes) {}
+      long partitionBytes,
+      double budget) {}
 
   /**
    * What an import did.
@@ -106,12 +109,6 @@ public final class FrontierImport {
   private FrontierImport() {}
 
   public static Summary run(Options o, PrintStream log) throws Exception {
-    if (o.settings().firstDue() == ImportSettings.FirstDue.VALUE && !(o.lambda0() > 0)) {
-      log.println(
-          "recrawl import: warning: --first-due value with recrawl.global-lambda 0: no page is"
-              + " under that price, so every page will be due when the job starts; set it near the"
-              + " job's global lambda");
-    }
     EngineConfig cfg = EngineConfig.fromMap(o.engineSettings(), "recrawl.engine.");
     PageImport pages = new PageImport(o.settings(), cfg.maxFetchErrors);
     long t0 = System.nanoTime();
@@ -134,6 +131,7 @@ public final class FrontierImport {
         Built built =
             buildHosts(spill, importer, rejects, savepoint, rows - rejects.count(), o, log);
         double buildSeconds = (System.nanoTime() - t1) / 1e9;
+        advisePrice(o, cfg, importer.demand(), log);
         // Duplicates are known only now; the engine's own refusals do not count against the file.
         if (refused(o, rows, rejects.count() - built.refusedByEngine(), log)) {
           return summary(rows, rejects, built.hosts(), null, readSeconds, buildSeconds, 0);
@@ -281,6 +279,47 @@ public final class FrontierImport {
       }
     }
   }
+
+  /**
+   * Says what the imported hosts' demand makes the price of the budget, the controller's first
+   * price: the job starts at {@code recrawl.global-lambda} until the controller's first period, and
+   * {@code --first-due value} planned every page at it. Returns the price (NaN without a budget).
+   */
+  static double advisePrice(Options o, EngineConfig cfg, double[] demand, PrintStream log) {
+    boolean byValue = o.settings().firstDue() == ImportSettings.FirstDue.VALUE;
+    if (!(o.budget() > 0)) {
+      if (byValue && !(o.lambda0() > 0)) {
+        log.println(
+            "recrawl import: warning: --first-due value with recrawl.global-lambda 0 and no"
+                + " recrawl.controller.budget: no page is under that price, so every page will be"
+                + " due when the job starts; set recrawl.global-lambda near the job's price");
+      }
+      return Double.NaN;
+    }
+    double price = new GlobalLambdaController(cfg.grid, o.budget(), 1.0).update(demand, Double.NaN);
+    log.printf(
+        Locale.ROOT,
+        "recrawl import: these hosts' demand prices recrawl.controller.budget (%,.0f crawls a day)"
+            + " at a global lambda of %.4g; the job starts at recrawl.global-lambda (%.4g) until"
+            + " the controller's first period%n",
+        o.budget(),
+        price,
+        o.lambda0());
+    if (byValue && !(Math.abs(Math.log(o.lambda0() / price)) < PRICE_TOLERANCE)) {
+      log.printf(
+          Locale.ROOT,
+          "recrawl import: warning: --first-due value planned every page at recrawl.global-lambda"
+              + " %.4g, not %.4g: set recrawl.global-lambda: %.4g in the job's configuration and"
+              + " import again%n",
+          o.lambda0(),
+          price,
+          price);
+    }
+    return price;
+  }
+
+  /** How far (in log) the configured price may be from the budget's before the import warns. */
+  static final double PRICE_TOLERANCE = 0.25;
 
   /** Whether the file has more bad rows than {@code --max-bad-share} allows; says so if it has. */
   private static boolean refused(Options o, long rows, long bad, PrintStream log) {

@@ -1,5 +1,6 @@
 package io.recrawl.flink.tools.frontier;
 
+import io.recrawl.engine.DemandLedger;
 import io.recrawl.engine.EngineListener;
 import io.recrawl.engine.HostCall;
 import io.recrawl.engine.HostEngine;
@@ -30,6 +31,7 @@ final class HostImporter {
   private final double lambda0;
   private final ImportSettings.FirstDue firstDue;
   private final Call call = new Call();
+  private final DemandLedger demand;
 
   /**
    * @param now the import's clock
@@ -41,6 +43,15 @@ final class HostImporter {
     this.now = now;
     this.lambda0 = lambda0;
     this.firstDue = firstDue;
+    this.demand = new DemandLedger(engine.config().grid);
+  }
+
+  /**
+   * The summed capped demand curve of every host built so far, as the job's ledger would hold it:
+   * what the global lambda controller prices the budget from.
+   */
+  double[] demand() {
+    return demand.snapshot();
   }
 
   /**
@@ -160,7 +171,9 @@ final class HostImporter {
     public void reschedule(long previous, long next) {}
 
     @Override
-    public void replaceDemand(double[] before, double[] after) {}
+    public void replaceDemand(double[] before, double[] after) {
+      demand.replace(before, after);
+    }
 
     @Override
     public EngineListener listener() {

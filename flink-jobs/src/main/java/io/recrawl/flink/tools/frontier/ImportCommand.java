@@ -126,7 +126,8 @@ public final class ImportCommand {
         maxParallelism == 0 ? 128 : (int) maxParallelism,
         (int) number(o, "parallelism", 2),
         (long) number(o, "progress-ms", 5_000),
-        Math.max(1, Math.round(partitionMb * (1 << 20))));
+        Math.max(1, Math.round(partitionMb * (1 << 20))),
+        config.get(RecrawlOptions.CONTROLLER_BUDGET));
   }
 
   /** Input built at a time: its pages take about 200 MB of heap (rows of about 230 bytes). */

@@ -44,7 +44,8 @@ class FrontierImportTest {
             128,
             1,
             60_000,
-            64); // parts of 64 bytes: a few lines each
+            64, // parts of 64 bytes: a few lines each
+            0);
     return FrontierImport.run(
         o, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
   }

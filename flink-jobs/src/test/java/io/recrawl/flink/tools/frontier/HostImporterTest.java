@@ -205,4 +205,72 @@ class HostImporterTest {
       return this;
     }
   }
+
+  @Test
+  void theBuiltHostsDemandPricesTheBudgetAsTheControllerWould() throws Exception {
+    HostImporter importer = new HostImporter(engine, NOW, 0, ImportSettings.FirstDue.VALUE);
+    for (String host : List.of("a.example", "b.example")) {
+      List<ImportedPage> pages = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        Map<String, List<String>> md = new HashMap<>();
+        md.put(
+            "recrawl.lastFetch",
+            List.of(java.time.Instant.ofEpochMilli(NOW - (i + 1) * 3_600_000L).toString()));
+        md.put("recrawl.change-rate", List.of(Double.toString(0.05 * (i + 1))));
+        pages.add(
+            rows.page(
+                new FrontierRow(
+                    i + 1, "http://" + host + "/p" + i, CrawlStatus.FETCHED, NOW, md, "")));
+      }
+      importer.build(host, pages, b -> {});
+    }
+    double[] demand = importer.demand();
+    // The budget these hosts would spend at a lambda of 1: the import must price it at about 1.
+    double budget = cfg.grid.demandAt(demand, 1.0);
+    assertThat(budget).isPositive();
+
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    double price =
+        FrontierImport.advisePrice(
+            options(ImportSettings.FirstDue.VALUE, 0, budget),
+            cfg,
+            demand,
+            new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(price).isCloseTo(1.0, org.assertj.core.data.Percentage.withPercentage(5));
+    assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .contains(
+            "set recrawl.global-lambda: " + String.format(java.util.Locale.ROOT, "%.4g", price));
+    // Twice the budget buys more crawls: a lower price.
+    double cheaper =
+        FrontierImport.advisePrice(
+            options(ImportSettings.FirstDue.NEXT_FETCH, price, 2 * budget),
+            cfg,
+            demand,
+            new java.io.PrintStream(new java.io.ByteArrayOutputStream()));
+    assertThat(cheaper).isLessThan(price);
+  }
+
+  private static FrontierImport.Options options(
+      ImportSettings.FirstDue firstDue, double lambda0, double budget) {
+    return new FrontierImport.Options(
+        java.nio.file.Path.of("in"),
+        FrontierFormat.SEEDS,
+        "sp",
+        java.nio.file.Path.of("rejects"),
+        0.01,
+        new ImportSettings(
+            HostKeys.Mode.BY_HOST,
+            ImportSettings.DEFAULT_WEIGHT_KEY,
+            ImportSettings.DEFAULT_LAST_FETCH_KEYS,
+            ImportSettings.DEFAULT_FETCH_INTERVAL_MS,
+            NOW,
+            firstDue),
+        Map.of(),
+        lambda0,
+        128,
+        1,
+        1000,
+        1 << 20,
+        budget);
+  }
 }
