@@ -86,7 +86,8 @@ public final class ImportBenchmark {
                 parallelism,
                 10_000,
                 Math.round(ImportCommand.DEFAULT_PARTITION_MB * (1 << 20)),
-                config.get(RecrawlOptions.CONTROLLER_BUDGET)),
+                config.get(RecrawlOptions.CONTROLLER_BUDGET),
+                null),
             System.err);
     long bytes = ThroughputBenchmark.directorySize(Path.of(URI.create(s.savepoint())));
     System.out.printf(

@@ -237,17 +237,29 @@ class FrontierImportITCase {
     int rc =
         ImportCommand.run(
             new String[] {
-              "--in", in.toString(),
-              "--format", format,
-              "--savepoint", savepoint.toUri().toString(),
-              "--rejects", rejects.toString(),
-              "--now", Long.toString(T),
-              "--progress-ms", "2000",
-              "--partition-mb", partitionMb
+              "--in",
+              in.toString(),
+              "--format",
+              format,
+              "--savepoint",
+              savepoint.toUri().toString(),
+              "--rejects",
+              rejects.toString(),
+              "--now",
+              Long.toString(T),
+              "--progress-ms",
+              "2000",
+              "--partition-mb",
+              partitionMb,
+              "--tmp-dir",
+              savepoint + "-tmp"
             },
             new PrintStream(log, true, StandardCharsets.UTF_8));
     String text = log.toString(StandardCharsets.UTF_8);
     assertThat(rc).as(text).isZero();
+    try (java.util.stream.Stream<Path> left = Files.list(Path.of(savepoint + "-tmp"))) {
+      assertThat(left).as("the import's temporary files are deleted").isEmpty();
+    }
     return text;
   }
 

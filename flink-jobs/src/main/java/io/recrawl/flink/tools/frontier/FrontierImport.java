@@ -45,6 +45,7 @@ public final class FrontierImport {
    * @param partitionBytes about how many bytes of the input's rows are built at a time (each
    *     partition's pages are in memory together)
    * @param budget the job's {@code recrawl.controller.budget}, crawls a day (0 = none)
+   * @param tmpDir where the import's temporary files go (null: the system's temporary directory)
    */
   public record Options(
       Path in,
@@ -59,7 +60,8 @@ public final class FrontierImport {
       int parallelism,
       long progressEveryMs,
       long partitionBytes,
-      double budget) {}
+      double budget,
+      Path tmpDir) {}
 
   /**
    * What an import did.
@@ -114,7 +116,7 @@ public final class FrontierImport {
     long t0 = System.nanoTime();
     int partitions = PagePartitions.countFor(Files.size(o.in()), o.partitionBytes());
     try (Rejects rejects = new Rejects(o.rejects());
-        PagePartitions spill = new PagePartitions(partitions, null)) {
+        PagePartitions spill = new PagePartitions(partitions, o.tmpDir())) {
       long rows = readRows(o, pages, rejects, spill, log);
       double readSeconds = (System.nanoTime() - t0) / 1e9;
       if (refused(o, rows, rejects.count(), log)) {
@@ -127,7 +129,7 @@ public final class FrontierImport {
               o.settings().now(),
               o.lambda0(),
               o.settings().firstDue());
-      try (ImportedSavepoint savepoint = new ImportedSavepoint()) {
+      try (ImportedSavepoint savepoint = new ImportedSavepoint(o.tmpDir())) {
         Built built =
             buildHosts(spill, importer, rejects, savepoint, rows - rejects.count(), o, log);
         double buildSeconds = (System.nanoTime() - t1) / 1e9;

@@ -20,7 +20,7 @@ public final class ImportCommand {
           + " [--config FILE] [--rejects FILE] [--max-bad-share 0.01] [--weight-key recrawl.weight|none]"
           + " [--last-fetch-keys recrawl.lastFetch,protocol.date] [--fetch-interval-min 1440]"
           + " [--now EPOCH_MS|ISO-8601] [--first-due next-fetch|value] [--parallelism 2]"
-          + " [--partition-mb 32]";
+          + " [--partition-mb 32] [--tmp-dir DIR]";
 
   private static final List<String> FLAGS =
       List.of(
@@ -37,6 +37,7 @@ public final class ImportCommand {
           "first-due",
           "parallelism",
           "partition-mb",
+          "tmp-dir",
           "progress-ms");
 
   private ImportCommand() {}
@@ -127,7 +128,8 @@ public final class ImportCommand {
         (int) number(o, "parallelism", 2),
         (long) number(o, "progress-ms", 5_000),
         Math.max(1, Math.round(partitionMb * (1 << 20))),
-        config.get(RecrawlOptions.CONTROLLER_BUDGET));
+        config.get(RecrawlOptions.CONTROLLER_BUDGET),
+        o.containsKey("tmp-dir") ? Path.of(o.get("tmp-dir")) : null);
   }
 
   /** Input built at a time: its pages take about 200 MB of heap (rows of about 230 bytes). */

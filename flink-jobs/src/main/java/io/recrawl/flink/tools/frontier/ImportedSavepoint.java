@@ -19,6 +19,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.state.api.OperatorIdentifier;
 import org.apache.flink.state.api.OperatorTransformation;
@@ -47,8 +48,12 @@ final class ImportedSavepoint implements AutoCloseable {
   private int chunks;
   private int inChunk;
 
-  ImportedSavepoint() throws IOException {
-    spill = Files.createTempDirectory("recrawl-import-");
+  /** Spills under {@code tmpDir} (null: the system's temporary directory). */
+  ImportedSavepoint(Path tmpDir) throws IOException {
+    spill =
+        tmpDir == null
+            ? Files.createTempDirectory("recrawl-import-")
+            : Files.createTempDirectory(Files.createDirectories(tmpDir), "recrawl-import-");
   }
 
   /** Adds one host's records. */
@@ -84,6 +89,8 @@ final class ImportedSavepoint implements AutoCloseable {
       chunk = null;
     }
     Configuration conf = new Configuration();
+    // RocksDB's working files go beside the spill, not to a temporary directory that may be small.
+    conf.set(CoreOptions.TMP_DIRS, spill.toString());
     // Snappy, as the job's RocksDB compresses its files: pages and slots repeat URL paths.
     conf.set(ExecutionOptions.SNAPSHOT_COMPRESSION, true);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);

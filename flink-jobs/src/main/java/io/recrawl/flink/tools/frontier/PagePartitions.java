@@ -44,7 +44,7 @@ final class PagePartitions implements AutoCloseable {
     dir =
         parent == null
             ? Files.createTempDirectory("recrawl-import-rows-")
-            : Files.createTempDirectory(parent, "recrawl-import-rows-");
+            : Files.createTempDirectory(Files.createDirectories(parent), "recrawl-import-rows-");
     out = new DataOutputStream[partitions];
   }
 

@@ -45,7 +45,8 @@ class FrontierImportTest {
             1,
             60_000,
             64, // parts of 64 bytes: a few lines each
-            0);
+            0,
+            tmp.resolve("work"));
     return FrontierImport.run(
         o, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
   }
@@ -70,5 +71,8 @@ class FrontierImportTest {
     assertThat(rejects.subList(1, 5))
         .extracting(l -> l.split("\t")[0])
         .containsExactlyInAnyOrder("41", "42", "43", "44");
+    try (java.util.stream.Stream<Path> left = Files.list(tmp.resolve("work"))) {
+      assertThat(left).as("temporary files are deleted").isEmpty();
+    }
   }
 }

@@ -271,6 +271,7 @@ class HostImporterTest {
         1,
         1000,
         1 << 20,
-        budget);
+        budget,
+        null);
   }
 }
