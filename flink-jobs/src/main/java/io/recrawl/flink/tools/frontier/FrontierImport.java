@@ -123,15 +123,23 @@ public final class FrontierImport {
         return summary(rows, rejects, 0, null, readSeconds, 0, 0);
       }
       long t1 = System.nanoTime();
-      HostImporter importer =
-          new HostImporter(
-              new HostEngine(buildConfig(o)),
-              o.settings().now(),
-              o.lambda0(),
-              o.settings().firstDue());
+      long toBuild = rows - rejects.count();
+      double lambda0 = o.lambda0();
+      if (o.settings().firstDue() == ImportSettings.FirstDue.VALUE && o.budget() > 0) {
+        // Pages are planned at a price: the budget's, from every host's demand, which a first
+        // build finds (demand does not depend on the price the pages are planned at).
+        HostImporter pricing = importer(o, lambda0);
+        buildHosts(spill, pricing, null, null, toBuild, "priced", o, log);
+        lambda0 = budgetPrice(cfg, o.budget(), pricing.demand());
+        log.printf(
+            Locale.ROOT,
+            "recrawl import: --first-due value: pages planned at the budget's price, a global"
+                + " lambda of %.4g%n",
+            lambda0);
+      }
+      HostImporter importer = importer(o, lambda0);
       try (ImportedSavepoint savepoint = new ImportedSavepoint(o.tmpDir())) {
-        Built built =
-            buildHosts(spill, importer, rejects, savepoint, rows - rejects.count(), o, log);
+        Built built = buildHosts(spill, importer, rejects, savepoint, toBuild, "built", o, log);
         double buildSeconds = (System.nanoTime() - t1) / 1e9;
         advisePrice(o, cfg, importer.demand(), log);
         // Duplicates are known only now; the engine's own refusals do not count against the file.
@@ -177,9 +185,15 @@ public final class FrontierImport {
   /** What the build did: the hosts it wrote and the pages the engine refused. */
   private record Built(int hosts, long refusedByEngine) {}
 
+  private static HostImporter importer(Options o, double lambda0) {
+    return new HostImporter(
+        new HostEngine(buildConfig(o)), o.settings().now(), lambda0, o.settings().firstDue());
+  }
+
   /**
    * Builds the hosts of one partition at a time (its pages in memory, each URL once: later copies
-   * go to the reject file) and adds them to the savepoint.
+   * go to the reject file) and adds them to the savepoint; with a null savepoint and reject file,
+   * only builds them (for their demand).
    */
   private static Built buildHosts(
       PagePartitions spill,
@@ -187,6 +201,7 @@ public final class FrontierImport {
       Rejects rejects,
       ImportedSavepoint savepoint,
       long toBuild,
+      String what,
       Options o,
       PrintStream log)
       throws IOException {
@@ -194,7 +209,7 @@ public final class FrontierImport {
     long refusedByEngine = 0;
     long[] read = {0};
     Progress progress =
-        new Progress(log, "built", toBuild, "rows", () -> read[0], o.progressEveryMs());
+        new Progress(log, what, toBuild, "rows", () -> read[0], o.progressEveryMs());
     for (int i = 0; i < spill.count(); i++) {
       Map<String, List<ImportedPage>> byHost = new TreeMap<>();
       Map<String, Long> seen = new HashMap<>();
@@ -204,9 +219,11 @@ public final class FrontierImport {
             read[0]++;
             Long first = seen.putIfAbsent(page.url(), page.line());
             if (first != null) {
-              rejects.add(
-                  new BadRow(
-                      page.line(), "duplicate_url", "the URL of line " + first + " again", raw));
+              if (rejects != null) {
+                rejects.add(
+                    new BadRow(
+                        page.line(), "duplicate_url", "the URL of line " + first + " again", raw));
+              }
               return;
             }
             byHost.computeIfAbsent(page.host(), h -> new ArrayList<>()).add(page);
@@ -214,6 +231,9 @@ public final class FrontierImport {
       for (Map.Entry<String, List<ImportedPage>> e : byHost.entrySet()) {
         List<BadRow> refused = new ArrayList<>();
         RecordingHostStore state = importer.build(e.getKey(), e.getValue(), refused::add);
+        if (savepoint == null) {
+          continue;
+        }
         for (BadRow b : refused) {
           rejects.add(b);
         }
@@ -284,13 +304,13 @@ public final class FrontierImport {
 
   /**
    * Says what the imported hosts' demand makes the price of the budget, the controller's first
-   * price: the job starts at {@code recrawl.global-lambda} until the controller's first period, and
-   * {@code --first-due value} planned every page at it. Returns the price (NaN without a budget).
+   * price, and whether the job's start price ({@code recrawl.global-lambda}, until the controller's
+   * first period) is near it; without a budget, warns when {@code --first-due value} planned every
+   * page at a price of 0. Returns the budget's price (NaN without a budget).
    */
   static double advisePrice(Options o, EngineConfig cfg, double[] demand, PrintStream log) {
-    boolean byValue = o.settings().firstDue() == ImportSettings.FirstDue.VALUE;
     if (!(o.budget() > 0)) {
-      if (byValue && !(o.lambda0() > 0)) {
+      if (o.settings().firstDue() == ImportSettings.FirstDue.VALUE && !(o.lambda0() > 0)) {
         log.println(
             "recrawl import: warning: --first-due value with recrawl.global-lambda 0 and no"
                 + " recrawl.controller.budget: no page is under that price, so every page will be"
@@ -298,29 +318,30 @@ public final class FrontierImport {
       }
       return Double.NaN;
     }
-    double price = new GlobalLambdaController(cfg.grid, o.budget(), 1.0).update(demand, Double.NaN);
+    double price = budgetPrice(cfg, o.budget(), demand);
     log.printf(
         Locale.ROOT,
         "recrawl import: these hosts' demand prices recrawl.controller.budget (%,.0f crawls a day)"
-            + " at a global lambda of %.4g; the job starts at recrawl.global-lambda (%.4g) until"
-            + " the controller's first period%n",
+            + " at a global lambda of %.4g%n",
         o.budget(),
-        price,
-        o.lambda0());
-    if (byValue && !(Math.abs(Math.log(o.lambda0() / price)) < PRICE_TOLERANCE)) {
+        price);
+    if (!(Math.abs(Math.log(o.lambda0() / price)) < PRICE_TOLERANCE)) {
       log.printf(
           Locale.ROOT,
-          "recrawl import: warning: --first-due value planned every page at recrawl.global-lambda"
-              + " %.4g, not %.4g: set recrawl.global-lambda: %.4g in the job's configuration and"
-              + " import again%n",
+          "recrawl import: the job starts at recrawl.global-lambda (%.4g) until the controller's"
+              + " first period: set recrawl.global-lambda: %.4g to start at the budget's price%n",
           o.lambda0(),
-          price,
           price);
     }
     return price;
   }
 
-  /** How far (in log) the configured price may be from the budget's before the import warns. */
+  /** The controller's first price of {@code budget} over summed capped demand. */
+  static double budgetPrice(EngineConfig cfg, double budget, double[] demand) {
+    return new GlobalLambdaController(cfg.grid, budget, 1.0).update(demand, Double.NaN);
+  }
+
+  /** How far (in log) the job's start price may be from the budget's before the import says so. */
   static final double PRICE_TOLERANCE = 0.25;
 
   /** Whether the file has more bad rows than {@code --max-bad-share} allows; says so if it has. */

@@ -81,12 +81,15 @@ final class PagePartitions implements AutoCloseable {
 
   private static final int BUFFER_BYTES = 1 << 14;
 
-  /** Reads partition {@code i} back, in the order its pages were added; ends its writing. */
+  /**
+   * Reads partition {@code i} back, in the order its pages were added; ends its writing. A
+   * partition can be read again; the files go when the partitions are closed.
+   */
   void read(int i, PageSink sink) throws IOException {
     if (out[i] == null) {
       return; // no page fell in it
     }
-    out[i].close();
+    out[i].close(); // closing it again is nothing
     try (DataInputStream in =
         new DataInputStream(new BufferedInputStream(Files.newInputStream(file(i)), 1 << 16))) {
       while (true) {
@@ -98,8 +101,6 @@ final class PagePartitions implements AutoCloseable {
         }
         readPage(in, line, sink);
       }
-    } finally {
-      Files.deleteIfExists(file(i));
     }
   }
 

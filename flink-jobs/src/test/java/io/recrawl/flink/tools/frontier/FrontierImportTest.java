@@ -21,7 +21,15 @@ class FrontierImportTest {
 
   @TempDir Path tmp;
 
+  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
   private FrontierImport.Summary importSeeds(List<String> lines, double maxBadShare)
+      throws Exception {
+    return importSeeds(lines, maxBadShare, ImportSettings.FirstDue.NEXT_FETCH, 0);
+  }
+
+  private FrontierImport.Summary importSeeds(
+      List<String> lines, double maxBadShare, ImportSettings.FirstDue firstDue, double budget)
       throws Exception {
     Path in = tmp.resolve("seeds.txt");
     Files.write(in, lines);
@@ -38,29 +46,32 @@ class FrontierImportTest {
                 ImportSettings.DEFAULT_WEIGHT_KEY,
                 ImportSettings.DEFAULT_LAST_FETCH_KEYS,
                 ImportSettings.DEFAULT_FETCH_INTERVAL_MS,
-                PageImportTest.NOW),
+                PageImportTest.NOW,
+                firstDue),
             config.engineSettings(),
             config.get(RecrawlOptions.GLOBAL_LAMBDA),
             128,
             1,
             60_000,
             64, // parts of 64 bytes: a few lines each
-            0,
+            budget,
             tmp.resolve("work"));
-    return FrontierImport.run(
-        o, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    return FrontierImport.run(o, new PrintStream(log, true, StandardCharsets.UTF_8));
   }
 
-  @Test
-  void duplicatesFoundInTheirPartsCountTowardsRefusingTheFile() throws Exception {
+  private static List<String> withFourCopies() {
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       lines.add("https://h" + (i % 9) + ".example/" + i);
     }
     // Four copies of earlier URLs, each read long after its first copy: 4 of 44 rows are bad.
     lines.addAll(List.of(lines.get(0), lines.get(10), lines.get(21), lines.get(33)));
+    return lines;
+  }
 
-    FrontierImport.Summary s = importSeeds(lines, 0.05);
+  @Test
+  void duplicatesFoundInTheirPartsCountTowardsRefusingTheFile() throws Exception {
+    FrontierImport.Summary s = importSeeds(withFourCopies(), 0.05);
 
     assertThat(s.refused()).isTrue();
     assertThat(s.rows()).isEqualTo(44);
@@ -74,5 +85,26 @@ class FrontierImportTest {
     try (java.util.stream.Stream<Path> left = Files.list(tmp.resolve("work"))) {
       assertThat(left).as("temporary files are deleted").isEmpty();
     }
+  }
+
+  @Test
+  void byValueWithABudgetPlansAtTheBudgetsPriceAndReportsEachBadRowOnce() throws Exception {
+    FrontierImport.Summary s =
+        importSeeds(withFourCopies(), 0.05, ImportSettings.FirstDue.VALUE, 5);
+
+    String text = log.toString(StandardCharsets.UTF_8);
+    java.util.regex.Matcher planned =
+        java.util.regex.Pattern.compile("planned at the budget's price, a global lambda of (\\S+)")
+            .matcher(text);
+    java.util.regex.Matcher priced =
+        java.util.regex.Pattern.compile("crawls a day\\) at a global lambda of (\\S+)")
+            .matcher(text);
+    assertThat(planned.find()).as(text).isTrue();
+    assertThat(priced.find()).as(text).isTrue();
+    assertThat(Double.parseDouble(planned.group(1))).isPositive();
+    assertThat(planned.group(1)).isEqualTo(priced.group(1));
+    // The pricing build reports nothing: each copy is in the reject file once.
+    assertThat(s.badByReason()).isEqualTo(Map.of("duplicate_url", 4L));
+    assertThat(Files.readAllLines(tmp.resolve("rejects.tsv"))).hasSize(5);
   }
 }
