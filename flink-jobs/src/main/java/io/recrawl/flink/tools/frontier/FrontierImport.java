@@ -325,7 +325,10 @@ public final class FrontierImport {
             + " at a global lambda of %.4g%n",
         o.budget(),
         price);
-    if (!(Math.abs(Math.log(o.lambda0() / price)) < PRICE_TOLERANCE)) {
+    // A price of 0: the hosts ask for less than the budget.
+    boolean near =
+        price > 0 ? Math.abs(Math.log(o.lambda0() / price)) < PRICE_TOLERANCE : o.lambda0() == 0;
+    if (!near) {
       log.printf(
           Locale.ROOT,
           "recrawl import: the job starts at recrawl.global-lambda (%.4g) until the controller's"
