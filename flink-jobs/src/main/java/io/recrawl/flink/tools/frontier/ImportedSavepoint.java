@@ -7,11 +7,8 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -50,10 +47,7 @@ final class ImportedSavepoint implements AutoCloseable {
 
   /** Spills under {@code tmpDir} (null: the system's temporary directory). */
   ImportedSavepoint(Path tmpDir) throws IOException {
-    spill =
-        tmpDir == null
-            ? Files.createTempDirectory("recrawl-import-")
-            : Files.createTempDirectory(Files.createDirectories(tmpDir), "recrawl-import-");
+    spill = TempDir.create(tmpDir, "recrawl-import-");
   }
 
   /** Adds one host's records. */
@@ -120,17 +114,7 @@ final class ImportedSavepoint implements AutoCloseable {
     if (chunk != null) {
       chunk.close();
     }
-    try (Stream<Path> files = Files.walk(spill)) {
-      files.sorted(Comparator.reverseOrder()).forEach(ImportedSavepoint::delete);
-    }
-  }
-
-  private static void delete(Path p) {
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    TempDir.delete(spill);
   }
 
   /** Reads one spill chunk's hosts. */

@@ -8,16 +8,13 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Checked pages spilled to disk in partitions by host, so that an import holds one partition in
@@ -41,10 +38,7 @@ final class PagePartitions implements AutoCloseable {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
     }
-    dir =
-        parent == null
-            ? Files.createTempDirectory("recrawl-import-rows-")
-            : Files.createTempDirectory(Files.createDirectories(parent), "recrawl-import-rows-");
+    dir = TempDir.create(parent, "recrawl-import-rows-");
     out = new DataOutputStream[partitions];
   }
 
@@ -115,17 +109,7 @@ final class PagePartitions implements AutoCloseable {
         o.close();
       }
     }
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(PagePartitions::delete);
-    }
-  }
-
-  private static void delete(Path p) {
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    TempDir.delete(dir);
   }
 
   // ------------------------------------------------------------------ the record

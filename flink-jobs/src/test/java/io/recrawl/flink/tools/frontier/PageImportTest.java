@@ -15,7 +15,7 @@ class PageImportTest {
   static final long NOW = java.time.Instant.parse("2026-11-26T05:00:00Z").toEpochMilli();
   static final long DAY = 86_400_000L;
 
-  private static PageImport importer(HostKeys.Mode mode) {
+  static PageImport importer(HostKeys.Mode mode) {
     return new PageImport(
         new ImportSettings(
             mode,

@@ -19,15 +19,7 @@ class PagePartitionsTest {
 
   @TempDir Path tmp;
 
-  private static final PageImport IMPORT =
-      new PageImport(
-          new ImportSettings(
-              HostKeys.Mode.BY_HOST,
-              ImportSettings.DEFAULT_WEIGHT_KEY,
-              ImportSettings.DEFAULT_LAST_FETCH_KEYS,
-              ImportSettings.DEFAULT_FETCH_INTERVAL_MS,
-              PageImportTest.NOW),
-          3);
+  private static final PageImport IMPORT = PageImportTest.importer(HostKeys.Mode.BY_HOST);
 
   private static ImportedPage page(
       long line, String url, CrawlStatus s, Map<String, List<String>> md) throws RowRejection {
