@@ -26,7 +26,7 @@ final class OpenSearchRows extends RowSource {
   }
 
   @Override
-  public Object parse(Record r) {
+  Object parseRecord(Record r) {
     return rowOf(r, OpenSearchRows::parse);
   }
 

@@ -25,7 +25,7 @@ final class SeedRows extends RowSource {
   }
 
   @Override
-  public Object parse(Record r) {
+  Object parseRecord(Record r) {
     return rowOf(r, SeedRows::parse);
   }
 

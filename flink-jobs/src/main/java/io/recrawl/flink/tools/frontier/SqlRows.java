@@ -50,25 +50,31 @@ final class SqlRows extends RowSource {
       }
     } while (s.isEmpty());
     long first = line();
-    if (delimiter == '\t') {
-      return new Record(first, s);
+    if (delimiter == '\t' || lastLineCut()) {
+      return new Record(first, s, lastLineCut());
     }
-    // A CSV record goes on while a quoted field is open: an odd number of quotes so far.
+    // A CSV record goes on while a quoted field is open: an odd number of quotes so far, up to the
+    // longest record (a quote never closed would take the rest of the file).
     StringBuilder record = new StringBuilder(s);
     int quotes = quotes(s);
-    while (quotes % 2 == 1) {
+    boolean cut = false;
+    while (quotes % 2 == 1 && !cut) {
       String more = readLine();
       if (more == null) {
         break; // parse finds the field unclosed
       }
       record.append('\n').append(more);
       quotes += quotes(more);
+      if (lastLineCut() || record.length() > MAX_RECORD_CHARS) {
+        record.setLength(Math.min(record.length(), MAX_RECORD_CHARS));
+        cut = true;
+      }
     }
-    return new Record(first, record.toString());
+    return new Record(first, record.toString(), cut);
   }
 
   @Override
-  public Object parse(Record r) {
+  Object parseRecord(Record r) {
     List<String> fields = delimiter == '\t' ? tsv(r.text()) : csv(r.text(), delimiter);
     if (fields == null) {
       return new BadRow(r.line(), "malformed_csv", "a quoted field is not closed", r.text());

@@ -201,4 +201,56 @@ class FrontierRowsTest {
         .isEqualTo(1795582800123L);
     assertThat(SqlRows.tsv(SqlRows.tsvField("a\tb\\c\nd"))).containsExactly("a\tb\\c\nd");
   }
+
+  /** What a record holds at most: a row any longer is bad, and its reader keeps no more of it. */
+  private static final int MAX = RowSource.MAX_RECORD_CHARS;
+
+  @Test
+  void aLineLongerThanAnyRowIsRefusedAndTheNextOneIsRead() throws IOException {
+    // A JSON array on one line (not JSON lines), then a good row: the long line is one bad row.
+    String array =
+        "[" + "{\"url\":\"http://a.example/\",\"status\":\"DISCOVERED\"},".repeat(MAX / 40) + "]";
+    RowSource s =
+        RowSource.of(
+            FrontierFormat.OPENSEARCH,
+            new BufferedReader(
+                new StringReader(
+                    array + "\r\n{\"url\":\"http://b.example/\",\"status\":\"DISCOVERED\"}\n")));
+    RowSource.Record r = s.nextRecord();
+    assertThat(r.text().length()).isLessThanOrEqualTo(MAX);
+    Object bad = s.parse(r);
+    assertThat(bad).isInstanceOf(BadRow.class);
+    assertThat(((BadRow) bad).reason()).isEqualTo("row_too_long");
+    assertThat(((BadRow) bad).line()).isEqualTo(1);
+    Object next = s.next();
+    assertThat(next).isInstanceOf(FrontierRow.class);
+    assertThat(((FrontierRow) next).line()).isEqualTo(2);
+    assertThat(((FrontierRow) next).url()).isEqualTo("http://b.example/");
+    assertThat(s.next()).isNull();
+  }
+
+  @Test
+  void aCsvQuoteLeftOpenDoesNotSwallowTheRestOfTheFile() throws IOException {
+    StringBuilder csv = new StringBuilder("url,status,nextfetchdate,metadata\n");
+    csv.append("\"http://a.example/,DISCOVERED,,\n"); // the quote is never closed
+    String good = "http://b.example/x,DISCOVERED,,\n";
+    int lines = MAX / good.length() * 3;
+    for (int i = 0; i < lines; i++) {
+      csv.append(good);
+    }
+    RowSource s =
+        RowSource.of(FrontierFormat.SQL_CSV, new BufferedReader(new StringReader(csv.toString())));
+    RowSource.Record first = s.nextRecord();
+    assertThat(first.line()).isEqualTo(2);
+    assertThat(first.text().length()).isLessThanOrEqualTo(MAX);
+    assertThat(((BadRow) s.parse(first)).reason()).isEqualTo("row_too_long");
+    // The lines after the cut are read as rows again, up to the end.
+    int rows = 0;
+    Object o;
+    while ((o = s.next()) != null) {
+      assertThat(o).isInstanceOf(FrontierRow.class);
+      rows++;
+    }
+    assertThat(rows).isPositive().isLessThan(lines);
+  }
 }
