@@ -132,7 +132,7 @@ public final class ImportCommand {
         o.containsKey("tmp-dir") ? Path.of(o.get("tmp-dir")) : null);
   }
 
-  /** Input built at a time: its pages take about 200 MB of heap (rows of about 230 bytes). */
+  /** Input built at a time: its pages take about 250 MB of heap (rows of about 230 bytes). */
   public static final double DEFAULT_PARTITION_MB = 32;
 
   private static FrontierFormat guess(Path in) {
