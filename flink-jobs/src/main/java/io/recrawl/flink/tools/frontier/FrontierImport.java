@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.zip.GZIPInputStream;
 
 /**
  * {@code bin/recrawl import}: reads an existing frontier, checks every row, builds each host's
@@ -114,7 +115,7 @@ public final class FrontierImport {
     EngineConfig cfg = EngineConfig.fromMap(o.engineSettings(), "recrawl.engine.");
     PageImport pages = new PageImport(o.settings(), cfg.maxFetchErrors);
     long t0 = System.nanoTime();
-    int partitions = PagePartitions.countFor(Files.size(o.in()), o.partitionBytes());
+    int partitions = PagePartitions.countFor(rowBytes(o.in()), o.partitionBytes());
     try (Rejects rejects = new Rejects(o.rejects());
         PagePartitions spill = new PagePartitions(partitions, o.tmpDir())) {
       long rows = readRows(o, pages, rejects, spill, log);
@@ -258,7 +259,11 @@ public final class FrontierImport {
     long rows = 0;
     try (Counting counted = new Counting(Files.newInputStream(o.in()));
         BufferedReader reader =
-            new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8), 1 << 16)) {
+            new BufferedReader(
+                new InputStreamReader(
+                    gzipped(o.in()) ? new GZIPInputStream(counted, 1 << 16) : counted,
+                    StandardCharsets.UTF_8),
+                1 << 16)) {
       Progress progress =
           new Progress(
               log, "read", Files.size(o.in()), "bytes", () -> counted.count, o.progressEveryMs());
@@ -346,6 +351,22 @@ public final class FrontierImport {
 
   /** How far (in log) the job's start price may be from the budget's before the import says so. */
   static final double PRICE_TOLERANCE = 0.25;
+
+  /** A file whose name ends in {@code .gz} is read through gzip. */
+  static boolean gzipped(Path in) {
+    return in.getFileName().toString().endsWith(".gz");
+  }
+
+  /**
+   * About how many bytes of rows the file holds: its size, or ten times it when gzipped (JSON and
+   * CSV rows of a status index shrink about tenfold), so that parts are no larger than asked.
+   */
+  private static long rowBytes(Path in) throws IOException {
+    long size = Files.size(in);
+    return gzipped(in) ? size * GZIP_RATIO : size;
+  }
+
+  private static final int GZIP_RATIO = 10;
 
   /** Whether the file has more bad rows than {@code --max-bad-share} allows; says so if it has. */
   private static boolean refused(Options o, long rows, long bad, PrintStream log) {

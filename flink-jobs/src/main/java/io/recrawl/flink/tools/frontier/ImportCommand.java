@@ -137,6 +137,9 @@ public final class ImportCommand {
 
   private static FrontierFormat guess(Path in) {
     String name = in.getFileName().toString();
+    if (FrontierImport.gzipped(in)) {
+      name = name.substring(0, name.length() - ".gz".length());
+    }
     if (name.endsWith(".csv")) {
       return FrontierFormat.SQL_CSV;
     }

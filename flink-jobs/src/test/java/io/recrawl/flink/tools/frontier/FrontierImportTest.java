@@ -33,6 +33,12 @@ class FrontierImportTest {
       throws Exception {
     Path in = tmp.resolve("seeds.txt");
     Files.write(in, lines);
+    return importSeeds(in, maxBadShare, firstDue, budget);
+  }
+
+  private FrontierImport.Summary importSeeds(
+      Path in, double maxBadShare, ImportSettings.FirstDue firstDue, double budget)
+      throws Exception {
     RecrawlConfig config = RecrawlConfig.defaults();
     FrontierImport.Options o =
         new FrontierImport.Options(
@@ -106,5 +112,23 @@ class FrontierImportTest {
     // The pricing build reports nothing: each copy is in the reject file once.
     assertThat(s.badByReason()).isEqualTo(Map.of("duplicate_url", 4L));
     assertThat(Files.readAllLines(tmp.resolve("rejects.tsv"))).hasSize(5);
+  }
+
+  @Test
+  void aGzippedFileIsReadAsItsRowsAndItsFormatToldFromTheNameUnderGz() throws Exception {
+    Path in = tmp.resolve("seeds.txt.gz");
+    try (java.io.Writer w =
+        new java.io.OutputStreamWriter(
+            new java.util.zip.GZIPOutputStream(Files.newOutputStream(in)),
+            StandardCharsets.UTF_8)) {
+      w.write(String.join("\n", withFourCopies()) + "\n");
+    }
+
+    FrontierImport.Summary s = importSeeds(in, 0.05, ImportSettings.FirstDue.NEXT_FETCH, 0);
+
+    assertThat(s.rows()).isEqualTo(44);
+    assertThat(s.badByReason()).isEqualTo(Map.of("duplicate_url", 4L));
+    assertThat(ImportCommand.options(Map.of("in", "x/status.jsonl.gz", "savepoint", "sp")).format())
+        .isEqualTo(FrontierFormat.OPENSEARCH);
   }
 }
