@@ -6,7 +6,11 @@ import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.config.RecrawlOptions;
 import io.recrawl.flink.tools.frontier.FrontierExport;
 import io.recrawl.flink.tools.frontier.FrontierFormat;
+import io.recrawl.flink.tools.frontier.FrontierImport;
 import io.recrawl.wire.HostKeys;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
@@ -18,6 +22,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * {@code bin/recrawl explain URL --savepoint DIR} and {@code bin/recrawl export --savepoint DIR}:
@@ -86,7 +91,12 @@ public final class StateToolsCommand {
     List<String> rows =
         FrontierReader.read(o.get("savepoint"), config.engineSettings(), null, null, now(o));
     if (o.containsKey("out")) {
-      Files.write(Path.of(o.get("out")), rows);
+      try (Writer w = writer(Path.of(o.get("out")))) {
+        for (String row : rows) {
+          w.write(row);
+          w.write('\n');
+        }
+      }
       System.err.printf("recrawl export: %d URLs to %s%n", rows.size(), o.get("out"));
     } else {
       rows.forEach(out::println);
@@ -99,7 +109,7 @@ public final class StateToolsCommand {
       FrontierFormat format, Map<String, String> o, RecrawlConfig config, PrintStream out)
       throws Exception {
     if (o.containsKey("out")) {
-      try (Writer w = Files.newBufferedWriter(Path.of(o.get("out")), StandardCharsets.UTF_8)) {
+      try (Writer w = writer(Path.of(o.get("out")))) {
         long n =
             FrontierExport.write(o.get("savepoint"), config.engineSettings(), format, now(o), w);
         System.err.printf("recrawl export: %d URLs to %s (%s)%n", n, o.get("out"), format.flag());
@@ -110,6 +120,16 @@ public final class StateToolsCommand {
       w.flush();
     }
     return 0;
+  }
+
+  /** A UTF-8 writer of {@code file}, through gzip when its name ends in {@code .gz}. */
+  private static Writer writer(Path file) throws IOException {
+    OutputStream raw = Files.newOutputStream(file);
+    return new BufferedWriter(
+        new OutputStreamWriter(
+            FrontierImport.gzipped(file) ? new GZIPOutputStream(raw, 1 << 16) : raw,
+            StandardCharsets.UTF_8),
+        1 << 16);
   }
 
   /** Collects --key value options; returns the one positional argument (or null). */

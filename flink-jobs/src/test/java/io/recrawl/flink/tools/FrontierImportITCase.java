@@ -376,8 +376,21 @@ class FrontierImportITCase {
     List<String> exported = export(savepoint, format);
     checkPages(e, reader.read(exported));
 
-    Path again = tmp.resolve("again-" + e.file().getFileName());
-    Files.write(again, exported);
+    // Exported again through gzip (a name in .gz), and imported from that.
+    Path again = tmp.resolve("again-" + e.file().getFileName() + ".gz");
+    int rc =
+        StateToolsCommand.export(
+            new String[] {
+              "--savepoint", savepoint.toUri().toString(),
+              "--format", format,
+              "--out", again.toString()
+            },
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    assertThat(rc).isZero();
+    try (java.io.InputStream gz = new java.util.zip.GZIPInputStream(Files.newInputStream(again))) {
+      assertSameLines(
+          new String(gz.readAllBytes(), StandardCharsets.UTF_8).lines().toList(), exported);
+    }
     Path back = tmp.resolve("sp-" + format + "-again");
     importFile(again, format, back, tmp.resolve("again-" + format + ".rejects.tsv"), "32");
     assertSameLines(export(back, format), exported);

@@ -352,8 +352,8 @@ public final class FrontierImport {
   /** How far (in log) the job's start price may be from the budget's before the import says so. */
   static final double PRICE_TOLERANCE = 0.25;
 
-  /** A file whose name ends in {@code .gz} is read through gzip. */
-  static boolean gzipped(Path in) {
+  /** A file whose name ends in {@code .gz} is read (and exported) through gzip. */
+  public static boolean gzipped(Path in) {
     return in.getFileName().toString().endsWith(".gz");
   }
 
