@@ -9,6 +9,7 @@ import io.recrawl.engine.PageState;
 import io.recrawl.flink.scheduler.HostStateSerializer;
 import io.recrawl.flink.scheduler.PageStateSerializer;
 import io.recrawl.flink.scheduler.SchedulerState;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -55,15 +56,31 @@ public final class FrontierReader {
   public static List<String> read(
       String savepoint, Map<String, ?> engineSettings, String host, String url, Long now)
       throws Exception {
-    EngineConfig.fromMap(
-        engineSettings, "recrawl.engine."); // refuse bad settings before starting a job
-    HostEngine engine = new HostEngine(EngineConfig.fromMap(engineSettings, "recrawl.engine."));
     List<String> out = new ArrayList<>();
+    read(savepoint, engineSettings, host, url, now, out::add);
+    return out;
+  }
+
+  /** The same lines, each given to {@code out} as its host is read: nothing held but a host. */
+  public static void read(
+      String savepoint,
+      Map<String, ?> engineSettings,
+      String host,
+      String url,
+      Long now,
+      LineSink out)
+      throws Exception {
+    // Refuses bad settings before starting a job.
+    HostEngine engine = new HostEngine(EngineConfig.fromMap(engineSettings, "recrawl.engine."));
     forEachHost(
         savepoint,
         host,
         (key, h, pages, lambda0) -> explain(engine, key, h, pages, lambda0, url, now, out));
-    return out;
+  }
+
+  /** Where {@link #read} sends its lines. */
+  public interface LineSink {
+    void add(String line) throws IOException;
   }
 
   /** One host of a savepoint: its key, record (null if none), stored pages and λ_0. */
@@ -156,7 +173,7 @@ public final class FrontierReader {
       double lambda0,
       String onlyUrl,
       Long now,
-      List<String> out)
+      LineSink out)
       throws Exception {
     if (h == null) {
       return;

@@ -88,18 +88,25 @@ public final class StateToolsCommand {
     if (!format.equals("json")) {
       return exportAs(FrontierFormat.of(format), o, config, out);
     }
-    List<String> rows =
-        FrontierReader.read(o.get("savepoint"), config.engineSettings(), null, null, now(o));
     if (o.containsKey("out")) {
+      long[] n = {0};
       try (Writer w = writer(Path.of(o.get("out")))) {
-        for (String row : rows) {
-          w.write(row);
-          w.write('\n');
-        }
+        FrontierReader.read(
+            o.get("savepoint"),
+            config.engineSettings(),
+            null,
+            null,
+            now(o),
+            row -> {
+              w.write(row);
+              w.write('\n');
+              n[0]++;
+            });
       }
-      System.err.printf("recrawl export: %d URLs to %s%n", rows.size(), o.get("out"));
+      System.err.printf("recrawl export: %d URLs to %s%n", n[0], o.get("out"));
     } else {
-      rows.forEach(out::println);
+      FrontierReader.read(
+          o.get("savepoint"), config.engineSettings(), null, null, now(o), out::println);
     }
     return 0;
   }
