@@ -148,6 +148,11 @@ public final class FrontierImport {
           return summary(rows, rejects, built.hosts(), null, readSeconds, buildSeconds, 0);
         }
         long t2 = System.nanoTime();
+        log.printf(
+            Locale.ROOT,
+            "recrawl import: writing the savepoint: %,d hosts, %,d rows%n",
+            built.hosts(),
+            rows - rejects.count());
         String written =
             savepoint.write(
                 o.savepoint(),
