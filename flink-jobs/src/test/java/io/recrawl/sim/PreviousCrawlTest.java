@@ -57,11 +57,8 @@ class PreviousCrawlTest {
     // Learned rates, day 1 of a crawl taken over: each policy leaves the copies fetched in the
     // last hours alone far more than the same policy not told of the last fetches does.
     Workload w = SimTestWorkloads.generated(6_000, 40, 5);
-    Simulator.Config cfg = SimTestWorkloads.config(w, 0.2 * w.pages(), 1, 0);
-    cfg.oracleRates = false;
-    cfg.start = Start.CRAWLED;
-    double[] last =
-        PreviousCrawl.of(w, w.hostMaxRates(), cfg.budget, p -> true, cfg.seed).lastFetch();
+    Simulator.Config cfg = takenOver(w, Start.CRAWLED);
+    double[] last = previousCrawl(w, cfg).lastFetch();
     int[] recent = Arrays.stream(range(w.pages())).filter(p -> last[p] > -0.1).toArray();
     assertThat(recent.length).isGreaterThan(100);
     for (String name : Policies.NAMES) {
@@ -81,11 +78,8 @@ class PreviousCrawlTest {
     // As bin/recrawl import plans it: on day 1 crawl-value fetches only pages whose next fetch date
     // in the crawl taken over has come, and most of those.
     Workload w = SimTestWorkloads.generated(3_000, 30, 8);
-    Simulator.Config cfg = SimTestWorkloads.config(w, 0.2 * w.pages(), 1, 0);
-    cfg.oracleRates = false;
-    cfg.start = Start.IMPORTED;
-    double[] next =
-        PreviousCrawl.of(w, w.hostMaxRates(), cfg.budget, p -> true, cfg.seed).nextFetch();
+    Simulator.Config cfg = takenOver(w, Start.IMPORTED);
+    double[] next = previousCrawl(w, cfg).nextFetch();
     PolicyRun run = new Simulator(cfg).run(new CrawlValuePolicy());
     int[] fetched =
         Arrays.stream(range(w.pages())).filter(p -> run.fetchesInWindow[p] > 0).toArray();
@@ -137,5 +131,18 @@ class PreviousCrawlTest {
     String[] n = new String[hosts];
     Arrays.setAll(n, h -> "h" + h + ".example");
     return n;
+  }
+
+  /** Day 1 of a crawl taken over as {@code start}, learned rates, a budget of 20 % of pages. */
+  private static Simulator.Config takenOver(Workload w, Start start) {
+    Simulator.Config cfg = SimTestWorkloads.config(w, 0.2 * w.pages(), 1, 0);
+    cfg.oracleRates = false;
+    cfg.start = start;
+    return cfg;
+  }
+
+  /** The crawl the run takes over, as the simulator draws it. */
+  private static PreviousCrawl previousCrawl(Workload w, Simulator.Config cfg) {
+    return PreviousCrawl.of(w, w.hostMaxRates(), cfg.budget, p -> true, cfg.seed);
   }
 }

@@ -85,7 +85,7 @@ public final class ImportBenchmark {
                 config.get(RecrawlOptions.MAX_PARALLELISM).intValue(),
                 parallelism,
                 10_000,
-                Math.round(ImportCommand.DEFAULT_PARTITION_MB * (1 << 20)),
+                ImportCommand.partitionBytes(ImportCommand.DEFAULT_PARTITION_MB),
                 config.get(RecrawlOptions.CONTROLLER_BUDGET),
                 null),
             System.err);

@@ -127,13 +127,18 @@ public final class ImportCommand {
         maxParallelism == 0 ? 128 : (int) maxParallelism,
         (int) number(o, "parallelism", 2),
         (long) number(o, "progress-ms", 5_000),
-        Math.max(1, Math.round(partitionMb * (1 << 20))),
+        partitionBytes(partitionMb),
         config.get(RecrawlOptions.CONTROLLER_BUDGET),
         o.containsKey("tmp-dir") ? Path.of(o.get("tmp-dir")) : null);
   }
 
   /** Input built at a time: its pages take about 250 MB of heap (rows of about 230 bytes). */
   public static final double DEFAULT_PARTITION_MB = 32;
+
+  /** {@code --partition-mb} in bytes. */
+  public static long partitionBytes(double mb) {
+    return Math.max(1, Math.round(mb * (1 << 20)));
+  }
 
   private static FrontierFormat guess(Path in) {
     String name = in.getFileName().toString();
