@@ -1,10 +1,6 @@
 package io.recrawl.testutil;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.net.ServerSocket;
+import io.recrawl.kafka.TrialBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
-import kafka.server.KafkaConfig;
-import kafka.server.KafkaRaftServer;
-import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -27,97 +20,36 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.utils.Time;
 
 /**
- * A real Kafka broker (KRaft, one combined broker and controller) in the test JVM: no Docker. The
- * one copy for the whole build, used at two Kafka versions.
- *
- * <p>status-updater tests it against its own kafka_2.13 3.9.1 (Storm's kafka-clients); flink-jobs
- * gets it through this module's test-jar and runs it against kafka_2.13 4.2.0 (the Flink
- * connector's kafka-clients). Kafka's in-process test kit cannot serve both: in 4.x it is {@code
- * org.apache.kafka.common.test.KafkaClusterTestKit} in {@code kafka-test-common-runtime} (published
- * from 4.0 on), in 3.9 {@code kafka.testkit.KafkaClusterTestKit} in the core's test classifier, a
- * different package and builder API. So this class uses only API that both versions have with the
- * same binary signatures (checked with javap): {@code StorageTool.execute(String[], PrintStream)},
- * {@code KafkaConfig.fromProps(Properties, boolean)} and {@code new KafkaRaftServer(KafkaConfig,
- * Time)} — what {@code kafka-storage format} and {@code kafka-server-start} do — and the public
- * client API for everything else. It is compiled against 3.9.1 here and linked against 4.2.0 in
- * flink-jobs; both modules' Kafka tests exercise it.
+ * A {@link TrialBroker} in a temporary directory, with what the tests need to send and read
+ * records. The one copy for the whole build, used at two Kafka versions: status-updater runs it on
+ * its own kafka_2.13 3.9.1 (Storm's kafka-clients); flink-jobs gets it through this module's
+ * test-jar and runs it on kafka_2.13 4.2.0 (the Flink connector's kafka-clients). See {@link
+ * TrialBroker} for why one class serves both.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
-  private final KafkaRaftServer server;
+  private final TrialBroker broker;
   private final Path dir;
   private final String bootstrap;
 
-  private EmbeddedKafka(KafkaRaftServer server, Path dir, String bootstrap) {
-    this.server = server;
+  private EmbeddedKafka(TrialBroker broker, Path dir) {
+    this.broker = broker;
     this.dir = dir;
-    this.bootstrap = bootstrap;
+    this.bootstrap = broker.bootstrapServers();
   }
 
-  /** Formats and starts a broker; replication factors 1, so transactions work on one node. */
+  /** Formats and starts a broker on free ports; replication factors 1, so transactions work. */
   public static EmbeddedKafka start() throws Exception {
     Path dir = Files.createTempDirectory("recrawl-kafka");
-    int brokerPort = freePort();
-    int controllerPort = freePort();
-    Properties p = new Properties();
-    p.put("process.roles", "broker,controller");
-    p.put("node.id", "1");
-    p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-    p.put(
-        "listeners",
-        "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-    p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
-    p.put("controller.listener.names", "CONTROLLER");
-    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-    p.put("inter.broker.listener.name", "PLAINTEXT");
-    p.put("log.dirs", dir.resolve("data").toString());
-    p.put("offsets.topic.replication.factor", "1");
-    p.put("offsets.topic.num.partitions", "1");
-    p.put("transaction.state.log.replication.factor", "1");
-    p.put("transaction.state.log.min.isr", "1");
-    p.put("transaction.state.log.num.partitions", "1");
-    p.put("group.initial.rebalance.delay.ms", "0");
-    Path props = dir.resolve("server.properties");
-    try (OutputStream out = Files.newOutputStream(props)) {
-      p.store(out, null);
-    }
-    ByteArrayOutputStream log = new ByteArrayOutputStream();
-    int rc =
-        StorageTool.execute(
-            new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", props.toString()},
-            new PrintStream(log, true, StandardCharsets.UTF_8));
-    if (rc != 0) {
-      throw new IllegalStateException(
-          "kafka-storage format failed: " + log.toString(StandardCharsets.UTF_8));
-    }
-    KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(p, false), Time.SYSTEM);
-    server.startup();
-    EmbeddedKafka kafka = new EmbeddedKafka(server, dir, "127.0.0.1:" + brokerPort);
-    kafka.awaitReady();
-    return kafka;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  private void awaitReady() throws Exception {
-    try (Admin admin = admin()) {
-      // blocks until the broker answers (default API timeout 60 s)
-      admin.describeCluster().nodes().get();
-    }
+    return new EmbeddedKafka(TrialBroker.start(dir, 0, 0), dir);
   }
 
   private Admin admin() {
-    return Admin.create(Map.of("bootstrap.servers", bootstrap));
+    return broker.admin();
   }
 
   public String bootstrapServers() {
@@ -257,8 +189,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    server.shutdown();
-    server.awaitShutdown();
+    broker.close();
     try (Stream<Path> files = Files.walk(dir)) {
       files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }

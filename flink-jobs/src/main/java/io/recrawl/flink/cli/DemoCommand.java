@@ -49,6 +49,21 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class DemoCommand {
 
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: bin/recrawl demo [--seconds N] [--dir DIR] [--metrics-port PORT|A-B]",
+          "",
+          "The real job on a local MiniCluster with a toy crawler in the loop: 20 pages on 4 hosts, half",
+          "of them changing at every fetch. Ends with a savepoint and prints explain and export commands.",
+          "",
+          "options:",
+          "  --seconds N               how long it runs (default 90)",
+          "  --dir DIR                 its files: inputs, outputs, state, savepoints (default work/demo)",
+          "  --metrics-port PORT|A-B   the Prometheus endpoint's port, or the first free one of a range",
+          "                            (default 9249-9259)",
+          "  --help                    this text");
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private DemoCommand() {}
@@ -91,8 +106,7 @@ public final class DemoCommand {
       } else if (args[i].equals("--metrics-port") && i + 1 < args.length) {
         ports = args[++i];
       } else {
-        System.err.println(
-            "usage: recrawl demo [--seconds N] [--dir DIR] [--metrics-port PORT|A-B]");
+        System.err.println(USAGE);
         return 2;
       }
     }

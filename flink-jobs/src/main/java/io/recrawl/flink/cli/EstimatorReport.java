@@ -14,7 +14,7 @@ public final class EstimatorReport {
 
   private EstimatorReport() {}
 
-  private static final String USAGE =
+  static final String USAGE =
       String.join(
           "\n",
           "usage: bin/recrawl estimator-report [--seed S] [--pages N] [--min-rate R] [--max-rate R]",

@@ -13,6 +13,10 @@ public final class RecrawlCli {
       return;
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    if (CommandHelp.asked(Arrays.asList(rest)) && CommandHelp.of(args[0]) != null) {
+      System.out.println(CommandHelp.of(args[0]));
+      return;
+    }
     int rc;
     switch (args[0]) {
       // Each sub-command is one class with a static int run(String[]) method.
@@ -43,6 +47,11 @@ public final class RecrawlCli {
       case "import":
         rc = io.recrawl.flink.tools.frontier.ImportCommand.run(rest, System.err);
         break;
+      case "kafka":
+        System.err.println(
+            "recrawl: the trial broker runs on a class path of its own: use bin/recrawl kafka");
+        rc = 2;
+        break;
       default:
         System.err.println("recrawl: unknown command '" + args[0] + "'");
         usage();
@@ -57,10 +66,12 @@ public final class RecrawlCli {
     System.err.println(
         String.join(
             "\n",
-            "usage: bin/recrawl COMMAND [OPTIONS]",
+            "usage: bin/recrawl COMMAND [OPTIONS]      bin/recrawl COMMAND --help: its options and an example",
             "commands:",
             "  help                      this text",
-            "  run --config FILE         run the scheduler job (local MiniCluster, or the cluster under flink run)",
+            "  run --config FILE         run the scheduler job (local MiniCluster, or the cluster under flink run);",
+            "                            [--from-savepoint PATH | --from-latest-checkpoint]",
+            "  kafka [--dir DIR]         a single-node Kafka broker with the crawl's topics, for a trial crawl",
             "  demo [--seconds N] [--dir DIR] [--metrics-port PORT|A-B]",
             "                            the job on a local MiniCluster with a toy crawler in the loop;",
             "                            ends with a savepoint and prints explain and export commands",

@@ -15,6 +15,7 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
@@ -34,6 +35,8 @@ public final class RunCommand {
     Path configFile = null;
     Path flinkConfigFile = null;
     boolean checkOnly = false;
+    String fromSavepoint = null;
+    boolean fromLatestCheckpoint = false;
     Map<String, Object> overrides = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -43,6 +46,10 @@ public final class RunCommand {
         flinkConfigFile = Path.of(args[++i]);
       } else if (a.equals("--check")) {
         checkOnly = true;
+      } else if (a.equals("--from-savepoint") && i + 1 < args.length) {
+        fromSavepoint = args[++i];
+      } else if (a.equals("--from-latest-checkpoint")) {
+        fromLatestCheckpoint = true;
       } else if (a.startsWith("-D") && a.contains("=")) {
         overrides.put(a.substring(2, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
       } else {
@@ -51,6 +58,9 @@ public final class RunCommand {
     }
     if (configFile == null) {
       return usage("--config FILE is required");
+    }
+    if (fromSavepoint != null && fromLatestCheckpoint) {
+      return usage("--from-savepoint and --from-latest-checkpoint exclude each other");
     }
     RecrawlConfig config;
     Configuration flink;
@@ -81,14 +91,29 @@ public final class RunCommand {
     }
     StreamExecutionEnvironment env;
     try {
+      String restoreFrom =
+          fromLatestCheckpoint ? LocalRestore.latestCheckpoint(config, flink) : fromSavepoint;
+      if (restoreFrom != null) {
+        System.err.println("recrawl run: starting from " + restoreFrom);
+        flink.set(StateRecoveryOptions.SAVEPOINT_PATH, restoreFrom);
+      }
       env = environment(config, flink);
     } catch (ConfigException e) {
       System.err.println("recrawl run: configuration refused: " + e.getMessage());
       return 2;
     }
     RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
-    env.execute(config.get(RecrawlOptions.JOB_NAME));
+    if (!(env instanceof LocalStreamEnvironment)) {
+      env.execute(config.get(RecrawlOptions.JOB_NAME));
+      return 0;
+    }
+    LocalRestore.runUntilStopped(
+        env, config.get(RecrawlOptions.JOB_NAME), workDir(config), configFile, System.err);
     return 0;
+  }
+
+  static Path workDir(RecrawlConfig config) {
+    return Path.of(config.get(RecrawlOptions.WORK_DIR)).toAbsolutePath();
   }
 
   /**
@@ -100,7 +125,7 @@ public final class RunCommand {
     if (!(env instanceof LocalStreamEnvironment)) {
       return env;
     }
-    Path work = Path.of(config.get(RecrawlOptions.WORK_DIR)).toAbsolutePath();
+    Path work = workDir(config);
     Configuration local = localConfiguration(flink, work);
     System.err.println("recrawl run: local MiniCluster, work directory " + work);
     System.err.println("recrawl run: " + metrics(local));
@@ -175,10 +200,35 @@ public final class RunCommand {
     }
   }
 
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: bin/recrawl run --config FILE [--flink-config FILE] [-Dkey=value ...] [--check]",
+          "                       [--from-savepoint PATH | --from-latest-checkpoint]",
+          "",
+          "Runs the scheduler job: on a local MiniCluster with RocksDB under recrawl.work-dir, or on the",
+          "cluster when submitted with flink run. A local run stops on Ctrl-C with a savepoint in",
+          "<recrawl.work-dir>/savepoints and prints the command that starts from it.",
+          "",
+          "options:",
+          "  --config FILE             the job's settings (config/recrawl.yaml lists every key); required",
+          "  --flink-config FILE       Flink's settings (default: flink-config.yaml next to --config, if",
+          "                            there; else RocksDB and 10 s checkpoints under recrawl.work-dir)",
+          "  -Dkey=value               a job setting, over the file's",
+          "  --check                   check the settings, print them and stop",
+          "  --from-savepoint PATH     start from a savepoint (or a retained checkpoint's directory)",
+          "  --from-latest-checkpoint  start from the newest checkpoint retained under the checkpoint",
+          "                            directory (local: <recrawl.work-dir>/checkpoints)",
+          "  --help                    this text",
+          "",
+          "examples:",
+          "  bin/recrawl run --config config/recrawl.yaml --check",
+          "  bin/recrawl run --config trial.yaml -Drecrawl.controller.budget=2000",
+          "  bin/recrawl run --config trial.yaml --from-savepoint work/savepoints/savepoint-1a2b3c-0d4e5f");
+
   private static int usage(String problem) {
     System.err.println("recrawl run: " + problem);
-    System.err.println(
-        "usage: recrawl run --config FILE [--flink-config FILE] [-Dkey=value ...] [--check]");
+    System.err.println(USAGE);
     return 2;
   }
 }

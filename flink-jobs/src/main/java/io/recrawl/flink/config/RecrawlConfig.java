@@ -180,6 +180,7 @@ public final class RecrawlConfig implements Serializable {
     if (get(RecrawlOptions.INPUT_TYPE).equals("kafka")) {
       requireNonEmpty(RecrawlOptions.TOPIC_STATUS);
       requireNonEmpty(RecrawlOptions.KAFKA_GROUP_ID);
+      requireBudgetChoice();
     } else {
       requireNonEmpty(RecrawlOptions.INPUT_PATH);
     }
@@ -250,6 +251,24 @@ public final class RecrawlConfig implements Serializable {
       throw new ConfigException("recrawl.engine", msg);
     }
   }
+
+  /**
+   * A crawl fed by Kafka must say what its fetches are worth: without a budget or a price every
+   * threshold is 0, and every page goes at the minimum revisit interval whatever its change rate.
+   * An explicit {@code recrawl.controller.budget: 0} keeps that on purpose.
+   */
+  private void requireBudgetChoice() {
+    if (!isSet(RecrawlOptions.CONTROLLER_BUDGET) && !isSet(RecrawlOptions.GLOBAL_LAMBDA)) {
+      throw new ConfigException(RecrawlOptions.CONTROLLER_BUDGET.name(), BUDGET_REQUIRED);
+    }
+  }
+
+  static final String BUDGET_REQUIRED =
+      "not set. A crawl read from Kafka schedules by crawl value only with a budget: without one"
+          + " every threshold is 0 and every page is recrawled at recrawl.engine.revisit.min-interval,"
+          + " however often it changes. Set the fetches a day the crawl may spend, at most what the"
+          + " crawler sustains (fetcher threads x 86400 / seconds per fetch); 0 recrawls at fixed"
+          + " intervals on purpose. How to choose: docs/configuration.md#choosing-a-budget";
 
   private void requireNonEmpty(ConfigKey<String> key) {
     if (get(key).isEmpty()) {

@@ -247,7 +247,7 @@ public final class RecrawlOptions {
               0.0,
               0.0,
               1e15,
-              "global crawl budget k_0, crawls per day: the controller prices it (lambda_0) from every scheduler subtask's demand and publishes the price on the control topic, which the schedulers read; a budget message on that topic changes it while the job runs; needs Kafka and ticks; 0 = no controller (lambda_0 from recrawl.global-lambda and the control topic)"));
+              "global crawl budget k_0, crawls per day: the controller prices it (lambda_0) from every scheduler subtask's demand and publishes the price on the control topic, which the schedulers read; a budget message on that topic changes it while the job runs; needs Kafka and ticks; 0 = no controller (lambda_0 from recrawl.global-lambda and the control topic); with Kafka input it must be set, or recrawl.global-lambda, else the job is refused (docs/configuration.md#choosing-a-budget)"));
   public static final ConfigKey<Long> CONTROLLER_PERIOD_MS =
       add(
           integer(

@@ -14,6 +14,8 @@ import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Flink's keyed-broadcast operator around a {@link HostSchedulerFunction}, with write-back host
@@ -41,6 +43,8 @@ import org.apache.flink.streaming.api.watermark.Watermark;
  */
 public final class HostSchedulerOperator
     extends CoBroadcastWithKeyedOperator<String, StatusEvent, ControlMessage, CrawlRequest> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HostSchedulerOperator.class);
 
   private static final long serialVersionUID = 1L;
 
@@ -152,6 +156,7 @@ public final class HostSchedulerOperator
    */
   private void rearmTimers() throws Exception {
     long[] latest = {Long.MIN_VALUE};
+    long[] hostsAndPages = new long[2];
     int gridSize = scheduler().engineConfig().grid.size();
     InternalTimerService<VoidNamespace> timers =
         getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this);
@@ -183,8 +188,16 @@ public final class HostSchedulerOperator
               }
               if (h != null) {
                 latest[0] = Math.max(latest[0], h.lastRelease);
+                hostsAndPages[0]++;
+                hostsAndPages[1] += h.pages;
               }
             });
+    LOG.info(
+        "restored {} hosts and {} pages (subtask {} of {})",
+        hostsAndPages[0],
+        hostsAndPages[1],
+        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() + 1,
+        getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
     if (lastWatermark == Long.MIN_VALUE) {
       // A savepoint of a build that kept no watermark: its leases all had their chance.
       lastWatermark = latest[0];

@@ -38,6 +38,7 @@ class RecrawlConfigTest {
         recrawl.input.type: kafka
         recrawl.kafka.topic.status: s
         recrawl.partition.mode: bydomain
+        recrawl.controller.budget: 0
         """));
     RecrawlConfig nested =
         RecrawlConfig.load(
@@ -49,6 +50,7 @@ class RecrawlConfigTest {
             topic: {status: s}
           partition:
             mode: byDomain
+          controller: {budget: 0}
         """));
     assertThat(nested.effective()).isEqualTo(flat.effective());
     assertThat(flat.kafkaInput()).isTrue();
@@ -116,6 +118,23 @@ class RecrawlConfigTest {
                         "recrawl.engine",
                         Map.of("metadata.transfer", List.of("b")))))
         .hasMessageStartingWith("recrawl.metadata.transfer: given twice");
+  }
+
+  @Test
+  void aCrawlReadFromKafkaIsRefusedWithoutAChoiceOfBudgetSayingHowToChoose() {
+    Map<String, Object> kafka = Map.of("recrawl.input.type", "kafka");
+    assertThatThrownBy(() -> RecrawlConfig.fromMap(kafka))
+        .hasMessageStartingWith("recrawl.controller.budget: not set.")
+        .hasMessageContaining("fetcher threads x 86400 / seconds per fetch")
+        .hasMessageContaining("0 recrawls at fixed intervals on purpose");
+    assertThat(RecrawlConfig.fromMap(with(kafka, "recrawl.controller.budget", 0)).controllerOn())
+        .isFalse();
+    assertThat(RecrawlConfig.fromMap(with(kafka, "recrawl.global-lambda", 1e-6)).controllerOn())
+        .isFalse();
+    assertThat(RecrawlConfig.fromMap(with(kafka, "recrawl.controller.budget", 500)).controllerOn())
+        .isTrue();
+    // Files in: no control loop to price a budget with, so no choice is asked for.
+    assertThat(RecrawlConfig.defaults().controllerOn()).isFalse();
   }
 
   @Test
@@ -234,7 +253,11 @@ class RecrawlConfigTest {
   @Test
   void overridesApplyAfterTheFileAndAreChecked() throws Exception {
     Path f = yaml("recrawl.input.type: files\n");
-    assertThat(RecrawlConfig.load(f, Map.of("recrawl.input.type", "kafka")).kafkaInput()).isTrue();
+    assertThat(
+            RecrawlConfig.load(
+                    f, Map.of("recrawl.input.type", "kafka", "recrawl.global-lambda", "1e-6"))
+                .kafkaInput())
+        .isTrue();
     assertThatThrownBy(() -> RecrawlConfig.load(f, Map.of("recrawl.parallelism", "-3")))
         .hasMessageStartingWith("recrawl.parallelism:");
   }

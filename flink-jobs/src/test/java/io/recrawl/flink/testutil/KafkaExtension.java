@@ -59,6 +59,8 @@ public final class KafkaExtension implements BeforeAllCallback, AfterAllCallback
         transactionalIdPrefix + "-" + System.nanoTime());
     m.put("recrawl.kafka.bootstrap.servers", kafka.bootstrapServers());
     m.put("recrawl.kafka.starting-offsets", "earliest");
+    // Fixed intervals unless a test sets a budget: what these tests check does not depend on it.
+    m.put("recrawl.controller.budget", 0);
     return m;
   }
 }
