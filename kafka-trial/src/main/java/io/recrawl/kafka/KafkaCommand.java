@@ -55,9 +55,9 @@ public final class KafkaCommand {
 
   /**
    * Starts the broker and the topics, prints where it is, then waits for {@code stop} (counted down
-   * by the JVM's shutdown, or by a test).
+   * by the JVM's shutdown, or by a caller that runs it on a thread of its own).
    */
-  static int run(String[] args, PrintStream out, PrintStream err, CountDownLatch stop)
+  public static int run(String[] args, PrintStream out, PrintStream err, CountDownLatch stop)
       throws Exception {
     int port = 9092;
     int controllerPort = 9093;

@@ -11,6 +11,7 @@ import com.digitalpebble.stormcrawler.persistence.Status;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.kafka.spout.KafkaSpout;
+import org.apache.storm.topology.IRichBolt;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
 
@@ -30,7 +31,7 @@ public class RecrawlCrawlTopology extends ConfigurableTopology {
 
   @Override
   protected int run(String[] args) {
-    return submit("recrawl-crawl", conf, builder(conf));
+    return submit("recrawl-crawl", conf, builder(conf, new DummyIndexer()));
   }
 
   /** The topology for a config (crawler-default.yaml plus the crawler's own file). */
@@ -38,10 +39,14 @@ public class RecrawlCrawlTopology extends ConfigurableTopology {
     // What ConfigurableTopology.submit does, for callers (tests) that submit themselves.
     Config.registerSerialization(conf, Metadata.class);
     Config.registerSerialization(conf, Status.class);
-    return builder(conf).createTopology();
+    return builder(conf, new DummyIndexer()).createTopology();
   }
 
-  static TopologyBuilder builder(Config conf) {
+  /**
+   * The wiring, with the crawler's own indexer: it must emit a parsed page's FETCHED status on the
+   * status stream, as StormCrawler's indexers do ({@code DummyIndexer} does only that).
+   */
+  public static TopologyBuilder builder(Config conf, IRichBolt indexer) {
     CrawlerSettings settings = CrawlerSettings.fromConf(conf);
     TopologyBuilder b = new TopologyBuilder();
     b.setSpout(
@@ -51,9 +56,8 @@ public class RecrawlCrawlTopology extends ConfigurableTopology {
     b.setBolt("partitioner", new URLPartitionerBolt()).shuffleGrouping("spout");
     b.setBolt("fetch", new FetcherBolt()).fieldsGrouping("partitioner", new Fields("key"));
     b.setBolt("parse", new JSoupParserBolt()).localOrShuffleGrouping("fetch");
-    // Without an indexer a parsed 200 page never reaches the status stream as FETCHED; DummyIndexer
-    // only does that. A real topology puts its indexer here.
-    b.setBolt("index", new DummyIndexer()).localOrShuffleGrouping("parse");
+    // Without an indexer a parsed 200 page never reaches the status stream as FETCHED.
+    b.setBolt("index", indexer).localOrShuffleGrouping("parse");
     // Grouped by URL, as StormCrawler wires its status updaters: the DISCOVERED cache then works.
     Fields url = new Fields("url");
     b.setBolt("status", new KafkaStatusUpdaterBolt())

@@ -3,10 +3,7 @@ package io.recrawl.flink.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.flink.testutil.JsonLines;
-import io.recrawl.flink.testutil.RepoFiles;
-import java.io.File;
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
+import io.recrawl.flink.testutil.JvmProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -61,7 +57,7 @@ class RunCommandITCase {
         String.join(
             "\n", "execution.checkpointing.interval: 1 s", "restart-strategy.type: none", ""));
 
-    Cli first = Cli.start(dir, "first", "run", "--config", config.toString());
+    JvmProcess first = JvmProcess.recrawl(dir, "first", "run", "--config", config.toString());
     Map<String, Integer> requested = awaitRequests(first, n -> n == SEEDS);
     assertThat(requested).hasSize(SEEDS);
     String log = first.stop();
@@ -70,8 +66,8 @@ class RunCommandITCase {
     String savepoint = m.group(1);
     assertThat(log).contains("--from-savepoint " + savepoint);
 
-    Cli second =
-        Cli.start(
+    JvmProcess second =
+        JvmProcess.recrawl(
             dir, "second", "run", "--config", config.toString(), "--from-savepoint", savepoint);
     String restored = second.awaitLog(l -> restoredPages(l) == SEEDS, Duration.ofMinutes(2));
     assertThat(restored).contains("recrawl run: starting from " + savepoint);
@@ -91,7 +87,8 @@ class RunCommandITCase {
     return pages;
   }
 
-  private Map<String, Integer> awaitRequests(Cli cli, Predicate<Integer> done) throws Exception {
+  private Map<String, Integer> awaitRequests(JvmProcess cli, Predicate<Integer> done)
+      throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     Map<String, Integer> byUrl = requestsByUrl();
     while (!done.test(byUrl.size())) {
@@ -115,62 +112,5 @@ class RunCommandITCase {
       }
     }
     return byUrl;
-  }
-
-  /** The CLI in a JVM of its own, with bin/recrawl's class path and logging. */
-  private record Cli(Process process, Path logFile) {
-
-    static Cli start(Path dir, String name, String... args) throws IOException {
-      Path module = Path.of("").toAbsolutePath();
-      String classpath =
-          module.resolve("target/classes")
-              + File.pathSeparator
-              + Files.readString(module.resolve("target/cli-classpath.txt")).trim();
-      List<String> cmd = new ArrayList<>();
-      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      cmd.add("-Xmx1g");
-      ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-          .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
-          .forEach(cmd::add);
-      cmd.add("-Dlog4j2.configurationFile=" + RepoFiles.file("config/log4j2-cli.properties"));
-      cmd.addAll(List.of("-cp", classpath, "io.recrawl.flink.cli.RecrawlCli"));
-      cmd.addAll(List.of(args));
-      Path log = dir.resolve(name + ".log");
-      Process p =
-          new ProcessBuilder(cmd)
-              .directory(dir.toFile())
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      return new Cli(p, log);
-    }
-
-    boolean isAlive() {
-      return process.isAlive();
-    }
-
-    String log() throws IOException {
-      return Files.exists(logFile) ? Files.readString(logFile) : "";
-    }
-
-    String awaitLog(Predicate<String> done, Duration timeout) throws Exception {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (!done.test(log())) {
-        assertThat(System.nanoTime()).as("log so far:%n%s", log()).isLessThan(deadline);
-        assertThat(isAlive()).as("ended early:%n%s", log()).isTrue();
-        Thread.sleep(500);
-      }
-      return log();
-    }
-
-    /** SIGTERM, as Ctrl-C: the run takes its savepoint and ends. */
-    String stop() throws Exception {
-      process.destroy();
-      if (!process.waitFor(3, TimeUnit.MINUTES)) {
-        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        throw new AssertionError("the run did not stop on SIGTERM:\n" + log());
-      }
-      return log();
-    }
   }
 }

@@ -138,6 +138,17 @@ class RecrawlConfigTest {
   }
 
   @Test
+  void theTrialBrokersTopicsAreTheJobsDefaultTopics() {
+    assertThat(io.recrawl.kafka.KafkaCommand.TOPICS)
+        .containsExactly(
+            RecrawlOptions.TOPIC_STATUS.defaultValue(),
+            RecrawlOptions.TOPIC_REQUESTS.defaultValue(),
+            RecrawlOptions.TOPIC_CONTROL.defaultValue(),
+            RecrawlOptions.TOPIC_DEADLETTERS.defaultValue(),
+            RecrawlOptions.TOPIC_DECISIONS.defaultValue());
+  }
+
+  @Test
   void theControllerIsRefusedWithoutWhatItNeedsNamingTheKey() {
     Map<String, Object> on =
         Map.of("recrawl.controller.budget", 20_000, "recrawl.input.type", "kafka");
