@@ -38,7 +38,7 @@ public final class EngineConfig {
     doc(
         "politeness.retry-after.max",
         "1 d",
-        "the longest block a Retry-After can ask for; a value that is absurd, in the past or beyond this blocks for this long");
+        "the longest block a Retry-After can ask for; a value that is absurd or beyond this blocks for this long; a date in the past means now");
     doc(
         "politeness.backoff.initial",
         "1 min",
