@@ -99,10 +99,11 @@ public final class HostEngine {
         p = newPage(h, e, ctx);
         h.pages++;
         ctx.listener().stateChanged(1, newHost ? 1 : 0);
-      } else if (stale(p, e)) {
+      } else if (stale(p, e) || leases.releasedAfter(p, e.time())) {
         // Applied, it would end the lease of a request released since and move the last visit
-        // back, and the page would go again while that request waits in the crawler's queue.
-        // What it says of the host still counts.
+        // back, and the page would go again while that request waits in the crawler's queue. A
+        // push-back delivered again, or from a crawler whose clock runs behind, is the common case
+        // of the second test: it never recorded a visit. What it says of the host still counts.
         politeness.observe(h, e, ctx.host(), now, ctx.listener());
         ctx.listener().staleStatus();
         finish(store, h, now, ctx);
@@ -162,7 +163,8 @@ public final class HostEngine {
   /**
    * Whether a status is older than the page's latest one (late), or that one delivered again (same
    * time, same status); another status at the same instant (an ERROR after its FETCHED) is news.
-   * The latest is the last visit, or the latest fetch error of a page that is FETCH_ERROR.
+   * The latest is the last visit, or the latest fetch error of a page that is FETCH_ERROR. A status
+   * older than the request of the page in flight is late as well ({@link Leases#releasedAfter}).
    */
   private static boolean stale(PageState p, StatusEvent e) {
     long latest =
