@@ -102,8 +102,9 @@ public final class HostEngine {
       } else if (stale(p, e) || leases.releasedAfter(p, e.time())) {
         // Applied, it would end the lease of a request released since and move the last visit
         // back, and the page would go again while that request waits in the crawler's queue. A
-        // push-back delivered again, or from a crawler whose clock runs behind, is the common case
-        // of the second test: it never recorded a visit. What it says of the host still counts.
+        // status older than that request's release answers an earlier one: a push-back delivered
+        // again records no visit, so only the release tells it is late. What it says of the host
+        // still counts.
         politeness.observe(h, e, ctx.host(), now, ctx.listener());
         ctx.listener().staleStatus();
         finish(store, h, now, ctx);
