@@ -126,8 +126,12 @@ final class DueIndex {
     return Math.max(1, Math.min(UNBOUNDED_BUCKETS - 1, b));
   }
 
+  /**
+   * When a due bucket ends, epoch ms. The bucket of a page due never (a back-off doubled past
+   * Long.MAX_VALUE) ends never: wrapped round into the past, it would send the page at once.
+   */
   long bucketEnd(long bucket) {
-    return (bucket + 1) * cfg.bucketMs;
+    return bucket >= Long.MAX_VALUE / cfg.bucketMs ? Long.MAX_VALUE : (bucket + 1) * cfg.bucketMs;
   }
 
   /** Drops the page's slot, if it has one: the page leaves both queues. */

@@ -17,6 +17,13 @@ public final class EngineConfig {
 
   public static final long DAY_MS = 86_400_000L;
 
+  /**
+   * The most {@code fetch-error.max} may be: its retries double from {@code fetch-error.backoff},
+   * so later ones would never come, and from about the 41st at the default back-off the doubling
+   * passes Long.MAX_VALUE ms. A page counts its errors in a byte.
+   */
+  public static final int MAX_FETCH_ERRORS = 32;
+
   /** key -> [default, description]. */
   public static final Map<String, String[]> KEYS = new LinkedHashMap<>();
 
@@ -38,7 +45,7 @@ public final class EngineConfig {
     doc(
         "politeness.retry-after.max",
         "1 d",
-        "the longest block a Retry-After can ask for; a value that is absurd, in the past or beyond this blocks for this long");
+        "the longest block a Retry-After can ask for; a value that is absurd or beyond this blocks for this long; a date in the past means now");
     doc(
         "politeness.backoff.initial",
         "1 min",
@@ -114,7 +121,10 @@ public final class EngineConfig {
         "fetch-error.backoff",
         "2 h",
         "retry delay after the first fetch error; doubles per consecutive error");
-    doc("fetch-error.max", "3", "consecutive fetch errors after which a page becomes ERROR");
+    doc(
+        "fetch-error.max",
+        "3",
+        "consecutive fetch errors after which a page becomes ERROR; a whole number up to 32 (each retry waits twice as long as the one before: after the 31st, 2^30 back-offs)");
     doc("error.retry-interval", "0", "retry ERROR pages after this; 0 = never");
     doc("error.remove", "false", "remove ERROR pages from state instead of keeping them");
     doc(
@@ -248,7 +258,12 @@ public final class EngineConfig {
     recheckMs = r.duration("timer.recheck");
     horizonMs = r.duration("timer.horizon");
     fetchErrorBackoffMs = r.duration("fetch-error.backoff");
-    maxFetchErrors = (int) r.positive("fetch-error.max");
+    double fetchErrors = r.positive("fetch-error.max");
+    r.require(
+        fetchErrors == Math.rint(fetchErrors) && fetchErrors <= MAX_FETCH_ERRORS,
+        "fetch-error.max",
+        "must be a whole number from 1 to " + MAX_FETCH_ERRORS);
+    maxFetchErrors = (int) fetchErrors;
     errorRetryMs = r.duration("error.retry-interval");
     errorRemove = r.bool("error.remove");
     errorPurgeMs = r.duration("error.purge-after");

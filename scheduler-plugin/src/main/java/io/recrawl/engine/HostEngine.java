@@ -99,10 +99,12 @@ public final class HostEngine {
         p = newPage(h, e, ctx);
         h.pages++;
         ctx.listener().stateChanged(1, newHost ? 1 : 0);
-      } else if (stale(p, e)) {
+      } else if (stale(p, e) || leases.releasedAfter(p, e.time())) {
         // Applied, it would end the lease of a request released since and move the last visit
-        // back, and the page would go again while that request waits in the crawler's queue.
-        // What it says of the host still counts.
+        // back, and the page would go again while that request waits in the crawler's queue. A
+        // status older than that request's release answers an earlier one: a push-back delivered
+        // again records no visit, so only the release tells it is late. What it says of the host
+        // still counts.
         politeness.observe(h, e, ctx.host(), now, ctx.listener());
         ctx.listener().staleStatus();
         finish(store, h, now, ctx);
@@ -162,7 +164,8 @@ public final class HostEngine {
   /**
    * Whether a status is older than the page's latest one (late), or that one delivered again (same
    * time, same status); another status at the same instant (an ERROR after its FETCHED) is news.
-   * The latest is the last visit, or the latest fetch error of a page that is FETCH_ERROR.
+   * The latest is the last visit, or the latest fetch error of a page that is FETCH_ERROR. A status
+   * older than the request of the page in flight is late as well ({@link Leases#releasedAfter}).
    */
   private static boolean stale(PageState p, StatusEvent e) {
     long latest =

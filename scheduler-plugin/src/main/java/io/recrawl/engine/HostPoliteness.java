@@ -134,11 +134,14 @@ final class HostPoliteness {
 
   /**
    * A 429 or 503, or an outage: blocks the host until the instant its Retry-After names, else for a
-   * back-off that doubles with each push-back in a row; a 429 also lowers the host's capacity.
-   * Returns whether it is news: false for a request refused inside the block it repeats.
+   * back-off that doubles with each push-back in a row, from the later of the event's time and the
+   * job's clock; a 429 also lowers the host's capacity. Returns whether it is news: false for a
+   * request refused inside the block it repeats.
    */
   private boolean pushBack(HostState h, StatusEvent e, String host, long now, boolean tooMany) {
-    long at = e.time() > 0 ? e.time() : now;
+    // Counted from the job's clock at the earliest: a push-back delivered late (a record sent
+    // again, a crawler whose clock runs behind) would otherwise set a block that is already over.
+    long at = Math.max(e.time(), now);
     // Requests the crawler had queued before the block are refused too: they repeat the push-back
     // that set it, and neither lengthen the back-off nor lower the capacity again.
     boolean news = at >= h.blockedUntil;

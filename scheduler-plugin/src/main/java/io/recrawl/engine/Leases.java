@@ -28,12 +28,25 @@ final class Leases {
     return (long) Math.min(cfg.leaseMs * Math.pow(2, p.expiries), cfg.maxLeaseMs);
   }
 
+  /**
+   * Whether the page is in flight on a request released after {@code time}: a status of that time
+   * answers an earlier request of the URL, not the one the crawler holds now.
+   */
+  boolean releasedAfter(PageState p, long time) {
+    return p.inFlight() && releasedAt(p) > time;
+  }
+
+  /** When the in-flight page was released: its lease counted back. */
+  private long releasedAt(PageState p) {
+    return Times.plus(p.leaseUntil, -durationMs(p));
+  }
+
   /** When an in-flight page is to be looked at again, or {@link #RAN_OUT}. */
   long recheckAt(PageState p, EngineContext ctx) {
     if (ctx.now() < p.leaseUntil) {
       return p.leaseUntil;
     }
-    if (Times.plus(p.leaseUntil, -durationMs(p)) > ctx.answeredUntil()) {
+    if (releasedAt(p) > ctx.answeredUntil()) {
       // Released after the last status read (within this advance of time): no answer yet.
       return Times.plus(ctx.advanceEnd(), 1);
     }

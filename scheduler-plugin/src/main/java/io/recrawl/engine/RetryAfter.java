@@ -20,11 +20,13 @@ import java.util.regex.Pattern;
  * 08:49:37 1994}). Day and month names are matched case-insensitively; the day name is not checked
  * against the date.
  *
- * <p>Clamping: the host said something, so the answer is never "no wait". A value that is absurd
- * (unparseable, negative, fractional, a number too large to hold), a date before the event, or a
- * wait longer than the cap, all give {@code eventTime + cap}. Only a well-formed value within the
- * cap is taken as given; {@code 0} (or the event's own time) means "now". All arithmetic saturates:
- * an event time near {@link Long#MAX_VALUE} gives {@link Long#MAX_VALUE}, not an overflow.
+ * <p>Clamping: a value that is absurd (unparseable, negative, fractional, a number too large to
+ * hold) or a wait longer than the cap gives {@code eventTime + cap}: the host said something, so
+ * garbage is never read as "no wait". A well-formed value within the cap is taken as given; {@code
+ * 0} means "now", and so does a date at or before the event: the server's clock runs behind the
+ * crawler's (skew of a few seconds is common), and the time it named has passed. All arithmetic
+ * saturates: an event time near {@link Long#MAX_VALUE} gives {@link Long#MAX_VALUE}, not an
+ * overflow.
  */
 public final class RetryAfter {
 
@@ -63,7 +65,8 @@ public final class RetryAfter {
    * @param value the header's value (surrounding whitespace is ignored); null counts as garbage
    * @param eventTimeMs when the response was received, epoch ms: delta-seconds count from it
    * @param capMs the longest wait honoured, ms, at least 0
-   * @return a time in {@code [eventTimeMs, eventTimeMs + capMs]} (saturated)
+   * @return a time in {@code [eventTimeMs, eventTimeMs + capMs]} (saturated); {@code eventTimeMs}
+   *     for a date in the past
    * @throws IllegalArgumentException if {@code capMs} is negative
    */
   public static long blockUntil(String value, long eventTimeMs, long capMs) {
@@ -79,10 +82,10 @@ public final class RetryAfter {
       return fromSeconds(v, eventTimeMs, capMs, capped);
     }
     long date = httpDate(v, eventTimeMs);
-    if (date == Long.MIN_VALUE || date < eventTimeMs || date > capped) {
-      return capped; // garbage, in the past, or beyond the cap
+    if (date == Long.MIN_VALUE || date > capped) {
+      return capped; // garbage, or beyond the cap
     }
-    return date;
+    return Math.max(date, eventTimeMs); // a date that has passed: now
   }
 
   /**

@@ -31,6 +31,16 @@ class DueIndexTest {
   }
 
   @Test
+  void theEndOfTheLastBucketSaturatesInsteadOfWrappingIntoThePast() {
+    EngineConfig cfg = config(Map.of());
+    DueIndex index = new DueIndex(cfg, new PageValuation(cfg));
+    long last = Long.MAX_VALUE / cfg.bucketMs; // the bucket of a page due never
+    assertThat(index.bucketEnd(last)).isEqualTo(Long.MAX_VALUE);
+    assertThat(index.bucketEnd(last - 1)).isEqualTo(last * cfg.bucketMs);
+    assertThat(index.bucketEnd(T0 / cfg.bucketMs)).isBetween(T0 + 1, T0 + cfg.bucketMs);
+  }
+
+  @Test
   void pagesDueOverWeeksShareFewDueBuckets() {
     // The host record holds one entry per due bucket and is rewritten at every event: it must stay
     // small however the host's due times spread.

@@ -415,6 +415,50 @@ class HostEngineTest {
   }
 
   @Test
+  void fetchErrorMaxIsAWholeNumberOfAtMost32() {
+    assertThat(config(Map.of("fetch-error.max", 32)).maxFetchErrors).isEqualTo(32);
+    for (Object bad : List.of(33, 128, 1000, 2.5, "1e12")) {
+      assertThatThrownBy(
+              () -> EngineConfig.fromMap(Map.of("fetch-error.max", bad), "recrawl.engine."))
+          .as(String.valueOf(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("recrawl.engine.fetch-error.max: ");
+    }
+  }
+
+  @Test
+  void aFetchErrorBackOffThatSaturatesRetriesNeverRatherThanAtOnce() {
+    long backoff = 100_000 * DAY;
+    LocalFrontier f =
+        new LocalFrontier(
+            config(Map.of("fetch-error.backoff", "100000 d", "fetch-error.max", 32)),
+            EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    String url = "http://a.example/p0";
+    f.onStatus(discovered(url, T0), sink);
+    f.advanceTo(T0 + MIN, sink);
+    // Each retry fails with a 404 (the host answers: the errors are the page's own), until the
+    // doubled back-off is beyond Long.MAX_VALUE ms (the 21st error in a row).
+    for (int errors = 1; ; errors++) {
+      assertThat(sink.out).hasSize(errors);
+      long at = sink.out.get(errors - 1).time() + 1000;
+      f.onStatus(
+          new StatusEvent(url, "a.example", CrawlStatus.FETCH_ERROR, at, Map.of(), null, null, 404),
+          sink);
+      long retry = Times.doubled(backoff, errors - 1);
+      if (retry == Long.MAX_VALUE) {
+        break;
+      }
+      f.advanceTo(at + retry + MIN, sink);
+    }
+    assertThat(f.store("a.example").page(url).errors).isEqualTo((byte) 21);
+    int before = sink.out.size();
+    f.advanceTo(f.now() + 30 * DAY, sink);
+    assertThat(sink.out.subList(before, sink.out.size())).as("retried at once").isEmpty();
+  }
+
+  @Test
   void removingEveryPageOfAHostLeavesNoStateAndNoTimer() {
     EngineConfig cfg = config(Map.of("error.remove", true));
     LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);

@@ -21,11 +21,13 @@ import net.jqwik.api.constraints.Size;
 /**
  * The engine against random crawls and hostile servers: discoveries, fetches, errors, 429s and 503s
  * with and without Retry-After, rate overrides (absurd ones too), λ_0 changes and time jumps from a
- * millisecond to days, some of them in one step as a watermark jumps after downtime. Every sequence
- * is checked on the engine's output: pacing within the limit in force, nothing inside a block, no
- * URL in flight twice, every live URL released again, and no state left when the pages go. The
- * tries come from {@code jqwik.tries.default} (src/test/resources/junit-platform.properties); a
- * long run: {@code mvn verify -pl scheduler-plugin -Dtest=none -Dit.test=PolitenessPropertiesITCase
+ * millisecond to days, some of them in one step as a watermark jumps after downtime; statuses
+ * delivered again (a record re-sent) and push-backs from a crawler whose clock runs behind. Every
+ * sequence is checked on the engine's output: pacing within the limit in force, nothing inside a
+ * block, no URL in flight twice, no host with more requests in flight than it may have, every live
+ * URL released again, and no state left when the pages go. The tries come from {@code
+ * jqwik.tries.default} (src/test/resources/junit-platform.properties); a long run: {@code mvn
+ * verify -pl scheduler-plugin -Dtest=none -Dit.test=PolitenessPropertiesITCase
  * -Djqwik.tries.default=1000000}. An ITCase (Failsafe, after package) because its 10,000 tries take
  * longer than the unit tests of {@code mvn test} may.
  */
@@ -60,7 +62,11 @@ class PolitenessPropertiesITCase {
     HOST_RATE,
     GLOBAL_LAMBDA,
     JUMP,
-    JUMP_IN_ONE_STEP
+    JUMP_IN_ONE_STEP,
+    /** A status of the host sent before, delivered again as it was. */
+    REDELIVER,
+    /** A 429 or 503 for the oldest request in flight, stamped {@code jumpMs} before now. */
+    LATE_PUSH_BACK
   }
 
   @Provide
@@ -102,6 +108,7 @@ class PolitenessPropertiesITCase {
     final Map<String, Double> override = new HashMap<>();
     final Map<String, CrawlRequest> inFlight = new LinkedHashMap<>();
     final Map<String, String> known = new LinkedHashMap<>(); // url -> host
+    final List<StatusEvent> sent = new ArrayList<>();
 
     Run() {
       f.setGlobalLambda(0.01);
@@ -113,9 +120,16 @@ class PolitenessPropertiesITCase {
       switch (s.kind()) {
         case DISCOVER -> status(url, host, CrawlStatus.DISCOVERED, null, Map.of());
         case FETCHED_CHANGED, FETCHED_UNCHANGED, FETCH_ERROR -> answer(s, host);
-        case TOO_MANY, UNAVAILABLE -> pushBack(s, host, null);
+        case TOO_MANY, UNAVAILABLE -> pushBack(s, host, null, now);
         case TOO_MANY_RETRY_AFTER, UNAVAILABLE_RETRY_AFTER ->
-            pushBack(s, host, Integer.toString(Math.abs(s.value())));
+            pushBack(s, host, Integer.toString(Math.abs(s.value())), now);
+        case LATE_PUSH_BACK ->
+            pushBack(
+                s,
+                host,
+                s.value() % 3 == 0 ? Integer.toString(Math.abs(s.value())) : null,
+                now - s.jumpMs());
+        case REDELIVER -> redeliver(s, host);
         case HOST_RATE -> {
           // Anything, absurd values included: the engine holds it within its bounds.
           double rate = s.value() <= 0 ? 0 : s.value() == 1 ? 1e-12 : s.value() * 10.0;
@@ -166,22 +180,53 @@ class PolitenessPropertiesITCase {
       status(url, host, status, s.kind() == Kind.FETCH_ERROR ? null : 200, md);
     }
 
-    private void pushBack(Step s, String host, String retryAfter) {
+    /** A 429 or 503 for the oldest request in flight, stamped {@code time} by the crawler. */
+    private void pushBack(Step s, String host, String retryAfter, long time) {
       String url = oldestInFlight(host);
       if (url == null) {
         return;
       }
-      int code = s.kind() == Kind.TOO_MANY || s.kind() == Kind.TOO_MANY_RETRY_AFTER ? 429 : 503;
+      boolean tooMany =
+          s.kind() == Kind.TOO_MANY
+              || s.kind() == Kind.TOO_MANY_RETRY_AFTER
+              || (s.kind() == Kind.LATE_PUSH_BACK && s.value() % 2 == 0);
       Map<String, String> md = new HashMap<>();
       if (retryAfter != null) {
         md.put("protocol.Retry-After", retryAfter);
       }
-      status(url, host, CrawlStatus.FETCH_ERROR, code, md);
+      status(url, host, CrawlStatus.FETCH_ERROR, tooMany ? 429 : 503, md, time);
+    }
+
+    /**
+     * A status of the host sent before, delivered again: the crawler still holds what it holds. A
+     * push-back among them blocks the host again, from the job's clock.
+     */
+    private void redeliver(Step s, String host) {
+      List<StatusEvent> ofHost = sent.stream().filter(e -> e.host().equals(host)).toList();
+      if (ofHost.isEmpty()) {
+        return;
+      }
+      StatusEvent e = ofHost.get(Math.abs(s.value()) % ofHost.size());
+      f.onStatus(e, this::released);
+      known.putIfAbsent(e.url(), host);
+      noteBlock(e);
+    }
+
+    /**
+     * A push-back blocks its host, from the job's clock at the latest, at least for its Retry-After
+     * (up to the cap) or the shortest back-off.
+     */
+    private void noteBlock(StatusEvent e) {
+      Integer code = e.statusCode();
+      if (code == null || (code != 429 && code != 503)) {
+        return;
+      }
+      String retryAfter = e.firstIgnoreCase(RetryAfter.KEY);
       long block =
           retryAfter != null
               ? Math.min(Long.parseLong(retryAfter) * 1000, cfg.maxRetryAfterMs)
               : (long) (cfg.backoffMs * (1 - cfg.backoffJitter));
-      blockedUntil.merge(host, now + block, Math::max);
+      blockedUntil.merge(e.host(), Math.max(e.time(), now) + block, Math::max);
     }
 
     private String oldestInFlight(String host) {
@@ -195,12 +240,24 @@ class PolitenessPropertiesITCase {
 
     private void status(
         String url, String host, CrawlStatus status, Integer code, Map<String, String> md) {
+      status(url, host, status, code, md, now);
+    }
+
+    private void status(
+        String url,
+        String host,
+        CrawlStatus status,
+        Integer code,
+        Map<String, String> md,
+        long time) {
       Map<String, List<String>> metadata = new HashMap<>();
       md.forEach((k, v) -> metadata.put(k, List.of(v)));
-      f.onStatus(
-          new StatusEvent(url, host, status, now, metadata, null, null, code), this::released);
+      StatusEvent e = new StatusEvent(url, host, status, time, metadata, null, null, code);
+      f.onStatus(e, this::released);
       inFlight.remove(url);
       known.putIfAbsent(url, host);
+      sent.add(e);
+      noteBlock(e);
     }
 
     void released(CrawlRequest r) {
@@ -228,6 +285,18 @@ class PolitenessPropertiesITCase {
           .as("%s in flight twice (lease until %s)", r.url(), held == null ? 0 : held.lease())
           .isTrue();
       inFlight.put(r.url(), r);
+      // What the crawler holds of the host, unanswered and within its lease, stays within what the
+      // host may have in flight: one at a time once it pushed back.
+      long holding =
+          inFlight.values().stream()
+              .filter(q -> q.host().equals(host) && q.lease() > r.time())
+              .count();
+      HostState h = f.store(host) == null ? null : f.store(host).host();
+      if (h != null) {
+        assertThat(holding)
+            .as("%s has %d requests in flight (capacity %s)", host, holding, h.capacityRate)
+            .isLessThanOrEqualTo(f.engine().thresholds().maxInFlight(h, r.time()));
+      }
     }
 
     /**

@@ -94,9 +94,8 @@ class PolitenessTest {
   }
 
   @Test
-  void anAbsurdOrPastRetryAfterIsClampedToTheCapNotIgnored() {
-    for (String value :
-        List.of("soon", "-5", "99999999999999999999", "Thu, 01 Jan 1970 00:00:00 GMT")) {
+  void anAbsurdRetryAfterIsClampedToTheCapNotIgnored() {
+    for (String value : List.of("soon", "-5", "99999999999999999999")) {
       Sink sink = new Sink();
       LocalFrontier f =
           tenPages(Map.of("host.max-rate", 1440, "politeness.retry-after.max", "2 h"), sink);
@@ -105,6 +104,26 @@ class PolitenessTest {
       f.advanceTo(at + 4 * HOUR, sink);
       assertThat(between(sink, at, at + 2 * HOUR)).as(value).isEmpty();
       assertThat(between(sink, at + 2 * HOUR, at + 4 * HOUR)).as(value).isNotEmpty();
+    }
+  }
+
+  @Test
+  void aRetryAfterDateInThePastMeansNow() {
+    long at = T0 + HOUR;
+    // A server whose clock is a few seconds behind the crawler's, and one that is far behind.
+    for (long ago : List.of(5_000L, 30 * DAY)) {
+      String date =
+          DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.US)
+              .withZone(ZoneOffset.UTC)
+              .format(Instant.ofEpochMilli(at - ago));
+      Sink sink = new Sink();
+      LocalFrontier f =
+          tenPages(Map.of("host.max-rate", 1440, "politeness.retry-after.max", "1 d"), sink);
+      f.onStatus(tooMany("http://a.example/p0", at, Map.of("protocol.retry-after", date)), sink);
+      assertThat(f.store(HOST).host().blockedUntil).as(date).isEqualTo(at);
+      // Once the leases of the requests out when it answered run out (one at a time after a 429).
+      f.advanceTo(at + HOUR, sink);
+      assertThat(between(sink, at, at + 30 * MIN)).as(date).isNotEmpty();
     }
   }
 
@@ -328,6 +347,51 @@ class PolitenessTest {
     assertThat(h.blockedUntil).isEqualTo(at + 4000 + MIN); // the last refusal's own back-off
     assertThat(f.engine().thresholds().maxRate(h, at + 5000)).isEqualTo(halved);
     assertThat(halved).isEqualTo(1440 * 0.9); // politeness.capacity.on-429
+  }
+
+  @Test
+  void aPushBackDeliveredAgainAfterItsPageWentOutAgainLeavesTheRequestOutNowAlone() {
+    Sink sink = new Sink();
+    LocalFrontier f =
+        new LocalFrontier(EngineConfig.with(Map.of("host.max-rate", 1440)), EngineListener.NONE);
+    f.setGlobalLambda(0.01);
+    String url = "http://a.example/p0";
+    f.onStatus(discovered(url, T0), sink);
+    f.advanceTo(T0 + MIN, sink);
+    assertThat(sink.out).hasSize(1);
+    long first = sink.out.get(0).time();
+    StatusEvent refused = tooMany(url, first + 10_000, Map.of());
+    f.onStatus(refused, sink);
+    f.advanceTo(first + 10 * MIN, sink);
+    assertThat(sink.out).as("again once the block ended").hasSize(2);
+    CrawlRequest again = sink.out.get(1);
+    // The same 429 once more: a record sent twice, or a crawler whose clock runs slow.
+    f.onStatus(refused, sink);
+    f.advanceTo(again.lease() - 1, sink);
+    assertThat(sink.out).as("sent while its request is still out").hasSize(2);
+    HostState h = f.store(HOST).host();
+    assertThat(h.inFlight).isEqualTo(1);
+    assertThat(f.store(HOST).page(url).leaseUntil).isEqualTo(again.lease());
+    // What it says of the host still counts, from the job's clock: the 429's own time is past.
+    assertThat(h.blockedUntil).isGreaterThan(first + 10 * MIN);
+  }
+
+  @Test
+  void aPushBackFromACrawlerWhoseClockIsBehindBlocksFromTheJobsClock() {
+    Sink sink = new Sink();
+    LocalFrontier f = tenPages(Map.of("host.max-rate", 1440), sink);
+    long at = T0 + HOUR;
+    // Two hours behind: counted from its own time, the block would be over before it arrived.
+    f.onStatus(
+        tooMany("http://a.example/p0", at - 2 * HOUR, Map.of("protocol.retry-after", "3600")),
+        sink);
+    f.advanceTo(at + 3 * HOUR, sink);
+    assertThat(between(sink, at, at + HOUR)).isEmpty();
+    assertThat(between(sink, at + HOUR, at + 3 * HOUR)).isNotEmpty();
+    // Without Retry-After: the back-off, from now.
+    f.onStatus(tooMany("http://a.example/p1", at, Map.of()), sink);
+    HostState h = f.store(HOST).host();
+    assertThat(h.blockedUntil).isGreaterThanOrEqualTo(at + 3 * HOUR + MIN / 2);
   }
 
   @Test
