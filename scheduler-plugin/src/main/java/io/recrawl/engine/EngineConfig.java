@@ -171,7 +171,10 @@ public final class EngineConfig {
         "wake.max-slots",
         "10000",
         "most due slots one wake-up examines; the rest wait for the next");
-    doc("metadata.transfer", "[]", "metadata keys carried from status events into crawl requests");
+    doc(
+        "metadata.transfer",
+        "[]",
+        "metadata keys carried from status events into crawl requests; a 304 keeps the values it does not repeat, such as last-modified");
     doc(
         "metadata.transfer.max-value-chars",
         "4096",
