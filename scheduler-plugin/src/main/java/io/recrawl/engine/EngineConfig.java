@@ -97,7 +97,7 @@ public final class EngineConfig {
     doc(
         "robots.max-crawl-delay",
         "1 d",
-        "a robots.txt crawl-delay above this parks the host: nothing is sent to it until robots evidence within the limit arrives (re-checked daily)");
+        "a robots.txt crawl-delay above this, or longer than 1 d / host.min-rate (no rate limit is slower), parks the host: nothing is sent to it for a day, or for the crawl-delay if longer (at most this), and until robots evidence within both limits arrives");
     doc("revisit.min-interval", "1 h", "never recrawl a page more often than this");
     doc("revisit.max-interval", "0", "recrawl every page at least this often; 0 = no floor");
     doc("lease", "1 h", "a released URL is released again if no status comes back within this");
@@ -181,7 +181,10 @@ public final class EngineConfig {
         "wake.max-slots",
         "10000",
         "most due slots one wake-up examines; the rest wait for the next");
-    doc("metadata.transfer", "[]", "metadata keys carried from status events into crawl requests");
+    doc(
+        "metadata.transfer",
+        "[]",
+        "metadata keys carried from status events into crawl requests; a 304 keeps the values it does not repeat, such as last-modified");
     doc(
         "metadata.transfer.max-value-chars",
         "4096",

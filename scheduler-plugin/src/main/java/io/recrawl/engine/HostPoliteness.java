@@ -117,19 +117,40 @@ final class HostPoliteness {
       return;
     }
     long delayMs = Times.secondsToMillis(seconds);
-    if (delayMs > cfg.maxCrawlDelayMs) {
-      // Not worth crawling at that pace: park it until robots.txt is read again.
+    boolean belowMinRate = delayMs > 0 && DAY / (double) delayMs < cfg.minHostRate;
+    if (delayMs > cfg.maxCrawlDelayMs || belowMinRate) {
+      // Not worth crawling at that pace, or slower than any rate limit can pace (host.min-rate
+      // raises every limit to itself): park it until robots.txt is read again.
       if (h.parkedUntil <= now) {
         listener.hostParked();
       }
-      h.parkedUntil = Times.plus(now, DAY);
+      h.parkedUntil = Times.plus(now, parkMs(delayMs));
+      // The first request after the park re-reads robots.txt; until its answer re-parks the host,
+      // no second one follows at the configured pace.
+      h.evidenceRate = cfg.minHostRate;
+      h.evidenceUntil = Times.plus(h.parkedUntil, DAY);
       return;
     }
-    h.parkedUntil = 0;
+    if (h.parkedUntil != 0) {
+      // robots.txt is within the limits again: the pace the park held ends with it.
+      h.parkedUntil = 0;
+      h.evidenceRate = 0;
+      h.evidenceUntil = 0;
+    }
     if (delayMs > 0) {
-      h.evidenceRate = Math.max(cfg.minHostRate, DAY / (double) delayMs);
+      h.evidenceRate = DAY / (double) delayMs; // at least host.min-rate, checked above
       h.evidenceUntil = Times.plus(now, DAY); // robots.txt is re-read about daily
     }
+  }
+
+  /**
+   * How long a crawl-delay parks its host: a day (robots.txt is re-read about daily), or the
+   * crawl-delay itself when it is longer and within {@code robots.max-crawl-delay}, so that the
+   * request that re-reads robots.txt does not come sooner than the delay asks. A crawl-delay above
+   * {@code robots.max-crawl-delay} is re-read after that maximum.
+   */
+  private long parkMs(long delayMs) {
+    return Math.max(DAY, Math.min(delayMs, cfg.maxCrawlDelayMs));
   }
 
   /**

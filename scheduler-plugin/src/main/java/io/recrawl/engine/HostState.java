@@ -28,7 +28,8 @@ public final class HostState {
   public long blockedUntil;
 
   /**
-   * Nothing is released before this time either: a crawl-delay above the maximum parks the host.
+   * Nothing is released before this time either: a crawl-delay above the maximum, or longer than
+   * {@code host.min-rate} allows, parks the host; 0 = not parked.
    */
   public long parkedUntil;
 

@@ -17,6 +17,11 @@ import java.util.Map;
  * their quotes and separators in JSON) the further values are dropped. Keys are taken in
  * alphabetical order, so what is dropped does not depend on the JVM. Every value cut or dropped is
  * reported to {@link EngineListener#metadataCut}.
+ *
+ * <p>A 304 keeps what it does not repeat: it says the version the request validated is still
+ * current, so the validators the request carried (a {@code last-modified}, an ETag) still hold, and
+ * a server may leave them out of a 304 (RFC 9110). Dropping them would make the next request
+ * unconditional, and conditional requests would work only every other time.
  */
 final class MetadataTransfer {
 
@@ -30,16 +35,24 @@ final class MetadataTransfer {
     this.maxChars = cfg.metadataMaxChars;
   }
 
-  /** Keeps on the page the event's values of the configured keys (replacing what it kept). */
+  /**
+   * Keeps on the page the event's values of the configured keys (replacing what it kept); after a
+   * 304, a key the event does not carry keeps the page's previous values.
+   */
   void keep(PageState p, StatusEvent e, EngineListener listener) {
     if (keys.isEmpty()) {
       return;
     }
+    Integer code = e.statusCode();
+    Map<String, List<String>> still = code != null && code == 304 ? p.metadata : null;
     Map<String, List<String>> kept = null;
     int budget = maxChars;
     int cut = 0;
     for (String key : keys) {
       List<String> v = e.metadata().get(key);
+      if (v == null && still != null) {
+        v = still.get(key);
+      }
       if (v == null) {
         continue;
       }

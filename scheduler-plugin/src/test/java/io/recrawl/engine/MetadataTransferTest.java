@@ -42,6 +42,35 @@ class MetadataTransferTest {
   }
 
   @Test
+  void a304KeepsWhatItDoesNotRepeatAndA200ReplacesIt() {
+    MetadataTransfer t =
+        new MetadataTransfer(
+            EngineConfig.with(Map.of("metadata.transfer", List.of("depth", "last-modified"))));
+    PageState p = new PageState();
+    p.metadata = Map.of("depth", List.of("1"), "last-modified", List.of("2025-11-01T10:00:00Z"));
+    t.keep(
+        p,
+        new StatusEvent(
+            "http://a.org/",
+            "a.org",
+            CrawlStatus.FETCHED,
+            1,
+            Map.of("depth", List.of("2")),
+            null,
+            null,
+            304),
+        EngineListener.NONE);
+    assertThat(p.metadata)
+        .isEqualTo(Map.of("depth", List.of("2"), "last-modified", List.of("2025-11-01T10:00:00Z")));
+    // A 200 without it: the date belonged to the version the 200 replaced.
+    t.keep(
+        p,
+        event(Map.of("depth", List.of("3"), "fetch.statusCode", List.of("200"))),
+        EngineListener.NONE);
+    assertThat(p.metadata).isEqualTo(Map.of("depth", List.of("3")));
+  }
+
+  @Test
   void aLongValueIsCutAndCounted() {
     MetadataTransfer t =
         new MetadataTransfer(

@@ -254,6 +254,49 @@ class PolitenessTest {
     }
   }
 
+  /**
+   * A crawl-delay that asks for less than {@code host.min-rate} parks the host: the rate floor must
+   * never raise a robots.txt limit. The crawler answers every request at once, always with the same
+   * robots.txt.
+   */
+  @Test
+  void aCrawlDelayLongerThanTheMinimumRateAllowsParksTheHostAndIsNeverExceeded() {
+    Counting why = new Counting();
+    LocalFrontier f =
+        new LocalFrontier(
+            EngineConfig.with(Map.of("host.max-rate", 1440, "host.min-rate", 24)), why);
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    for (int i = 0; i < 10; i++) {
+      f.onStatus(discovered("http://a.example/p" + i, T0), sink);
+    }
+    long crawlDelay = 2 * HOUR; // 12 a day, below host.min-rate's 24
+    List<Long> fetches = new ArrayList<>();
+    int answered = 0;
+    for (long t = T0; t <= T0 + 4 * DAY; t += MIN) {
+      f.advanceTo(t, sink);
+      while (answered < sink.out.size()) {
+        CrawlRequest r = sink.out.get(answered++);
+        fetches.add(t);
+        f.onStatus(
+            answer(
+                r.url(),
+                CrawlStatus.FETCHED,
+                t,
+                200,
+                Map.of("robots.crawl.delay", Long.toString(crawlDelay / 1000))),
+            sink);
+      }
+    }
+    assertThat(fetches).hasSizeGreaterThanOrEqualTo(2);
+    for (int i = 1; i < fetches.size(); i++) {
+      assertThat(fetches.get(i) - fetches.get(i - 1))
+          .as("gap before fetch %d of %s", i, fetches)
+          .isGreaterThanOrEqualTo(crawlDelay);
+    }
+    assertThat(why.parked).as("parked instead of crawled at host.min-rate").isPositive();
+  }
+
   @Test
   void aHostOutageIsNotAPageError() {
     Sink sink = new Sink();

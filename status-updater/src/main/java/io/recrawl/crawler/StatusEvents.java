@@ -109,14 +109,20 @@ public final class StatusEvents {
       copy(metadata, protocolPrefix + "etag", md, ETAG);
       copy(metadata, protocolPrefix + "last-modified", md, LAST_MODIFIED);
       copy(metadata, protocolPrefix + "date", md, DATE);
-      String ifModifiedSince =
-          PageHistory.ifModifiedSince(first(metadata, protocolPrefix + "last-modified"));
+      httpStatus = httpStatus(first(metadata, STATUS_CODE));
+      String lastModified = first(metadata, protocolPrefix + "last-modified");
+      if (lastModified == null && httpStatus != null && httpStatus == 304) {
+        // A 304 need not repeat Last-Modified (RFC 9110 15.4.5): it says that the date the request
+        // asked with is still the page's, and the tuple holds the request's metadata. Without
+        // it, the next request would ask unconditionally.
+        lastModified = first(metadata, PageHistory.IF_MODIFIED_SINCE);
+      }
+      String ifModifiedSince = PageHistory.ifModifiedSince(lastModified);
       if (setLastModified && ifModifiedSince != null) {
         // Sent back in a crawl request (recrawl.metadata.transfer: [last-modified]), it makes the
         // protocol ask If-Modified-Since, and an unchanged page answers 304 without a body.
         md.put(PageHistory.IF_MODIFIED_SINCE, List.of(ifModifiedSince));
       }
-      httpStatus = httpStatus(first(metadata, STATUS_CODE));
       // The server's own limits: 429 and 503 travel in http_status, with their Retry-After.
       copyIgnoreCase(metadata, protocolPrefix + "retry-after", md, RETRY_AFTER);
       copy(metadata, CRAWL_DELAY, md, CRAWL_DELAY);

@@ -60,6 +60,10 @@ class RecrawlCrawlTopologyITCase {
   private static String base;
   private static String hostKey;
   private static final AtomicInteger notModifiedAnswers = new AtomicInteger();
+  private static final AtomicInteger bareNotModifiedAnswers = new AtomicInteger();
+
+  /** Conditional recrawls in a row of the page whose 304 does not repeat Last-Modified. */
+  private static final int CONDITIONAL_RECRAWLS = 3;
 
   @BeforeAll
   static void start() throws Exception {
@@ -113,6 +117,18 @@ class RecrawlCrawlTopologyITCase {
         }
         body =
             "<html><head><title>A</title></head><body><p>Never changes.</p><a href=\"/\">home</a></body></html>";
+      }
+      case "/d.html" -> {
+        // As Python's http.server answers: a 304 repeats neither Last-Modified nor an ETag.
+        String since = x.getRequestHeaders().getFirst("If-Modified-Since");
+        if (since != null && !since.isBlank() && !parse(since).isBefore(parse(A_LAST_MODIFIED))) {
+          bareNotModifiedAnswers.incrementAndGet();
+          x.sendResponseHeaders(304, -1);
+          x.close();
+          return;
+        }
+        x.getResponseHeaders().set("Last-Modified", A_LAST_MODIFIED);
+        body = "<html><head><title>D</title></head><body><p>Never changes.</p></body></html>";
       }
       case "/b.html" ->
           body = "<html><head><title>B</title></head><body><a href=\"/\">home</a></body></html>";
@@ -283,6 +299,26 @@ class RecrawlCrawlTopologyITCase {
       // 4. Every request's tuple tree was acked, dead letters included: the spout commits all six
       // offsets.
       awaitCommitted(6);
+
+      // 5. A page whose 304 repeats no Last-Modified, recrawled again and again, each time with
+      // the last-modified of the status before (as the job sends it back): the first fetch is a
+      // 200, and every recrawl after it is conditional and answered 304.
+      String d = base + "/d.html";
+      Map<String, List<String>> transferred = Map.of();
+      for (int n = 0; n <= CONDITIONAL_RECRAWLS; n++) {
+        kafka.sendKeyed(REQUESTS, List.of(request(d, transferred)));
+        int fetches = n + 1;
+        events =
+            await(status, e -> fetched(e, d).size() >= fetches, fetches + " FETCHED for /d.html");
+        StatusEvent last = fetched(events, d).get(n);
+        assertThat(last.httpStatus()).as("fetch %d of /d.html", n).isEqualTo(n == 0 ? 200 : 304);
+        assertThat(last.first("last-modified"))
+            .as("the validator after fetch %d of /d.html", n)
+            .isEqualTo("2025-11-01T10:00:00Z");
+        transferred = Map.of("last-modified", last.metadata().get("last-modified"));
+      }
+      assertThat(bareNotModifiedAnswers.get()).isEqualTo(CONDITIONAL_RECRAWLS);
+      awaitCommitted(6 + CONDITIONAL_RECRAWLS + 1);
     }
   }
 
@@ -296,6 +332,12 @@ class RecrawlCrawlTopologyITCase {
         previous.first("protocol.etag"),
         ChangeEvidence.parseDate(now.first("protocol.last-modified")),
         previous.time());
+  }
+
+  private static List<StatusEvent> fetched(List<StatusEvent> events, String url) {
+    return events.stream()
+        .filter(e -> e.url().equals(url) && e.status() == CrawlStatus.FETCHED)
+        .toList();
   }
 
   private static boolean has(List<StatusEvent> events, String url, CrawlStatus status) {

@@ -100,6 +100,75 @@ class StatusEventsTest {
         .isEqualTo(ChangeEvidence.Verdict.UNCHANGED);
   }
 
+  /**
+   * RFC 9110 lets a 304 leave out Last-Modified (Python's http.server does). Each round here is one
+   * recrawl: the request carries the last event's {@code last-modified}, as the job sends it back;
+   * the tuple's metadata is the request's with the response's headers put over it, as StormCrawler
+   * 2.4's FetcherBolt merges them; the server answers 304 to every conditional request, without
+   * Last-Modified or ETag. Every recrawl after the first must be conditional.
+   */
+  @Test
+  void aValidatorSurvivesA304ThatDoesNotRepeatItOverManyRecrawls() {
+    StatusEvents events = new StatusEvents(settings(), List.of());
+    Map<String, List<String>> request = Map.of();
+    for (int round = 0; round < 6; round++) {
+      Map<String, String[]> tuple = new HashMap<>();
+      request.forEach((k, v) -> tuple.put(k, v.toArray(String[]::new)));
+      boolean conditional = request.containsKey("last-modified");
+      if (conditional) {
+        tuple.put("fetch.statusCode", new String[] {"304"});
+      } else {
+        tuple.put("fetch.statusCode", new String[] {"200"});
+        tuple.put("protocol.last-modified", new String[] {"Sat, 21 Nov 2026 07:00:00 GMT"});
+        tuple.put("protocol.etag", new String[] {"\"v1\""});
+      }
+      assertThat(conditional).as("recrawl %d is conditional", round).isEqualTo(round > 0);
+      StatusEvent e =
+          events.toEvent("http://example.com/a", "FETCHED", tuple, "example.com", NOW + round);
+      assertThat(e.first("last-modified")).as("round %d", round).isEqualTo("2026-11-21T07:00:00Z");
+      // What the job transfers (recrawl.metadata.transfer: [last-modified]) is the next request.
+      request = Map.of("last-modified", e.metadata().get("last-modified"));
+    }
+  }
+
+  @Test
+  void onlyA304SendsTheRequestsOwnLastModifiedBack() {
+    StatusEvents events = new StatusEvents(settings(), List.of());
+    // A 200 without Last-Modified: the page the request validated is gone, and so is its date.
+    StatusEvent full =
+        events.toEvent(
+            "http://example.com/a",
+            "FETCHED",
+            md("fetch.statusCode", "200", "last-modified", "2026-11-21T07:00:00Z"),
+            "example.com",
+            NOW);
+    assertThat(full.metadata()).doesNotContainKey("last-modified");
+    // A 304 that names a date of its own: that one.
+    StatusEvent renamed =
+        events.toEvent(
+            "http://example.com/a",
+            "FETCHED",
+            md(
+                "fetch.statusCode",
+                "304",
+                "last-modified",
+                "2026-11-21T07:00:00Z",
+                "protocol.last-modified",
+                "Sun, 22 Nov 2026 07:00:00 GMT"),
+            "example.com",
+            NOW);
+    assertThat(renamed.first("last-modified")).isEqualTo("2026-11-22T07:00:00Z");
+    // Not a date: nothing (StormCrawler would send an empty If-Modified-Since).
+    StatusEvent garbage =
+        events.toEvent(
+            "http://example.com/a",
+            "FETCHED",
+            md("fetch.statusCode", "304", "last-modified", "soon"),
+            "example.com",
+            NOW);
+    assertThat(garbage.metadata()).doesNotContainKey("last-modified");
+  }
+
   @Test
   void aDiscoveredOutlinkDoesNotCarryItsParentsFetchEvidence() {
     StatusEvents events = new StatusEvents(settings(), List.of("fetch.statusCode"));

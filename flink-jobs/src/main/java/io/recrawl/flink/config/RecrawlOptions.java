@@ -229,7 +229,7 @@ public final class RecrawlOptions {
           list(
               "recrawl.metadata.transfer",
               List.of(),
-              "metadata keys carried from status events into crawl requests (StormCrawler's metadata.transfer)"));
+              "metadata keys carried from status events into crawl requests (StormCrawler's metadata.transfer); a 304 keeps the values it does not repeat, such as last-modified"));
   public static final ConfigKey<Double> GLOBAL_LAMBDA =
       add(
           number(
