@@ -7,6 +7,7 @@ import io.recrawl.flink.config.RecrawlOptions;
 import io.recrawl.flink.tools.frontier.FrontierExport;
 import io.recrawl.flink.tools.frontier.FrontierFormat;
 import io.recrawl.flink.tools.frontier.FrontierImport;
+import io.recrawl.wire.Dates;
 import io.recrawl.wire.HostKeys;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -165,8 +166,11 @@ public final class StateToolsCommand {
     if (s == null) {
       return null;
     }
-    return s.chars().allMatch(Character::isDigit)
-        ? Long.parseLong(s)
-        : Instant.parse(s).toEpochMilli();
+    Long t = Dates.instant(s);
+    if (t == null) {
+      throw new IllegalArgumentException(
+          "--now must be epoch ms or an ISO-8601 instant (a year up to 9999), got " + s);
+    }
+    return t;
   }
 }
