@@ -9,6 +9,7 @@ import io.recrawl.flink.tools.frontier.FrontierFormat;
 import io.recrawl.flink.tools.frontier.FrontierImport;
 import io.recrawl.wire.Dates;
 import io.recrawl.wire.HostKeys;
+import io.recrawl.wire.Urls;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -49,6 +50,8 @@ public final class StateToolsCommand {
     RecrawlConfig config = config(o);
     String host;
     try {
+      // The page is stored under the job's one spelling: http://example.com is http://example.com/.
+      url = Urls.normalise(url);
       host =
           HostKeys.of(HostKeys.Mode.fromConfigName(config.get(RecrawlOptions.PARTITION_MODE)))
               .keyOf(url);
