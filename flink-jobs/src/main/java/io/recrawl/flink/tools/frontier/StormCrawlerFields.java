@@ -150,14 +150,19 @@ final class StormCrawlerFields {
     return t;
   }
 
-  /** A next fetch date as the OpenSearch/ES module writes it: an ISO-8601 instant. */
+  /**
+   * A next fetch date as the OpenSearch/ES module writes it: an ISO-8601 instant, at most {@link
+   * Dates#MAX_MILLIS} (a due time beyond year 9999 is no date a store holds, nor {@link #time}
+   * reads; it is never in practice).
+   */
   static String isoTime(long ms) {
-    return Instant.ofEpochMilli(ms).toString();
+    return Instant.ofEpochMilli(Math.min(ms, Dates.MAX_MILLIS)).toString();
   }
 
-  /** A next fetch date as SQL prints a UTC timestamp. */
+  /** A next fetch date as SQL prints a UTC timestamp, at most {@link Dates#MAX_MILLIS}. */
   static String sqlTime(long ms) {
-    return LocalDateTime.ofInstant(Instant.ofEpochMilli(ms), ZoneOffset.UTC)
+    return LocalDateTime.ofInstant(
+            Instant.ofEpochMilli(Math.min(ms, Dates.MAX_MILLIS)), ZoneOffset.UTC)
         .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
   }
 }
