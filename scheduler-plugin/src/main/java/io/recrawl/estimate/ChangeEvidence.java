@@ -1,15 +1,13 @@
 package io.recrawl.estimate;
 
-import java.time.Instant;
+import io.recrawl.wire.Dates;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -90,53 +88,27 @@ public final class ChangeEvidence {
           DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ENGLISH)
               .withZone(ZoneOffset.UTC));
 
+  /** Every form {@link #parseDate} reads, the HTTP-dates first. */
+  private static final List<Dates.Form> DATE_FORMS = dateForms();
+
+  private static List<Dates.Form> dateForms() {
+    List<Dates.Form> forms = new ArrayList<>();
+    for (DateTimeFormatter f : HTTP_DATES) {
+      forms.add(s -> ZonedDateTime.parse(s, f).toInstant());
+    }
+    forms.addAll(Dates.ISO_INSTANT);
+    forms.add(Dates.ISO_LOCAL_UTC);
+    forms.add(s -> LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant());
+    return List.copyOf(forms);
+  }
+
   /**
    * Parses a Last-Modified value leniently: HTTP-date (RFC 1123, RFC 850, asctime), ISO-8601
    * instant, offset date-time or date, or epoch milliseconds. Returns epoch ms, or null when the
-   * value is absent or not a date.
+   * value is absent or not a date ({@link Dates}: a year beyond 9999 is none either).
    */
   public static Long parseDate(String value) {
-    if (value == null) {
-      return null;
-    }
-    String s = value.trim();
-    if (s.isEmpty()) {
-      return null;
-    }
-    if (s.chars().allMatch(Character::isDigit)) {
-      try {
-        return Long.parseLong(s);
-      } catch (NumberFormatException e) {
-        return null;
-      }
-    }
-    for (DateTimeFormatter f : HTTP_DATES) {
-      try {
-        return ZonedDateTime.parse(s, f).toInstant().toEpochMilli();
-      } catch (DateTimeParseException e) {
-        // try the next format
-      }
-    }
-    try {
-      return Instant.parse(s).toEpochMilli();
-    } catch (DateTimeParseException e) {
-      // not an instant
-    }
-    try {
-      return OffsetDateTime.parse(s).toInstant().toEpochMilli();
-    } catch (DateTimeParseException e) {
-      // not an offset date-time
-    }
-    try {
-      return LocalDateTime.parse(s).toInstant(ZoneOffset.UTC).toEpochMilli();
-    } catch (DateTimeParseException e) {
-      // not a local date-time
-    }
-    try {
-      return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
-    } catch (DateTimeParseException e) {
-      return null;
-    }
+    return Dates.parse(value, DATE_FORMS);
   }
 
   /** A Last-Modified this close to the response is how dynamic pages stamp every response. */

@@ -2,8 +2,8 @@ package io.recrawl.schedule;
 
 import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.estimate.ChangeStats;
+import io.recrawl.wire.Dates;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 
 /**
  * What the revisit policy remembers about a URL between fetches, kept in the URL's own metadata so
@@ -65,15 +65,8 @@ public final class PageHistory {
 
   /** Epoch ms of the last successful fetch; 0 when unknown. */
   public static long lastFetch(MetadataView md) {
-    String v = md.get(LAST_FETCH);
-    if (v == null) {
-      return 0;
-    }
-    try {
-      return Instant.parse(v.trim()).toEpochMilli();
-    } catch (DateTimeParseException e) {
-      return 0;
-    }
+    Long t = Dates.instant(md.get(LAST_FETCH));
+    return t == null ? 0 : t;
   }
 
   public static void setLastFetch(MetadataView md, long epochMillis) {

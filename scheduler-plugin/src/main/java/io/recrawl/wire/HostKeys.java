@@ -2,7 +2,6 @@ package io.recrawl.wire;
 
 import crawlercommons.domains.EffectiveTldFinder;
 import java.net.IDN;
-import java.net.MalformedURLException;
 import java.net.URL;
 import java.util.Locale;
 
@@ -33,6 +32,10 @@ import java.util.Locale;
  *       IPv4 server, so its key is that server's dotted quad ({@code 127.0.0.1}). Zone identifiers
  *       ({@code [fe80::1%25eth0]}) are refused.
  *   <li>Control characters (U+0000 to U+001F, U+007F to U+009F) anywhere in a host are refused.
+ *   <li>A URL that the WHATWG URL standard (OkHttp, browsers) reads otherwise than {@code
+ *       java.net.URL} is refused ({@link Urls#parse}): a {@code \} before the query, which it reads
+ *       as {@code /} ({@code http://victim.example\@a1.example/} reaches victim.example), more than
+ *       one {@code @}, a port that is not ASCII digits up to 65535, control characters anywhere.
  * </ul>
  */
 public final class HostKeys {
@@ -102,13 +105,9 @@ public final class HostKeys {
    *     message says why
    */
   public String keyOf(String url) {
-    URL parsed;
-    try {
-      // java.net.URL, like StormCrawler: lenient about characters that URI rejects.
-      parsed = new URL(url);
-    } catch (MalformedURLException e) {
-      throw new IllegalArgumentException("not a URL: " + e.getMessage());
-    }
+    // java.net.URL, like StormCrawler: lenient about characters that URI rejects; refused where a
+    // WHATWG parser (OkHttp) would reach another host.
+    URL parsed = Urls.parse(url);
     String scheme = parsed.getProtocol().toLowerCase(Locale.ROOT);
     int defaultPort;
     if (scheme.equals("http")) {

@@ -27,6 +27,8 @@ import java.util.Locale;
  * control character (U+0000 to U+001F, U+007F to U+009F) anywhere, including the leading ones that
  * {@code java.net.URL} would skip, and any lone surrogate (half of a UTF-16 pair, which has no
  * UTF-8 form). A normalised URL therefore always starts with {@code http://} or {@code https://}.
+ * Also refused is every URL that a WHATWG parser (OkHttp, browsers) reads otherwise than {@code
+ * java.net.URL} ({@link #parse}).
  */
 public final class Urls {
 
@@ -51,13 +53,7 @@ public final class Urls {
       throw new IllegalArgumentException(
           "URL of " + url.length() + " characters, more than " + MAX_URL_CHARS);
     }
-    checkCharacters(url);
-    URL parsed;
-    try {
-      parsed = new URL(url.strip());
-    } catch (MalformedURLException e) {
-      throw new IllegalArgumentException("not a URL: " + e.getMessage());
-    }
+    URL parsed = parse(url);
     String scheme = parsed.getProtocol().toLowerCase(Locale.ROOT);
     int defaultPort;
     if (scheme.equals("http")) {
@@ -85,6 +81,84 @@ public final class Urls {
       b.append('#').append(parsed.getRef());
     }
     return b.toString();
+  }
+
+  /**
+   * Parses a URL as {@code java.net.URL} does (StormCrawler's parser), refusing where the WHATWG
+   * URL standard reads it otherwise: browsers and OkHttp, with which StormCrawler's okhttp protocol
+   * fetches, follow the standard, so a host or path that only {@code java.net.URL} sees would give
+   * one server a fresh politeness key, or one page a second identity, per spelling. Refused:
+   *
+   * <ul>
+   *   <li>control characters and lone surrogates ({@link #checkCharacters}): the standard drops tab
+   *       and newline anywhere, {@code java.net.URL} keeps them;
+   *   <li>a {@code \} before the query or fragment: in http(s) the standard reads it as {@code /},
+   *       so {@code http://victim.example\@a1.example/} reaches victim.example, not a1.example;
+   *   <li>more than one {@code @} in the authority: the standard takes the host after the last,
+   *       {@code java.net.URL} finds none;
+   *   <li>a port other than up to five ASCII digits of at most 65535 ({@code -1}, {@code +80},
+   *       {@code 99999}), which {@code java.net.URL} reads and the standard refuses.
+   * </ul>
+   *
+   * <p>A percent-encoded host ({@code a1%2eexample}, which the standard decodes) and a URL without
+   * {@code //} before its host ({@code http:/a1.example/}, where the standard still finds one) need
+   * no rule here: {@code java.net.URL} gives a host with {@code %} or none, and {@link
+   * HostKeys#normaliseHost} refuses both.
+   *
+   * @throws IllegalArgumentException if it is refused or no URL; the message says why
+   */
+  static URL parse(String url) {
+    checkCharacters(url);
+    String s = url.trim();
+    int end = s.length();
+    for (char c : new char[] {'?', '#'}) {
+      int i = s.indexOf(c);
+      if (i >= 0) {
+        end = Math.min(end, i);
+      }
+    }
+    int backslash = s.lastIndexOf('\\', end - 1);
+    if (backslash >= 0) {
+      throw new IllegalArgumentException(
+          "'\\' at position "
+              + backslash
+              + ", which browsers and OkHttp read as '/' (another host or path than java.net.URL's)");
+    }
+    URL parsed;
+    try {
+      parsed = new URL(s);
+    } catch (MalformedURLException e) {
+      throw new IllegalArgumentException("not a URL: " + e.getMessage());
+    }
+    String authority = parsed.getAuthority();
+    if (authority != null) {
+      int at = authority.lastIndexOf('@');
+      if (authority.indexOf('@') != at) {
+        throw new IllegalArgumentException(
+            "more than one '@' in '"
+                + authority
+                + "': browsers and OkHttp take the host after the last, java.net.URL none");
+      }
+      checkPort(authority.substring(at + 1));
+    }
+    return parsed;
+  }
+
+  /** Refuses a port that the WHATWG URL standard would not read as java.net.URL does. */
+  private static void checkPort(String hostAndPort) {
+    int colon =
+        hostAndPort.startsWith("[")
+            ? hostAndPort.indexOf(':', Math.max(0, hostAndPort.indexOf(']')))
+            : hostAndPort.indexOf(':');
+    if (colon < 0) {
+      return;
+    }
+    String port = hostAndPort.substring(colon + 1);
+    boolean digits = port.length() <= 5 && port.chars().allMatch(c -> c >= '0' && c <= '9');
+    if (!digits || (!port.isEmpty() && Integer.parseInt(port) > 65535)) {
+      throw new IllegalArgumentException(
+          "port '" + port + "' is not a number from 0 to 65535 in ASCII digits");
+    }
   }
 
   /** Refuses control characters and lone surrogates. */

@@ -12,9 +12,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -135,18 +133,13 @@ final class WireJson {
     if (!text.isEmpty() && text.chars().allMatch(Character::isDigit) && text.length() <= 18) {
       return Long.parseLong(text);
     }
-    try {
-      return Instant.parse(text).toEpochMilli();
-    } catch (DateTimeException | ArithmeticException e) {
-      // fall through: maybe an offset other than Z
-    }
-    try {
-      return OffsetDateTime.parse(text).toInstant().toEpochMilli();
-    } catch (DateTimeException | ArithmeticException e) {
+    Long t = Dates.parse(text, Dates.ISO_INSTANT);
+    if (t == null) {
       throw new Rejection(
           DeadLetterReason.BAD_TIME,
           "'" + field + "' is not an ISO-8601 instant with a zone: '" + s + "'");
     }
+    return t;
   }
 
   /** A finite double, or a rejection with {@code reason}. */

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.estimate.ChangeEvidence.Verdict;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ChangeEvidenceTest {
@@ -100,5 +101,21 @@ class ChangeEvidenceTest {
     assertThat(ChangeEvidence.parseDate("yesterday")).isNull();
     assertThat(ChangeEvidence.parseDate("Sun, 32 Nov 1994 08:49:37 GMT")).isNull();
     assertThat(ChangeEvidence.parseDate("99999999999999999999999")).isNull();
+  }
+
+  @Test
+  void aDateBeyondFourDigitYearsIsNotADate() {
+    for (String hostile :
+        List.of(
+            "+999999999-12-31",
+            "+300000000-01-01T00:00:00Z",
+            "+300000000-01-01T00:00:00+01:00",
+            "+300000000-01-01T00:00:00",
+            "-300000000-01-01T00:00:00Z",
+            "+10000-01-01T00:00:00Z",
+            "99999999999999999")) {
+      assertThat(ChangeEvidence.parseDate(hostile)).as(hostile).isNull();
+    }
+    assertThat(ChangeEvidence.parseDate("9999-12-31T23:59:59.999Z")).isEqualTo(253402300799999L);
   }
 }

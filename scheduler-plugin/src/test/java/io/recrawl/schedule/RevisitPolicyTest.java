@@ -104,4 +104,19 @@ class RevisitPolicyTest {
     assertThat(md.get(PageHistory.SHAPE)).isEqualTo(shape);
     assertThat(md.get(PageHistory.RATE)).isEqualTo(rate);
   }
+
+  @Test
+  void datesBeyondWhatAnInstantHoldsAreNoDates() {
+    RevisitPolicy p = policy(Map.of());
+    MapView md = new MapView();
+    md.set(PageHistory.LAST_FETCH, "+300000000-01-01T00:00:00Z");
+    md.set("protocol.last-modified", "+999999999-12-31");
+    md.set("protocol.date", "+300000000-01-01T00:00:00Z");
+    md.set("signature", "A");
+
+    assertThat(PageHistory.lastFetch(md)).isZero();
+    assertThat(p.schedule(Outcome.FETCHED, md, T0)).isPresent();
+    assertThat(md.get(PageHistory.IF_MODIFIED_SINCE)).isNull();
+    assertThat(PageHistory.lastFetch(md)).isEqualTo(T0);
+  }
 }

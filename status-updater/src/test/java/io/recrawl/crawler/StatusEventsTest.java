@@ -316,4 +316,26 @@ class StatusEventsTest {
                 .metadata())
         .doesNotContainKey("robots.crawl.delay");
   }
+
+  @Test
+  void aLastModifiedBeyondWhatAnInstantHoldsIsNotADate() {
+    StatusEvents events = new StatusEvents(settings(), List.of());
+    for (String hostile :
+        List.of(
+            "+999999999-12-31",
+            "+300000000-01-01T00:00:00Z",
+            "+300000000-01-01T00:00:00",
+            "10000-01-01",
+            "99999999999999999")) {
+      StatusEvent e =
+          events.toEvent(
+              "http://example.com/a",
+              "FETCHED",
+              md("fetch.statusCode", "200", "protocol.last-modified", hostile),
+              "example.com",
+              NOW);
+      assertThat(e.metadata()).as(hostile).doesNotContainKey("last-modified");
+      assertThat(e.metadata().get("protocol.last-modified")).isEqualTo(List.of(hostile));
+    }
+  }
 }

@@ -3,13 +3,12 @@ package io.recrawl.flink.config;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.recrawl.engine.EngineConfig;
+import io.recrawl.wire.Dates;
 import io.recrawl.wire.HostKeys;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -351,16 +350,13 @@ public final class RecrawlConfig implements Serializable {
     if (s.isEmpty()) {
       return buildTime;
     }
-    if (s.matches("\\d{1,18}")) {
-      return Long.parseLong(s);
-    }
-    try {
-      return Instant.parse(s).toEpochMilli();
-    } catch (DateTimeParseException e) {
+    Long t = Dates.instant(s);
+    if (t == null) {
       throw new ConfigException(
           RecrawlOptions.INPUT_SEEDS_TIME.name(),
-          "must be epoch ms or an ISO-8601 instant (got '" + s + "')");
+          "must be epoch ms or an ISO-8601 instant, a year up to 9999 (got '" + s + "')");
     }
+    return t;
   }
 
   /** Extra Kafka client properties ({@code recrawl.kafka.properties.*}), without the prefix. */

@@ -7,7 +7,9 @@ import io.recrawl.flink.config.RecrawlOptions;
 import io.recrawl.flink.tools.frontier.FrontierExport;
 import io.recrawl.flink.tools.frontier.FrontierFormat;
 import io.recrawl.flink.tools.frontier.FrontierImport;
+import io.recrawl.wire.Dates;
 import io.recrawl.wire.HostKeys;
+import io.recrawl.wire.Urls;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -48,6 +50,8 @@ public final class StateToolsCommand {
     RecrawlConfig config = config(o);
     String host;
     try {
+      // The page is stored under the job's one spelling: http://example.com is http://example.com/.
+      url = Urls.normalise(url);
       host =
           HostKeys.of(HostKeys.Mode.fromConfigName(config.get(RecrawlOptions.PARTITION_MODE)))
               .keyOf(url);
@@ -165,8 +169,11 @@ public final class StateToolsCommand {
     if (s == null) {
       return null;
     }
-    return s.chars().allMatch(Character::isDigit)
-        ? Long.parseLong(s)
-        : Instant.parse(s).toEpochMilli();
+    Long t = Dates.instant(s);
+    if (t == null) {
+      throw new IllegalArgumentException(
+          "--now must be epoch ms or an ISO-8601 instant (a year up to 9999), got " + s);
+    }
+    return t;
   }
 }

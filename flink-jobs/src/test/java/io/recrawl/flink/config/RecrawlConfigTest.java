@@ -112,6 +112,12 @@ class RecrawlConfigTest {
     assertThatThrownBy(
             () ->
                 RecrawlConfig.fromMap(
+                    Map.of("recrawl.input.seeds-time", "+300000000-01-01T00:00:00Z")))
+        .hasMessageStartingWith(
+            "recrawl.input.seeds-time: must be epoch ms or an ISO-8601 instant");
+    assertThatThrownBy(
+            () ->
+                RecrawlConfig.fromMap(
                     Map.of(
                         "recrawl.metadata.transfer",
                         List.of("a"),

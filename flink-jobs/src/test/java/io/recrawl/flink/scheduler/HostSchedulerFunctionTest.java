@@ -588,4 +588,29 @@ class HostSchedulerFunctionTest {
       assertThat(s.newRequests()).extracting(CrawlRequest::url).containsExactly(A);
     }
   }
+
+  @Test
+  void datesBeyondWhatAnInstantHoldsAreNoDatesNotAnEngineFailure() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      s.status(event(A, FETCHED, T0, true));
+      for (String hostile : List.of("+300000000-01-01T00:00:00Z", "+999999999-12-31")) {
+        long t = T0 + (hostile.length() + 1) * HOUR;
+        s.status(
+            new io.recrawl.wire.StatusEvent(
+                A,
+                "a.example",
+                FETCHED,
+                t,
+                java.util.Map.of(
+                    "protocol.last-modified", List.of(hostile),
+                    "protocol.date", List.of(hostile),
+                    "sitemap.lastmod", List.of(hostile)),
+                null,
+                null,
+                200));
+      }
+      assertThat(s.deadLetters()).isEmpty();
+      assertThat(s.fn.metrics().urls).isEqualTo(1);
+    }
+  }
 }

@@ -49,7 +49,7 @@ class StateToolsITCase {
   private static final long END = T0 + 30 * 60_000L;
   private static final String IN_FLIGHT = "https://a.example/in-flight";
   private static final String NEVER = "https://a.example/never";
-  private static final String OTHER = "http://b.example/x";
+  private static final String OTHER = "http://b.example/";
 
   @TempDir static Path tmp;
   private static String savepoint;
@@ -191,6 +191,20 @@ class StateToolsITCase {
             new PrintStream(buf, true, StandardCharsets.UTF_8));
     assertThat(rc).isEqualTo(1);
     assertThat(buf.toString(StandardCharsets.UTF_8)).contains("not in the savepoint");
+  }
+
+  @Test
+  void explainTakesAnySpellingOfTheUrlAsTheJobDoes() throws Exception {
+    for (String spelling :
+        List.of("http://b.example", "HTTP://B.Example.:80", "http://b.example/")) {
+      assertThat(explain(spelling)).as(spelling).containsPattern("url +http://b\\.example/\n");
+    }
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    int rc =
+        StateToolsCommand.explain(
+            new String[] {"http://b.example\\@a.example/", "--savepoint", savepoint},
+            new PrintStream(buf, true, StandardCharsets.UTF_8));
+    assertThat(rc).as("a URL the job refuses is no page").isEqualTo(2);
   }
 
   private static String explain(String url) throws Exception {

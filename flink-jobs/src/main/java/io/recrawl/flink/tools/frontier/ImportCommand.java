@@ -2,11 +2,11 @@ package io.recrawl.flink.tools.frontier;
 
 import io.recrawl.flink.config.RecrawlConfig;
 import io.recrawl.flink.config.RecrawlOptions;
+import io.recrawl.wire.Dates;
 import io.recrawl.wire.HostKeys;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -188,8 +188,11 @@ public final class ImportCommand {
   }
 
   static long time(String s) {
-    return s.chars().allMatch(Character::isDigit)
-        ? Long.parseLong(s)
-        : Instant.parse(s).toEpochMilli();
+    Long t = Dates.instant(s);
+    if (t == null) {
+      throw new IllegalArgumentException(
+          "--now must be epoch ms or an ISO-8601 instant (a year up to 9999), got " + s);
+    }
+    return t;
   }
 }

@@ -61,7 +61,7 @@ final class OpenSearchRows extends RowSource {
     long nextFetch =
         next == null || next.isNull()
             ? FrontierRow.NEVER
-            : next.isIntegralNumber() ? next.asLong() : StormCrawlerFields.time(next.asText());
+            : StormCrawlerFields.time(next.asText()); // epoch ms as a number, or text
     return new FrontierRow(
         line,
         url.asText(),

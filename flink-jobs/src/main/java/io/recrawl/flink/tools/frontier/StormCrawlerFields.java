@@ -5,19 +5,19 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.Dates;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * StormCrawler 2.4's stored forms of a URL's fields: status names, metadata as the OpenSearch/ES
@@ -123,47 +123,46 @@ final class StormCrawlerFields {
           .optionalEnd()
           .toFormatter();
 
+  /** SQL's {@code yyyy-MM-dd HH:mm:ss[.fff][+hh[:mm]]}, UTC without an offset. */
+  private static final Dates.Form SQL_FORM =
+      t -> {
+        var parsed = SQL_TIME.parse(t);
+        int offset =
+            parsed.isSupported(ChronoField.OFFSET_SECONDS)
+                ? parsed.get(ChronoField.OFFSET_SECONDS)
+                : 0;
+        return LocalDateTime.from(parsed).toInstant(ZoneOffset.ofTotalSeconds(offset));
+      };
+
+  private static final List<Dates.Form> TIME_FORMS =
+      Stream.concat(Dates.ISO_INSTANT.stream(), Stream.of(Dates.ISO_LOCAL_UTC, SQL_FORM)).toList();
+
   /**
    * A next fetch date: epoch ms, an ISO-8601 instant or date-time with offset, or SQL's {@code
-   * yyyy-MM-dd HH:mm:ss[.fff][+hh[:mm]]}; a time without an offset is UTC.
+   * yyyy-MM-dd HH:mm:ss[.fff][+hh[:mm]]}; a time without an offset is UTC. A year beyond 9999 is
+   * not a date ({@link Dates}).
    */
   static long time(String s) throws RowRejection {
-    String t = s.strip();
-    try {
-      if (!t.isEmpty() && t.chars().allMatch(Character::isDigit)) {
-        return Long.parseLong(t);
-      }
-      if (t.indexOf('T') > 0) {
-        try {
-          return Instant.parse(t).toEpochMilli();
-        } catch (DateTimeParseException e) {
-          try {
-            return OffsetDateTime.parse(t).toInstant().toEpochMilli();
-          } catch (DateTimeParseException e2) {
-            return LocalDateTime.parse(t).toInstant(ZoneOffset.UTC).toEpochMilli();
-          }
-        }
-      }
-      var parsed = SQL_TIME.parse(t);
-      LocalDateTime local = LocalDateTime.from(parsed);
-      int offset =
-          parsed.isSupported(ChronoField.OFFSET_SECONDS)
-              ? parsed.get(ChronoField.OFFSET_SECONDS)
-              : 0;
-      return local.toInstant(ZoneOffset.ofTotalSeconds(offset)).toEpochMilli();
-    } catch (NumberFormatException | java.time.DateTimeException e) {
+    Long t = Dates.parse(s, TIME_FORMS);
+    if (t == null) {
       throw new RowRejection("bad_time", "next fetch date '" + s + "' is not a date");
     }
+    return t;
   }
 
-  /** A next fetch date as the OpenSearch/ES module writes it: an ISO-8601 instant. */
+  /**
+   * A next fetch date as the OpenSearch/ES module writes it: an ISO-8601 instant, at most {@link
+   * Dates#MAX_MILLIS} (a due time beyond year 9999 is no date a store holds, nor {@link #time}
+   * reads; it is never in practice).
+   */
   static String isoTime(long ms) {
-    return Instant.ofEpochMilli(ms).toString();
+    return Instant.ofEpochMilli(Math.min(ms, Dates.MAX_MILLIS)).toString();
   }
 
-  /** A next fetch date as SQL prints a UTC timestamp. */
+  /** A next fetch date as SQL prints a UTC timestamp, at most {@link Dates#MAX_MILLIS}. */
   static String sqlTime(long ms) {
-    return LocalDateTime.ofInstant(Instant.ofEpochMilli(ms), ZoneOffset.UTC)
+    return LocalDateTime.ofInstant(
+            Instant.ofEpochMilli(Math.min(ms, Dates.MAX_MILLIS)), ZoneOffset.UTC)
         .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
   }
 }

@@ -39,11 +39,21 @@ class FrontierImportTest {
   private FrontierImport.Summary importSeeds(
       Path in, double maxBadShare, ImportSettings.FirstDue firstDue, double budget)
       throws Exception {
+    return importFile(in, FrontierFormat.SEEDS, maxBadShare, firstDue, budget);
+  }
+
+  private FrontierImport.Summary importFile(
+      Path in,
+      FrontierFormat format,
+      double maxBadShare,
+      ImportSettings.FirstDue firstDue,
+      double budget)
+      throws Exception {
     RecrawlConfig config = RecrawlConfig.defaults();
     FrontierImport.Options o =
         new FrontierImport.Options(
             in,
-            FrontierFormat.SEEDS,
+            format,
             tmp.resolve("savepoint").toUri().toString(),
             tmp.resolve("rejects.tsv"),
             maxBadShare,
@@ -130,5 +140,45 @@ class FrontierImportTest {
     assertThat(s.badByReason()).isEqualTo(Map.of("duplicate_url", 4L));
     assertThat(ImportCommand.options(Map.of("in", "x/status.jsonl.gz", "savepoint", "sp")).format())
         .isEqualTo(FrontierFormat.OPENSEARCH);
+  }
+
+  @Test
+  void aDateBeyondWhatAnInstantHoldsIsOneBadTimeRowAndTheRestImport() throws Exception {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      lines.add(
+          "{\"url\":\"https://h"
+              + (i % 3)
+              + ".example/"
+              + i
+              + "\",\"status\":\"FETCHED\",\"nextFetchDate\":\"2026-11-26T05:00:00.000Z\"}");
+    }
+    // Each parses as a date but overflows epoch milliseconds.
+    lines.set(
+        3,
+        "{\"url\":\"https://h0.example/x\",\"status\":\"FETCHED\","
+            + "\"nextFetchDate\":\"+300000000-01-01T00:00:00Z\"}");
+    lines.set(
+        7,
+        "{\"url\":\"https://h1.example/y\",\"status\":\"FETCHED\","
+            + "\"nextFetchDate\":\"2026-11-26T05:00:00.000Z\","
+            + "\"metadata\":{\"recrawl.lastFetch\":[\"+999999999-12-31\"]}}");
+    lines.set(
+        11,
+        "{\"url\":\"https://h2.example/z\",\"status\":\"FETCHED\","
+            + "\"nextFetchDate\":100000000000000000000}");
+    Path in = tmp.resolve("status.jsonl");
+    Files.write(in, lines);
+
+    FrontierImport.Summary s =
+        importFile(in, FrontierFormat.OPENSEARCH, 0.5, ImportSettings.FirstDue.NEXT_FETCH, 0);
+
+    assertThat(s.refused()).isFalse();
+    assertThat(s.rows()).isEqualTo(20);
+    assertThat(s.badByReason()).isEqualTo(Map.of("bad_time", 3L));
+    assertThat(Files.readAllLines(tmp.resolve("rejects.tsv")).subList(1, 4))
+        .extracting(l -> l.split("\t")[0])
+        .containsExactlyInAnyOrder("4", "8", "12");
+    assertThat(Files.exists(tmp.resolve("savepoint"))).isTrue();
   }
 }

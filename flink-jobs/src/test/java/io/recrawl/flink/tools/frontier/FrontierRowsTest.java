@@ -253,4 +253,14 @@ class FrontierRowsTest {
     }
     assertThat(rows).isPositive().isLessThan(lines);
   }
+
+  @Test
+  void aNextFetchBeyondTheFourDigitYearsIsExportedAsTheLastDateItReadsBack() throws Exception {
+    long farFuture = 1_000_000_000L * 86_400_000L; // a billion days
+    assertThat(StormCrawlerFields.time(StormCrawlerFields.sqlTime(farFuture)))
+        .isEqualTo(io.recrawl.wire.Dates.MAX_MILLIS);
+    assertThat(StormCrawlerFields.time(StormCrawlerFields.isoTime(farFuture)))
+        .isEqualTo(io.recrawl.wire.Dates.MAX_MILLIS);
+    assertThat(StormCrawlerFields.isoTime(farFuture)).isEqualTo("9999-12-31T23:59:59.999Z");
+  }
 }
