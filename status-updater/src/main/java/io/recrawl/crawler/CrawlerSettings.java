@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -220,5 +221,21 @@ public record CrawlerSettings(
       out.put(name, String.valueOf(v));
     }
     return out;
+  }
+
+  /**
+   * A warning when the crawler filters no outlinks: StormCrawler loads URL filters only from {@code
+   * urlfilters.config.file}, which its defaults leave unset, so every link of every page would come
+   * back as a DISCOVERED status, off-site and binary files included.
+   */
+  public static Optional<String> outlinkFilterWarning(Map<String, ?> conf) {
+    Object file = conf.get("urlfilters.config.file");
+    if (file != null && !file.toString().isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "urlfilters.config.file is not set: outlinks are not filtered, and every link found becomes"
+            + " a DISCOVERED status for the job (recrawl's examples/crawler has a urlfilters.json to"
+            + " start from)");
   }
 }

@@ -52,6 +52,9 @@ public class KafkaStatusUpdaterBolt extends BaseRichBolt {
   public void prepare(
       Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
     CrawlerSettings settings = CrawlerSettings.fromConf(conf);
+    if (context.getThisTaskIndex() == 0) {
+      CrawlerSettings.outlinkFilterWarning(conf).ifPresent(LOG::warn);
+    }
     List<String> carried = new ArrayList<>(ConfUtils.loadListFromConf("metadata.transfer", conf));
     carried.addAll(ConfUtils.loadListFromConf("metadata.persist", conf));
     this.collector = collector;

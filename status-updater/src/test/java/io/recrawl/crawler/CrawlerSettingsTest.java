@@ -25,6 +25,18 @@ class CrawlerSettingsTest {
   }
 
   @Test
+  void aCrawlerWithoutUrlFiltersIsWarnedThatItsOutlinksGoUnfiltered() {
+    assertThat(CrawlerSettings.outlinkFilterWarning(Map.of()))
+        .hasValueSatisfying(w -> assertThat(w).startsWith("urlfilters.config.file is not set"));
+    assertThat(CrawlerSettings.outlinkFilterWarning(Map.of("urlfilters.config.file", " ")))
+        .isPresent();
+    assertThat(
+            CrawlerSettings.outlinkFilterWarning(
+                Map.of("urlfilters.config.file", "urlfilters.json")))
+        .isEmpty();
+  }
+
+  @Test
   void defaults() {
     CrawlerSettings s = CrawlerSettings.fromConf(conf());
     assertThat(s.bootstrapServers()).isEqualTo("broker:9092");
