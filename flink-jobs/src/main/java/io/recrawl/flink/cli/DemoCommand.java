@@ -158,6 +158,12 @@ public final class DemoCommand {
             + " s; files under "
             + dir);
     out.println(
+        "recrawl demo: the price of a crawl is fixed at global lambda "
+            + config.get(RecrawlOptions.GLOBAL_LAMBDA)
+            + " here (files in, no controller); a crawl read from Kafka sets"
+            + " recrawl.controller.budget and the controller prices it"
+            + " (docs/configuration.md#choosing-a-budget)");
+    out.println(
         "recrawl demo: metrics for Prometheus at "
             + PrometheusEndpoint.url(metricsPort)
             + " while it runs (bin/prometheus-demo has Prometheus scrape them;"
