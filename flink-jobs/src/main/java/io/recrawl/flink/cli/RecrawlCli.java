@@ -42,7 +42,10 @@ public final class RecrawlCli {
         rc = io.recrawl.flink.tools.StateToolsCommand.explain(rest, System.out);
         break;
       case "export":
-        rc = io.recrawl.flink.tools.StateToolsCommand.export(rest, System.out);
+        // Standard output itself, not System.out: a PrintStream would swallow a failed write.
+        rc =
+            io.recrawl.flink.tools.StateToolsCommand.export(
+                rest, new java.io.FileOutputStream(java.io.FileDescriptor.out));
         break;
       case "import":
         rc = io.recrawl.flink.tools.frontier.ImportCommand.run(rest, System.err);

@@ -12,7 +12,6 @@ import io.recrawl.flink.scheduler.SchedulerState;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +22,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.state.api.OperatorIdentifier;
 import org.apache.flink.state.api.SavepointReader;
 import org.apache.flink.state.api.functions.KeyedStateReaderFunction;
@@ -91,9 +91,12 @@ public final class FrontierReader {
 
   /**
    * Visits every host of the savepoint (or only {@code host}) with its stored pages (keys in their
-   * stored form, see {@link SchedulerState#expandUrl}), one host at a time.
+   * stored form, see {@link SchedulerState#expandUrl}), one host at a time. Holds one host's pages
+   * and the host records of one key group: the records are spilled to disk first.
+   *
+   * @return the most host records held in memory at once
    */
-  public static void forEachHost(String savepoint, String host, HostVisitor visitor)
+  public static int forEachHost(String savepoint, String host, HostVisitor visitor)
       throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
@@ -118,37 +121,41 @@ public final class FrontierReader {
     // Two reads of one state each: over several states, Flink 2.2's key iterator on RocksDB visits
     // some keys more than once and misses others (map states among them). One state's keys are
     // visited once each, in order, all the entries of a key together.
-    Map<String, HostState> hosts = new HashMap<>();
-    try (CloseableIterator<String> rows =
-        records(savepoint, op, new Records(true, host)).executeAndCollect("recrawl-read-hosts")) {
-      while (rows.hasNext()) {
-        String[] r = Records.split(rows.next());
-        if (r != null) {
-          hosts.put(r[0], HostStateSerializer.INSTANCE.deserialize(Records.bytes(r)));
+    try (HostRecordSpill hosts = new HostRecordSpill()) {
+      try (CloseableIterator<String> rows =
+          records(savepoint, op, new Records(true, host)).executeAndCollect("recrawl-read-hosts")) {
+        while (rows.hasNext()) {
+          String[] r = Records.split(rows.next());
+          if (r != null) {
+            hosts.add(Integer.parseInt(r[0]), r[1], r[3]);
+          }
         }
       }
-    }
 
-    List<Map.Entry<String, PageState>> ofHost = new ArrayList<>();
-    String current = null;
-    try (CloseableIterator<String> rows =
-        records(savepoint, op, new Records(false, host))
-            .executeAndCollect("recrawl-read-frontier")) {
-      while (rows.hasNext()) {
-        String[] r = Records.split(rows.next());
-        if (r == null) {
-          continue;
+      List<Map.Entry<String, PageState>> ofHost = new ArrayList<>();
+      String current = null;
+      int currentGroup = -1;
+      try (CloseableIterator<String> rows =
+          records(savepoint, op, new Records(false, host))
+              .executeAndCollect("recrawl-read-frontier")) {
+        while (rows.hasNext()) {
+          String[] r = Records.split(rows.next());
+          if (r == null) {
+            continue;
+          }
+          if (current != null && !current.equals(r[1])) {
+            visitor.host(current, hosts.get(currentGroup, current), ofHost, lambda0);
+            ofHost.clear();
+          }
+          current = r[1];
+          currentGroup = Integer.parseInt(r[0]);
+          ofHost.add(Map.entry(r[2], PageStateSerializer.INSTANCE.deserialize(Records.bytes(r))));
         }
-        if (current != null && !current.equals(r[0])) {
-          visitor.host(current, hosts.get(current), ofHost, lambda0);
-          ofHost.clear();
-        }
-        current = r[0];
-        ofHost.add(Map.entry(r[1], PageStateSerializer.INSTANCE.deserialize(Records.bytes(r))));
       }
-    }
-    if (current != null) {
-      visitor.host(current, hosts.get(current), ofHost, lambda0);
+      if (current != null) {
+        visitor.host(current, hosts.get(currentGroup, current), ofHost, lambda0);
+      }
+      return hosts.mostHeld();
     }
   }
 
@@ -196,8 +203,9 @@ public final class FrontierReader {
   }
 
   /**
-   * A state's records as text: host, "" or the stored URL, and the serialized host record or page
-   * in Base64, separated by NUL (in neither host keys nor URLs). Registers that one state only.
+   * A state's records as text: the key group, host, "" or the stored URL, and the serialized host
+   * record or page in Base64, separated by NUL (in neither host keys nor URLs). Registers that one
+   * state only.
    */
   static final class Records extends KeyedStateReaderFunction<String, String> {
     private final boolean hostRecords;
@@ -205,28 +213,29 @@ public final class FrontierReader {
     private transient ValueState<HostState> hostState;
     private transient MapState<String, PageState> pages;
     private transient DataOutputSerializer buf;
+    private transient int maxParallelism;
 
     private static final char SEP = '\u0000';
 
-    static String record(String host, String key, DataOutputSerializer buf) {
-      return host + SEP + key + SEP + Base64.getEncoder().encodeToString(buf.getCopyOfBuffer());
+    static String record(int keyGroup, String host, String key, DataOutputSerializer buf) {
+      return keyGroup
+          + (SEP + host)
+          + SEP
+          + key
+          + SEP
+          + Base64.getEncoder().encodeToString(buf.getCopyOfBuffer());
     }
 
-    /** The three fields of a record, or null for none. */
-    /** The three fields of a record, or null for a key's placeholder (see {@link #readKey}). */
+    /** The four fields of a record, or null for a key's placeholder (see {@link #readKey}). */
     static String[] split(String record) {
       if (record == null || record.isEmpty()) {
         return null;
       }
-      int a = record.indexOf(SEP);
-      int b = record.indexOf(SEP, a + 1);
-      return new String[] {
-        record.substring(0, a), record.substring(a + 1, b), record.substring(b + 1)
-      };
+      return record.split(String.valueOf(SEP), 4);
     }
 
     static DataInputDeserializer bytes(String[] record) {
-      return new DataInputDeserializer(Base64.getDecoder().decode(record[2]));
+      return new DataInputDeserializer(Base64.getDecoder().decode(record[3]));
     }
 
     Records(boolean hostRecords, String onlyHost) {
@@ -242,6 +251,7 @@ public final class FrontierReader {
         pages = getRuntimeContext().getMapState(SchedulerState.pagesDescriptor());
       }
       buf = new DataOutputSerializer(256);
+      maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
     }
 
     /**
@@ -253,19 +263,20 @@ public final class FrontierReader {
     public void readKey(String host, Context ctx, Collector<String> out) throws Exception {
       boolean emitted = false;
       if (onlyHost == null || onlyHost.equals(host)) {
+        int keyGroup = KeyGroupRangeAssignment.assignToKeyGroup(host, maxParallelism);
         if (hostRecords) {
           HostState h = hostState.value();
           if (h != null) {
             buf.clear();
             HostStateSerializer.INSTANCE.serialize(h, buf);
-            out.collect(record(host, "", buf));
+            out.collect(record(keyGroup, host, "", buf));
             emitted = true;
           }
         } else {
           for (Map.Entry<String, PageState> e : pages.entries()) {
             buf.clear();
             PageStateSerializer.INSTANCE.serialize(e.getValue(), buf);
-            out.collect(record(host, e.getKey(), buf));
+            out.collect(record(keyGroup, host, e.getKey(), buf));
             emitted = true;
           }
         }

@@ -80,7 +80,15 @@ public final class StateToolsCommand {
     return 0;
   }
 
-  public static int export(String[] args, PrintStream out) throws Exception {
+  /**
+   * Writes the frontier to {@code --out} or to {@code out}. Give it a stream that throws on a
+   * failed write (the CLI passes standard output's file descriptor, not {@code System.out}): a
+   * {@code PrintStream} swallows errors, so for one it can only tell at the end, from {@code
+   * checkError}.
+   *
+   * @return 0, 1 if the output could not be written, 2 for a bad argument
+   */
+  public static int export(String[] args, OutputStream out) throws Exception {
     Map<String, String> o = new HashMap<>();
     String extra = parse(args, o);
     if (extra != null || !o.containsKey("savepoint")) {
@@ -88,49 +96,51 @@ public final class StateToolsCommand {
       return 2;
     }
     RecrawlConfig config = config(o);
-    String format = o.getOrDefault("format", "json");
-    if (!format.equals("json")) {
-      return exportAs(FrontierFormat.of(format), o, config, out);
+    FrontierFormat format =
+        o.getOrDefault("format", "json").equals("json") ? null : FrontierFormat.of(o.get("format"));
+    String where = o.containsKey("out") ? o.get("out") : "standard output";
+    long n;
+    try (Writer w =
+        o.containsKey("out")
+            ? writer(Path.of(o.get("out")))
+            : new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16)) {
+      n = write(o, config, format, w);
+      w.flush();
+      if (out instanceof PrintStream p && p.checkError()) {
+        throw new IOException("the stream reported an error");
+      }
+    } catch (IOException e) {
+      System.err.println("recrawl export: cannot write " + where + ": " + e.getMessage());
+      return 1;
     }
     if (o.containsKey("out")) {
-      long[] n = {0};
-      try (Writer w = writer(Path.of(o.get("out")))) {
-        FrontierReader.read(
-            o.get("savepoint"),
-            config.engineSettings(),
-            null,
-            null,
-            now(o),
-            row -> {
-              w.write(row);
-              w.write('\n');
-              n[0]++;
-            });
-      }
-      System.err.printf("recrawl export: %d URLs to %s%n", n[0], o.get("out"));
-    } else {
-      FrontierReader.read(
-          o.get("savepoint"), config.engineSettings(), null, null, now(o), out::println);
+      System.err.printf(
+          "recrawl export: %d URLs to %s%s%n",
+          n, where, format == null ? "" : " (" + format.flag() + ")");
     }
     return 0;
   }
 
-  /** The frontier in one of the formats {@code bin/recrawl import} reads. */
-  private static int exportAs(
-      FrontierFormat format, Map<String, String> o, RecrawlConfig config, PrintStream out)
+  /** The frontier as JSON lines ({@code format} null) or in one of the formats import reads. */
+  private static long write(
+      Map<String, String> o, RecrawlConfig config, FrontierFormat format, Writer w)
       throws Exception {
-    if (o.containsKey("out")) {
-      try (Writer w = writer(Path.of(o.get("out")))) {
-        long n =
-            FrontierExport.write(o.get("savepoint"), config.engineSettings(), format, now(o), w);
-        System.err.printf("recrawl export: %d URLs to %s (%s)%n", n, o.get("out"), format.flag());
-      }
-    } else {
-      Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-      FrontierExport.write(o.get("savepoint"), config.engineSettings(), format, now(o), w);
-      w.flush();
+    if (format != null) {
+      return FrontierExport.write(o.get("savepoint"), config.engineSettings(), format, now(o), w);
     }
-    return 0;
+    long[] n = {0};
+    FrontierReader.read(
+        o.get("savepoint"),
+        config.engineSettings(),
+        null,
+        null,
+        now(o),
+        row -> {
+          w.write(row);
+          w.write('\n');
+          n[0]++;
+        });
+    return n[0];
   }
 
   /** A UTF-8 writer of {@code file}, through gzip when its name ends in {@code .gz}. */

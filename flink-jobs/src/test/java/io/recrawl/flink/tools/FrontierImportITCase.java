@@ -497,6 +497,31 @@ class FrontierImportITCase {
   }
 
   @Test
+  void exportHoldsTheHostRecordsOfOneKeyGroupNotOfTheWholeSavepoint(@TempDir Path dir)
+      throws Exception {
+    int hosts = 3_000;
+    List<String> seeds = new ArrayList<>();
+    for (int i = 0; i < hosts; i++) {
+      seeds.add("http://h" + i + ".example/");
+    }
+    Path in = Files.write(dir.resolve("seeds.txt"), seeds);
+    Path savepoint = dir.resolve("savepoint");
+    importFile(in, "seeds", savepoint, dir.resolve("rejects.jsonl"), "32");
+    Set<String> visited = new HashSet<>();
+    int held =
+        FrontierReader.forEachHost(
+            savepoint.toUri().toString(),
+            null,
+            (host, h, pages, lambda0) -> {
+              assertThat(h).as("the record of %s", host).isNotNull();
+              assertThat(visited.add(host)).as("%s visited once", host).isTrue();
+            });
+    assertThat(visited).hasSize(hosts);
+    // Spread over the savepoint's key groups (128 at least): a few dozen share one, not 3,000.
+    assertThat(held).isPositive().isLessThan(hosts / 20);
+  }
+
+  @Test
   void sqlTableRoundTrips() throws Exception {
     Export sql = sqlCsv(tmp.resolve("urls.csv"), ROWS * 4 / 10 / PER_HOST);
     Path c = importAndRoundTrip(sql, "sql-csv", FrontierImportITCase::fromCsv);

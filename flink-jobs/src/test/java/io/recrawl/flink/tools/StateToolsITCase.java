@@ -141,6 +141,26 @@ class StateToolsITCase {
   }
 
   @Test
+  void anExportToStandardOutputThatCannotBeWrittenFailsInEveryFormat() throws Exception {
+    for (String format : List.of("json", "seeds", "opensearch")) {
+      // A closed pipe or a full disk behind "export > file": the stream refuses every byte.
+      java.io.OutputStream broken =
+          new java.io.OutputStream() {
+            @Override
+            public void write(int b) throws java.io.IOException {
+              throw new java.io.IOException("No space left on device");
+            }
+          };
+      assertThat(
+              StateToolsCommand.export(
+                  new String[] {"--savepoint", savepoint, "--format", format},
+                  new PrintStream(broken, true, StandardCharsets.UTF_8)))
+          .as(format)
+          .isOne();
+    }
+  }
+
+  @Test
   void exportDumpsEveryUrlAsJsonLines() throws Exception {
     Path out = tmp.resolve("frontier.jsonl");
     assertThat(
