@@ -7,6 +7,7 @@ import io.recrawl.engine.GlobalLambdaController;
 import io.recrawl.engine.HostCall;
 import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
+import io.recrawl.engine.HostStore;
 import io.recrawl.engine.HostThreshold;
 import io.recrawl.engine.PageState;
 import io.recrawl.engine.ReleaseReason;
@@ -115,6 +116,7 @@ public class HostSchedulerFunction
 
   private transient HostEngine engine;
   private transient FlinkHostStore store;
+  private transient HostStore engineStore;
   private transient DemandLedger ledger;
   private transient SchedulerMetrics metrics;
   private transient EngineCall call;
@@ -186,6 +188,7 @@ public class HostSchedulerFunction
         getRuntimeContext().getMapState(SchedulerState.slotsDescriptor());
     ValueState<LeaseSlots> leases = getRuntimeContext().getState(SchedulerState.leasesDescriptor());
     store = new FlinkHostStore(host, leases, pages, slots);
+    engineStore = engineStore(store);
     ledger = new DemandLedger(cfg.grid);
     metrics = new SchedulerMetrics(getRuntimeContext().getMetricGroup());
     metrics.watch(store.hostCache());
@@ -215,15 +218,17 @@ public class HostSchedulerFunction
         ctx::output);
     long backlogBefore = readySize(before);
     double inFlightBefore = inFlightForBudget(before);
+    engine.begin();
     try {
       ReadOnlyBroadcastState<String, Double> rates = ctx.getBroadcastState(HOST_RATES);
       syncHostRate(host, rates);
-      engine.onStatus(store, e, call);
+      engine.onStatus(engineStore, e, call);
       if (before == null) {
         syncHostRate(host, rates); // the event created the host
       }
       beforeCommit(host);
       store.commit();
+      engine.commit();
       String refusal = call.refusal;
       String refusalDetail = call.refusalDetail;
       call.commit();
@@ -235,12 +240,14 @@ public class HostSchedulerFunction
       }
     } catch (FlinkRuntimeException stateFailure) {
       store.rollback();
+      engine.rollback();
       call.rollback();
       throw stateFailure; // the state backend failed: a real failure, let Flink restart
     } catch (RuntimeException bad) {
       // An input the engine cannot digest must not fail (and then fail again after every restart).
       // Nothing of the call went out: its requests are emitted at the commit only.
       store.rollback();
+      engine.rollback();
       call.rollback();
       deadLetter(ctx::output, raw(e), REJECTED_BY_ENGINE, bad.toString(), now);
     }
@@ -268,14 +275,17 @@ public class HostSchedulerFunction
     store.begin(host);
     long backlogBefore = readySize(store.host());
     double inFlightBefore = inFlightForBudget(store.host());
+    engine.begin();
     try {
       syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
-      engine.onWake(store, call);
+      engine.onWake(engineStore, call);
       beforeCommit(host);
       store.commit();
+      engine.commit();
       call.commit();
     } catch (RuntimeException failure) {
       store.rollback();
+      engine.rollback();
       call.rollback(); // nothing was sent: the restart's wake-up releases the same pages
       throw failure;
     }
@@ -293,6 +303,14 @@ public class HostSchedulerFunction
    * tests: a failure here is a failure of the call after the engine released pages.
    */
   void beforeCommit(String host) {}
+
+  /**
+   * The store the engine works on: {@code store} itself. A seam for tests: a store that fails in
+   * the middle of a call is a failure of the engine with its work half done.
+   */
+  HostStore engineStore(FlinkHostStore store) {
+    return store;
+  }
 
   /**
    * Switches host records to write-back (see {@link HostRecordCache}); the operator then calls
@@ -331,7 +349,7 @@ public class HostSchedulerFunction
     Double override = rates.get(host);
     double want = override == null ? 0 : override;
     if (want != h.overrideRate) {
-      engine.onHostRate(store, want, call);
+      engine.onHostRate(engineStore, want, call);
     }
   }
 
