@@ -67,6 +67,15 @@ final class HostDemand {
   }
 
   /**
+   * Forgets the scratch of a call that did not reach its {@link #settle} (it failed): the next
+   * call, of any host, must not settle with this host's curve.
+   */
+  void abandon() {
+    ledgerTouched = false;
+    ledgerBefore = null;
+  }
+
+  /**
    * Brings the ledger up to date with the host's curve and current cap. Untouched curve and same
    * cap: nothing to do, which is the common case and spares two curve copies per call.
    */

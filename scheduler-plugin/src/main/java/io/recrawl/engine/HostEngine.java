@@ -12,7 +12,9 @@ import java.util.Map;
  * first and never faster than the host's rate limit.
  *
  * <p>It knows nothing of Flink: the job runs it over RocksDB keyed state, the simulator over hash
- * maps ({@link HostStore}). One engine instance serves every host; it keeps no state of its own.
+ * maps ({@link HostStore}). One engine instance serves every host; of its own it keeps only the
+ * learned prior and one call's scratch, which {@link #begin}, {@link #commit} and {@link #rollback}
+ * let a caller undo with the host's records.
  *
  * <p>Each page is indexed in one of two queues of slots (see {@link SlotQueues}): the <em>due</em>
  * queue by the time its crawl value will reach the threshold (or, when that is far, by a re-check
@@ -58,6 +60,33 @@ public final class HostEngine {
   /** The page valuation this engine plans with. */
   public PageValuation valuation() {
     return valuation;
+  }
+
+  // ---------------------------------------------------------------- calls a caller may undo
+
+  /**
+   * Starts a call the caller may {@link #rollback}: one or more engine calls on one host, whose
+   * host records the caller's store commits or drops. Such a call also changes what the engine
+   * shares between hosts (the learned prior, the scratch of the host's demand settlement); from
+   * here to {@link #commit} or {@link #rollback} the engine keeps what it needs to put that back.
+   */
+  public void begin() {
+    demand.abandon();
+    valuation.begin();
+  }
+
+  /** The call's changes to the engine's shared state stand. */
+  public void commit() {
+    valuation.commit();
+  }
+
+  /**
+   * The call failed: the engine's shared state is again as {@link #begin} found it, so that the
+   * next call, of any host, runs as if this one never had.
+   */
+  public void rollback() {
+    demand.abandon();
+    valuation.rollback();
   }
 
   // ---------------------------------------------------------------- status events

@@ -38,6 +38,44 @@ public final class PageValuation {
     return gridPrior;
   }
 
+  // The learned prior as the caller's call found it (see HostEngine#begin), copied at the call's
+  // first change to it: a call that changes nothing of it, a wake-up or most events, copies
+  // nothing.
+  private RateGrid.Prior priorAtBegin;
+  private boolean callOpen;
+  private boolean priorChanged;
+
+  /** A call that may be rolled back begins: the learned prior is kept before its first change. */
+  void begin() {
+    callOpen = true;
+    priorChanged = false;
+  }
+
+  /** The call's changes to the learned prior stand. */
+  void commit() {
+    callOpen = false;
+    priorChanged = false;
+  }
+
+  /** The learned prior is again as the call found it. */
+  void rollback() {
+    if (priorChanged) {
+      gridPrior.copyFrom(priorAtBegin);
+    }
+    commit();
+  }
+
+  private void keepPriorForRollback() {
+    if (callOpen && !priorChanged) {
+      if (priorAtBegin == null) {
+        priorAtBegin = gridPrior.copy();
+      } else {
+        priorAtBegin.copyFrom(gridPrior);
+      }
+      priorChanged = true;
+    }
+  }
+
   PageValuation(EngineConfig cfg) {
     this.cfg = cfg;
     this.gridPrior = cfg.gridPosterior ? new RateGrid.Prior(1.0, cfg.estimator.prior()) : null;
@@ -310,6 +348,7 @@ public final class PageValuation {
             ? RateGrid.observeChangeAt(quietBefore, since, cap)
             : RateGrid.observe(
                 quietBefore, interval, verdict == ChangeEvidence.Verdict.CHANGED, cap);
+    keepPriorForRollback();
     gridPrior.replace(before, after);
     p.evidenceUnchanged = (float) after.unchanged();
     p.evidenceChanged = (float) after.changed();

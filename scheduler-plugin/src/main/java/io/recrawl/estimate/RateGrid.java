@@ -182,6 +182,23 @@ public final class RateGrid {
       normalise();
     }
 
+    /** A copy of this prior, independent of it. */
+    public Prior copy() {
+      Prior c = new Prior(1.0);
+      c.copyFrom(this);
+      return c;
+    }
+
+    /**
+     * Becomes exactly {@code other} (mass, probabilities and pages): with a {@link #copy} taken
+     * before, undoes the changes made since.
+     */
+    public void copyFrom(Prior other) {
+      System.arraycopy(other.mass, 0, mass, 0, POINTS);
+      System.arraycopy(other.probability, 0, probability, 0, POINTS);
+      pages = other.pages;
+    }
+
     /** The prior's probabilities (a live view: do not change). */
     public double[] probabilities() {
       return probability;

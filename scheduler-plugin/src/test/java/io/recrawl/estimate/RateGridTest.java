@@ -20,6 +20,27 @@ class RateGridTest {
   }
 
   @Test
+  void aCopyPutsThePriorBackExactly() {
+    RateGrid.Prior prior = new RateGrid.Prior(1.0);
+    RateGrid.Evidence none = RateGrid.Evidence.NONE;
+    prior.replace(none, RateGrid.observe(none, 3.0, true, 1e4));
+    RateGrid.Prior kept = prior.copy();
+    double[] mass = prior.mass();
+    double[] probabilities = prior.probabilities().clone();
+    prior.replace(none, RateGrid.observe(none, 0.5, false, 1e4));
+    assertThat(prior.mass()).isNotEqualTo(mass);
+    prior.copyFrom(kept);
+    assertThat(prior.mass()).containsExactly(mass);
+    assertThat(prior.probabilities()).containsExactly(probabilities);
+    // And it goes on as the original would have.
+    RateGrid.Prior twin = kept.copy();
+    RateGrid.Evidence e = RateGrid.observe(none, 2.0, true, 1e4);
+    prior.replace(e, none);
+    twin.replace(e, none);
+    assertThat(prior.mass()).containsExactly(twin.mass());
+  }
+
+  @Test
   void theGridPosteriorIsBayesRuleObservationByObservation() {
     // Equal gaps: the geometric mean is exact, so the posterior must equal the product of the
     // likelihoods of each fetch, computed here independently.

@@ -224,6 +224,14 @@ public final class RecrawlOptions {
               "the key of politeness and state, as StormCrawler's partition.url.mode",
               "byHost",
               "byDomain"));
+  public static final ConfigKey<Long> QUARANTINE_MAX_HOSTS =
+      add(
+          integer(
+              "recrawl.quarantine.max-hosts",
+              0,
+              0,
+              Integer.MAX_VALUE,
+              "hosts each scheduler subtask may quarantine, counted from its (re)start, instead of failing the job: a host whose keyed state cannot be read, or whose wake-up throws, has its state cleared, a host_quarantined dead letter and a count in recrawl.hostsQuarantined, and the job goes on; one more fails the job as before; 0 = fail at the first (see docs/operations.md, Quarantined hosts)"));
   public static final ConfigKey<List<String>> METADATA_TRANSFER =
       add(
           list(

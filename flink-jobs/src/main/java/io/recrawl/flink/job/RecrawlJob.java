@@ -131,6 +131,7 @@ public final class RecrawlJob {
         config.get(RecrawlOptions.GLOBAL_LAMBDA),
         !"none".equals(config.get(RecrawlOptions.DECISIONS_TYPE)),
         ControlSources.carriesEventTime(config),
-        config.partitionMode().configName());
+        config.partitionMode().configName(),
+        config.get(RecrawlOptions.QUARANTINE_MAX_HOSTS));
   }
 }

@@ -42,6 +42,8 @@ final class FlinkHostStore implements HostStore {
     return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 8);
   }
 
+  private final ValueState<HostState> hostState;
+  private final ValueState<LeaseSlots> leaseState;
   private final MapState<String, PageState> pages;
   private final MapState<Long, String> slots;
   private final HostRecordCache hosts;
@@ -73,6 +75,8 @@ final class FlinkHostStore implements HostStore {
       ValueState<LeaseSlots> leaseState,
       MapState<String, PageState> pages,
       MapState<Long, String> slots) {
+    this.hostState = hostState;
+    this.leaseState = leaseState;
     this.pages = pages;
     this.slots = slots;
     this.hosts = new HostRecordCache(hostState, leaseState, CACHED_HOSTS, cachedBytes());
@@ -161,6 +165,25 @@ final class FlinkHostStore implements HostStore {
     clearWrites();
     host = null;
     hostLoaded = false;
+  }
+
+  /**
+   * Clears all keyed state of {@code key}, the current key: host record, lease slots, pages and
+   * slots, cached or not. Reads none of it: a record that cannot be read is cleared too.
+   */
+  void quarantine(String key) {
+    rollback();
+    hosts.forget(key);
+    try {
+      hostState.clear();
+      if (leaseState != null) {
+        leaseState.clear();
+      }
+      pages.clear();
+      slots.clear();
+    } catch (Exception e) {
+      throw new FlinkRuntimeException("clearing the state of " + key, e);
+    }
   }
 
   private void clearWrites() {

@@ -172,6 +172,24 @@ final class HostRecordCache {
     bound(host);
   }
 
+  /**
+   * Forgets {@code host}'s record and lease slots, written back or not: the caller clears its state
+   * (a quarantine).
+   */
+  void forget(String host) {
+    Entry e = entries.remove(host);
+    if (e != null) {
+      if (e.needsFlush()) {
+        dirty--;
+      }
+      bytes -= e.bytes;
+    }
+    if (host.equals(lastHost)) {
+      lastHost = null;
+      lastEntry = null;
+    }
+  }
+
   /** Writes every dirty record to RocksDB; the current key is the same afterwards. */
   void flush() {
     if (dirty == 0) {

@@ -68,6 +68,31 @@ public final class HostScheduler {
       boolean decisionLog,
       boolean controlCarriesTime,
       String partitionMode) {
+    return schedule(
+        statusesByHost,
+        control,
+        engineSettings,
+        initialGlobalLambda,
+        decisionLog,
+        controlCarriesTime,
+        partitionMode,
+        0);
+  }
+
+  /**
+   * The same; each subtask quarantines up to {@code quarantineMaxHosts} hosts whose state cannot be
+   * read or whose wake-up throws, instead of failing (the job's {@code
+   * recrawl.quarantine.max-hosts}; 0 = fail-fast).
+   */
+  public static SingleOutputStreamOperator<CrawlRequest> schedule(
+      KeyedStream<StatusEvent, String> statusesByHost,
+      DataStream<ControlMessage> control,
+      Map<String, ?> engineSettings,
+      double initialGlobalLambda,
+      boolean decisionLog,
+      boolean controlCarriesTime,
+      String partitionMode,
+      long quarantineMaxHosts) {
     // The operator registers the broadcast state itself: the control stream is only broadcast here.
     return statusesByHost
         .connect(control.broadcast())
@@ -76,7 +101,8 @@ public final class HostScheduler {
             WireTypes.CRAWL_REQUEST,
             new HostSchedulerOperator(
                 new HostSchedulerFunction(engineSettings, initialGlobalLambda, decisionLog)
-                    .keyedBy(partitionMode),
+                    .keyedBy(partitionMode)
+                    .quarantining(quarantineMaxHosts),
                 controlCarriesTime))
         .uid(SchedulerState.OPERATOR_UID)
         .name("host-scheduler");

@@ -7,6 +7,7 @@ import io.recrawl.engine.GlobalLambdaController;
 import io.recrawl.engine.HostCall;
 import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
+import io.recrawl.engine.HostStore;
 import io.recrawl.engine.HostThreshold;
 import io.recrawl.engine.PageState;
 import io.recrawl.engine.ReleaseReason;
@@ -36,6 +37,8 @@ import org.apache.flink.streaming.api.operators.KeyContext;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.FlinkRuntimeException;
 import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The host-keyed scheduler: runs the {@link HostEngine} over RocksDB keyed state, with one
@@ -60,7 +63,10 @@ import org.apache.flink.util.OutputTag;
  *       for a restore; a timer it fires all the same (another operator) is dropped, instead of
  *       re-releasing leased pages until the end of time.
  *   <li>Requests, decisions and metrics of an engine call go out when the call commits, never
- *       before: a call rolled back sends nothing.
+ *       before: a call rolled back sends nothing, and leaves the engine's shared state (the learned
+ *       prior, the demand scratch) as it was.
+ *   <li>A host whose state cannot be read, or whose wake-up throws, fails the job, or is
+ *       quarantined under {@code recrawl.quarantine.max-hosts} (see {@link #quarantineOrThrow}).
  * </ul>
  *
  * <p>The per-subtask {@link DemandLedger} and the URL/host counts are transient: after a restore
@@ -71,6 +77,8 @@ public class HostSchedulerFunction
     extends KeyedBroadcastProcessFunction<String, StatusEvent, ControlMessage, CrawlRequest> {
 
   private static final long serialVersionUID = 1L;
+
+  private static final Logger LOG = LoggerFactory.getLogger(HostSchedulerFunction.class);
 
   /**
    * Inputs the operator refused, with a reason (the job's shared tag); counted in {@code
@@ -95,6 +103,9 @@ public class HostSchedulerFunction
 
   public static final String REJECTED_BY_ENGINE = "rejected_by_engine";
 
+  /** A host moved aside, its key as the dead letter's raw (see {@link #quarantineOrThrow}). */
+  public static final String HOST_QUARANTINED = "host_quarantined";
+
   // Descriptors are looked up on every event: build them once.
   private static final MapStateDescriptor<String, Double> GLOBAL =
       SchedulerState.globalDescriptor();
@@ -111,16 +122,20 @@ public class HostSchedulerFunction
   private final double initialGlobalLambda;
   private final boolean decisionLog;
   private String partitionMode;
+  private long quarantineMaxHosts;
   private transient double[] restoredPriorMass;
 
   private transient HostEngine engine;
   private transient FlinkHostStore store;
+  private transient HostStore engineStore;
   private transient DemandLedger ledger;
   private transient SchedulerMetrics metrics;
   private transient EngineCall call;
   private transient boolean rebuilt;
   private transient long lastReport;
   private transient long wakeCount;
+  private transient long quarantined;
+  private transient ArrayList<DeadLetter> quarantineLetters;
 
   /**
    * @param engineSettings the engine keys of {@link EngineConfig#KEYS} (the {@code recrawl.engine}
@@ -147,6 +162,19 @@ public class HostSchedulerFunction
    */
   HostSchedulerFunction keyedBy(String partitionMode) {
     this.partitionMode = partitionMode;
+    return this;
+  }
+
+  /**
+   * Lets this subtask quarantine up to {@code maxHosts} hosts (the job's {@code
+   * recrawl.quarantine.max-hosts}) instead of failing; 0 = fail at the first (see {@link
+   * #quarantineOrThrow}).
+   */
+  HostSchedulerFunction quarantining(long maxHosts) {
+    if (maxHosts < 0) {
+      throw new IllegalArgumentException("quarantine.max-hosts must be >= 0, got " + maxHosts);
+    }
+    this.quarantineMaxHosts = maxHosts;
     return this;
   }
 
@@ -186,11 +214,14 @@ public class HostSchedulerFunction
         getRuntimeContext().getMapState(SchedulerState.slotsDescriptor());
     ValueState<LeaseSlots> leases = getRuntimeContext().getState(SchedulerState.leasesDescriptor());
     store = new FlinkHostStore(host, leases, pages, slots);
+    engineStore = engineStore(store);
     ledger = new DemandLedger(cfg.grid);
     metrics = new SchedulerMetrics(getRuntimeContext().getMetricGroup());
     metrics.watch(store.hostCache());
     metrics.globalLambda = initialGlobalLambda;
     call = new EngineCall();
+    quarantined = 0;
+    quarantineLetters = new ArrayList<>(1);
     rebuilt = false;
     lastReport = Long.MIN_VALUE;
   }
@@ -203,7 +234,16 @@ public class HostSchedulerFunction
     metrics.eventIn(e.status());
     String host = ctx.getCurrentKey();
     store.begin(host);
-    HostState before = store.host();
+    HostState before;
+    try {
+      before = store.host();
+    } catch (RuntimeException unreadable) {
+      quarantineOrThrow(
+          host, unreadable, Math.max(e.time(), ctx.timerService().currentWatermark()));
+      store.begin(host);
+      before = null; // the event starts the host afresh
+    }
+    sendQuarantineLetters(ctx::output);
     long now = statusClock(e.time(), ctx.timerService().currentWatermark(), before);
     call.begin(
         host,
@@ -215,15 +255,17 @@ public class HostSchedulerFunction
         ctx::output);
     long backlogBefore = readySize(before);
     double inFlightBefore = inFlightForBudget(before);
+    engine.begin();
     try {
       ReadOnlyBroadcastState<String, Double> rates = ctx.getBroadcastState(HOST_RATES);
       syncHostRate(host, rates);
-      engine.onStatus(store, e, call);
+      engine.onStatus(engineStore, e, call);
       if (before == null) {
         syncHostRate(host, rates); // the event created the host
       }
       beforeCommit(host);
       store.commit();
+      engine.commit();
       String refusal = call.refusal;
       String refusalDetail = call.refusalDetail;
       call.commit();
@@ -235,12 +277,19 @@ public class HostSchedulerFunction
       }
     } catch (FlinkRuntimeException stateFailure) {
       store.rollback();
+      engine.rollback();
       call.rollback();
-      throw stateFailure; // the state backend failed: a real failure, let Flink restart
+      // The state backend failed (a real failure: let Flink restart), or a record of this host
+      // cannot be read or written: quarantined if allowed, and the event with it.
+      quarantineOrThrow(host, stateFailure, now);
+      sendQuarantineLetters(ctx::output);
+      deadLetter(ctx::output, raw(e), HOST_QUARANTINED, "its host was quarantined", now);
+      return;
     } catch (RuntimeException bad) {
       // An input the engine cannot digest must not fail (and then fail again after every restart).
       // Nothing of the call went out: its requests are emitted at the commit only.
       store.rollback();
+      engine.rollback();
       call.rollback();
       deadLetter(ctx::output, raw(e), REJECTED_BY_ENGINE, bad.toString(), now);
     }
@@ -266,19 +315,27 @@ public class HostSchedulerFunction
       call.withinAdvance(answeredUntil, advanceEnd);
     }
     store.begin(host);
-    long backlogBefore = readySize(store.host());
-    double inFlightBefore = inFlightForBudget(store.host());
+    long backlogBefore = 0;
+    double inFlightBefore = 0;
+    engine.begin();
     try {
+      backlogBefore = readySize(store.host());
+      inFlightBefore = inFlightForBudget(store.host());
       syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
-      engine.onWake(store, call);
+      engine.onWake(engineStore, call);
       beforeCommit(host);
       store.commit();
+      engine.commit();
       call.commit();
     } catch (RuntimeException failure) {
       store.rollback();
+      engine.rollback();
       call.rollback(); // nothing was sent: the restart's wake-up releases the same pages
-      throw failure;
+      quarantineOrThrow(host, failure, timestamp); // a wake-up has no input to dead-letter
+      sendQuarantineLetters(ctx::output);
+      return;
     }
+    sendQuarantineLetters(ctx::output);
     HostState h = store.host();
     metrics.dueBacklog += readySize(h) - backlogBefore;
     metrics.inFlightForBudget += inFlightForBudget(h) - inFlightBefore;
@@ -293,6 +350,14 @@ public class HostSchedulerFunction
    * tests: a failure here is a failure of the call after the engine released pages.
    */
   void beforeCommit(String host) {}
+
+  /**
+   * The store the engine works on: {@code store} itself. A seam for tests: a store that fails in
+   * the middle of a call is a failure of the engine with its work half done.
+   */
+  HostStore engineStore(FlinkHostStore store) {
+    return store;
+  }
 
   /**
    * Switches host records to write-back (see {@link HostRecordCache}); the operator then calls
@@ -331,7 +396,7 @@ public class HostSchedulerFunction
     Double override = rates.get(host);
     double want = override == null ? 0 : override;
     if (want != h.overrideRate) {
-      engine.onHostRate(store, want, call);
+      engine.onHostRate(engineStore, want, call);
     }
   }
 
@@ -344,6 +409,7 @@ public class HostSchedulerFunction
     if (!rebuilt) {
       rebuild(ctx, now);
     }
+    sendQuarantineLetters(ctx::output);
     switch (m.kind()) {
       case LAMBDA:
         onGlobalLambda(m, ctx, now);
@@ -502,7 +568,13 @@ public class HostSchedulerFunction
     ctx.applyToKeyedState(
         SchedulerState.hostDescriptor(),
         (host, state) -> {
-          HostState h = state.value();
+          HostState h;
+          try {
+            h = state.value();
+          } catch (Exception unreadable) {
+            quarantineOrThrow(host, unreadable, now);
+            return;
+          }
           if (h != null) {
             fresh.replace(null, engine.thresholds().ledgerContribution(h));
             counts[0]++;
@@ -522,6 +594,70 @@ public class HostSchedulerFunction
     metrics.dueBacklog = counts[2];
     metrics.inFlightForBudget = inFlight[0];
     rebuilt = true;
+  }
+
+  // ---------------------------------------------------------------- quarantine
+
+  /**
+   * Quarantines {@code host} (the current key) after {@code failure}, or rethrows it: the failure
+   * is the state backend's, or this subtask has quarantined {@code recrawl.quarantine.max-hosts}
+   * hosts already (0 by default: fail-fast, see docs/operations.md). A host whose record cannot be
+   * read, or whose wake-up throws, would otherwise fail the job again after every restart.
+   *
+   * <p>Quarantined, the host's keyed state (record, lease slots, pages, slots) is cleared, it is
+   * logged and dead-lettered with its key ({@link #HOST_QUARANTINED}, sent at the next call that
+   * has an output) and counted in {@code recrawl.hostsQuarantined}; its next status starts it
+   * afresh. The subtask's ledger and counts are rebuilt at the next control message.
+   */
+  void quarantineOrThrow(String host, Exception failure, long now) throws RuntimeException {
+    if (backendFailure(failure) || quarantined >= quarantineMaxHosts) {
+      RuntimeException thrown =
+          failure instanceof RuntimeException r
+              ? r
+              : new FlinkRuntimeException("reading the state of host " + host, failure);
+      if (!String.valueOf(thrown.getMessage()).contains(host)) {
+        thrown = new FlinkRuntimeException("host " + host + ": " + thrown, thrown);
+      }
+      throw thrown;
+    }
+    quarantined++;
+    store.quarantine(host);
+    metrics.hostsQuarantined.inc();
+    rebuilt = false;
+    LOG.warn(
+        "host {} quarantined ({} of recrawl.quarantine.max-hosts = {} on this subtask): its"
+            + " state is cleared",
+        host,
+        quarantined,
+        quarantineMaxHosts,
+        failure);
+    quarantineLetters.add(
+        DeadLetter.of(
+            host,
+            HOST_QUARANTINED,
+            "host " + host + " quarantined, its state cleared, after: " + failure,
+            now));
+  }
+
+  /** Whether a failure is the state backend's own (RocksDB's), not one of a host's records. */
+  private static boolean backendFailure(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t.getClass().getName().startsWith("org.rocksdb.")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void sendQuarantineLetters(SideOutput ctx) {
+    if (quarantineLetters.isEmpty()) {
+      return;
+    }
+    for (DeadLetter d : quarantineLetters) {
+      metrics.deadLetter(d.reason());
+      ctx.output(DEAD_LETTERS, d);
+    }
+    quarantineLetters.clear();
   }
 
   // ---------------------------------------------------------------- helpers

@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  *       a host without new status would never wake again. A bounded replay thus ends at its last
  *       real watermark.
  *   <li>A restore re-registers every host's wake-up timer (one pass over the host records; a timer
- *       already there is not doubled), which repairs savepoints drained before the rule above.
+ *       already there is not doubled), which repairs savepoints drained before the rule above. A
+ *       record that cannot be read there fails the restore, or is quarantined (see {@code
+ *       HostSchedulerFunction#quarantineOrThrow}).
  *   <li>Optionally (bounded replays, see {@code ControlSources#eventTimeFromStatusOnly}) event time
  *       is the status input's alone: the control input's watermarks are ignored. Its messages
  *       arrive at an instant that depends on the machine's speed, and so would its watermark.
@@ -166,7 +168,15 @@ public final class HostSchedulerOperator
             VoidNamespaceSerializer.INSTANCE,
             SchedulerState.hostDescriptor(),
             (host, state) -> {
-              HostState h = state.value();
+              HostState h;
+              try {
+                h = state.value();
+              } catch (Exception unreadable) {
+                scheduler()
+                    .quarantineOrThrow(
+                        String.valueOf(host), unreadable, Math.max(0, lastWatermark));
+                return;
+              }
               if (h != null && h.curve != null && h.curve.length != gridSize) {
                 // A savepoint from before the settings were kept (StateSettings), on another grid.
                 throw StateSettings.refusal(

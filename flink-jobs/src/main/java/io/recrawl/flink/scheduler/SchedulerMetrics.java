@@ -37,6 +37,10 @@ final class SchedulerMetrics implements EngineListener {
   final Counter pagesRemoved;
   final Counter metadataCut;
   final Counter staleLambdas;
+
+  /** Hosts moved aside: their state could not be read or their wake-up threw. */
+  final Counter hostsQuarantined;
+
   final Histogram hostLambdaMicros;
   final Histogram releaseLagMs;
 
@@ -72,6 +76,7 @@ final class SchedulerMetrics implements EngineListener {
     pagesRemoved = group.counter("pagesRemoved");
     metadataCut = group.counter("metadataCut");
     staleLambdas = group.counter("staleGlobalLambdas");
+    hostsQuarantined = group.counter("hostsQuarantined");
     group.gauge("urls", () -> urls);
     group.gauge("hosts", () -> hosts);
     group.gauge("dueBacklog", () -> dueBacklog);

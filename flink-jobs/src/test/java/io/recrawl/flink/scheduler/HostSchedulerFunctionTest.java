@@ -43,6 +43,34 @@ class HostSchedulerFunctionTest {
   }
 
   @Test
+  void aCallThatFailsHalfWayLeavesTheLedgerAndTheLearnedPriorAsTheyWere() throws Exception {
+    // The engine learns from the fetch and touches the host's demand, then its store fails; the
+    // next call is another host's. Both must be as in a run that never saw the failed call.
+    FailingFunction failing = new FailingFunction(settings());
+    try (SchedulerHarness a = new SchedulerHarness(failing, null, true);
+        SchedulerHarness b = new SchedulerHarness(settings())) {
+      for (SchedulerHarness s : List.of(a, b)) {
+        s.control(ControlMessage.tick(T0)); // the ledger is rebuilt at the first control message
+        s.status(A, DISCOVERED, T0);
+        s.advance(T0 + SEC);
+        s.status(event(A, FETCHED, T0 + 2 * SEC, true));
+        s.advance(T0 + DAY);
+      }
+      failing.failAt = 3;
+      a.status(event(A, FETCHED, T0 + DAY, true));
+      assertThat(failing.failed).isTrue();
+      assertThat(a.deadLetters())
+          .extracting(DeadLetter::reason)
+          .containsExactly(HostSchedulerFunction.REJECTED_BY_ENGINE);
+      for (SchedulerHarness s : List.of(a, b)) {
+        s.status("https://b.example/", DISCOVERED, T0 + DAY);
+      }
+      assertThat(a.fn.ledger().snapshot()).containsExactly(b.fn.ledger().snapshot());
+      assertThat(a.fn.learnedPriorMass()).containsExactly(b.fn.learnedPriorMass());
+    }
+  }
+
+  @Test
   void discoveredIsInsertIfAbsentAndReleasedOnce() throws Exception {
     try (SchedulerHarness s = new SchedulerHarness(settings())) {
       s.status(A, DISCOVERED, T0);

@@ -19,6 +19,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 
 /**
@@ -72,6 +73,168 @@ class SchedulerPropertiesITCase {
         run.apply(s);
       }
       run.removeEverything();
+    }
+  }
+
+  /** A step, and the store operation of its engine call at which the call fails (-1: none). */
+  record FaultyStep(Step step, int failAt) {}
+
+  @Provide
+  Arbitrary<List<FaultyStep>> faultySequences() {
+    // Fetches of the same few pages, time passing between them: a fetch after an earlier one is
+    // what teaches the learned prior.
+    Arbitrary<Kind> kind =
+        Arbitraries.frequencyOf(
+            Tuple.of(3, Arbitraries.just(Kind.DISCOVER)),
+            Tuple.of(5, Arbitraries.just(Kind.FETCHED)),
+            Tuple.of(1, Arbitraries.of(Kind.FETCH_ERROR, Kind.TOO_MANY)),
+            Tuple.of(1, Arbitraries.of(Kind.TOO_MANY_RETRY_AFTER, Kind.UNAVAILABLE_RETRY_AFTER)),
+            Tuple.of(1, Arbitraries.just(Kind.LAMBDA)),
+            Tuple.of(4, Arbitraries.just(Kind.JUMP)),
+            Tuple.of(1, Arbitraries.just(Kind.SNAPSHOT_AND_RESTORE)));
+    Arbitrary<Step> step =
+        Combinators.combine(
+                kind,
+                Arbitraries.integers().between(0, HOSTS.size() - 1),
+                Arbitraries.integers().between(0, 1),
+                Arbitraries.oneOf(
+                    Arbitraries.longs().between(1000, 3_600_000L),
+                    Arbitraries.longs().between(3_600_000L, 2 * DAY)),
+                Arbitraries.integers().between(0, 20_000))
+            .as(Step::new);
+    // Early in the call (the engine's first reads and writes) more often than late.
+    Arbitrary<Integer> failAt =
+        Arbitraries.frequencyOf(
+            Tuple.of(2, Arbitraries.just(-1)),
+            Tuple.of(2, Arbitraries.integers().between(0, 6)),
+            Tuple.of(1, Arbitraries.integers().between(7, 30)));
+    return Combinators.combine(step, failAt).as(FaultyStep::new).list().ofMinSize(1).ofMaxSize(30);
+  }
+
+  /**
+   * A status event whose engine call fails half-way (a store operation throws) is a dead letter,
+   * and leaves no trace: requests, the subtask's demand ledger and the learned prior are, after
+   * every step, those of a twin run that never saw the event.
+   */
+  @Property
+  void aFailedCallLeavesNoTrace(@ForAll("faultySequences") List<FaultyStep> steps)
+      throws Exception {
+    try (Twins twins = new Twins()) {
+      for (FaultyStep s : steps) {
+        twins.apply(s);
+      }
+    }
+  }
+
+  /** The same steps on two operators: one whose calls fail, one that never sees those calls. */
+  private static final class Twins implements AutoCloseable {
+    final Map<String, Object> config = settings("host.max-rate", MAX_RATE, "lease", "10 min");
+    FailingFunction failing = new FailingFunction(config);
+    SchedulerHarness a;
+    SchedulerHarness b;
+    long now = T0;
+    final Map<String, CrawlRequest> inFlight = new LinkedHashMap<>();
+
+    Twins() throws Exception {
+      a = new SchedulerHarness(failing, null, true);
+      b = new SchedulerHarness(config);
+    }
+
+    void apply(FaultyStep fs) throws Exception {
+      Step step = fs.step();
+      String host = HOSTS.get(step.host());
+      switch (step.kind()) {
+        case DISCOVER ->
+            status(
+                fs,
+                new StatusEvent(
+                    "https://" + host + "/p" + step.page(),
+                    host,
+                    CrawlStatus.DISCOVERED,
+                    now,
+                    Map.of(),
+                    null,
+                    null,
+                    null));
+        case FETCHED, FETCH_ERROR, TOO_MANY, TOO_MANY_RETRY_AFTER, UNAVAILABLE_RETRY_AFTER -> {
+          // An answer to a request in flight, else a late one for a page of the host: a fetch
+          // after an earlier one teaches the learned prior.
+          String url =
+              inFlight.values().stream()
+                  .filter(x -> x.host().equals(host))
+                  .map(CrawlRequest::url)
+                  .findFirst()
+                  .orElse("https://" + host + "/p" + step.page());
+          CrawlStatus status =
+              step.kind() == Kind.FETCHED ? CrawlStatus.FETCHED : CrawlStatus.FETCH_ERROR;
+          Integer code =
+              switch (step.kind()) {
+                case FETCHED -> 200;
+                case TOO_MANY, TOO_MANY_RETRY_AFTER -> 429;
+                case UNAVAILABLE_RETRY_AFTER -> 503;
+                default -> null;
+              };
+          Map<String, List<String>> md =
+              step.kind() == Kind.TOO_MANY_RETRY_AFTER
+                      || step.kind() == Kind.UNAVAILABLE_RETRY_AFTER
+                  ? Map.of("protocol.Retry-After", List.of(Integer.toString(step.value() % 3600)))
+                  : Map.of("signature", List.of("s" + step.value() % 3));
+          status(
+              fs, new StatusEvent(url, host, status, now, md, step.value() % 2 == 0, null, code));
+        }
+        case LAMBDA -> {
+          ControlMessage m = ControlMessage.lambda(now, now, step.value() / 1000.0);
+          a.control(m);
+          b.control(m);
+        }
+        case JUMP -> {
+          now += step.jumpMs();
+          a.advance(now);
+          b.advance(now);
+        }
+        case SNAPSHOT_AND_RESTORE -> {
+          OperatorSubtaskState sa = a.snapshot();
+          OperatorSubtaskState sb = b.snapshot();
+          a.close();
+          b.close();
+          failing = new FailingFunction(config);
+          a = new SchedulerHarness(failing, sa, true);
+          b = new SchedulerHarness(config, sb);
+        }
+      }
+      compare(step);
+    }
+
+    private void status(FaultyStep fs, StatusEvent e) throws Exception {
+      failing.failAt = fs.failAt();
+      failing.failed = false;
+      a.status(e);
+      failing.failAt = -1;
+      if (!failing.failed) {
+        b.status(e);
+        inFlight.remove(e.url());
+      }
+    }
+
+    private void compare(Step step) {
+      List<CrawlRequest> ra = a.newRequests();
+      List<CrawlRequest> rb = b.newRequests();
+      assertThat(ra).as("requests after %s", step).isEqualTo(rb);
+      for (CrawlRequest r : ra) {
+        inFlight.put(r.url(), r);
+      }
+      assertThat(a.fn.ledger().snapshot())
+          .as("demand ledger after %s", step)
+          .containsExactly(b.fn.ledger().snapshot());
+      assertThat(a.fn.learnedPriorMass())
+          .as("learned prior after %s", step)
+          .containsExactly(b.fn.learnedPriorMass());
+    }
+
+    @Override
+    public void close() throws Exception {
+      a.close();
+      b.close();
     }
   }
 

@@ -9,12 +9,14 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.recrawl.flink.scheduler.HostSchedulerFunction;
 import io.recrawl.flink.testutil.RepoFiles;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.ControlMessageCodec;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlRequestCodec;
 import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.DeadLetter;
 import io.recrawl.wire.DeadLetterCodec;
 import io.recrawl.wire.Parsed;
 import io.recrawl.wire.StatusEvent;
@@ -196,6 +198,15 @@ class WireSchemasTest {
             "{\"status\":\"FETCHED\"}",
             "{\"url\":\"http://a.org/\",\"status\":\"FETCHED\",\"time\":99999999999999}")) {
       String json = DeadLetterCodec.toJson(codec.parse(bad, NOW).deadLetter());
+      assertThat(errors(schema, json)).as(json).isEmpty();
+    }
+    // The scheduler's own reasons.
+    for (String reason :
+        List.of(
+            HostSchedulerFunction.BAD_CONTROL,
+            HostSchedulerFunction.REJECTED_BY_ENGINE,
+            HostSchedulerFunction.HOST_QUARANTINED)) {
+      String json = DeadLetterCodec.toJson(DeadLetter.of("a.example", reason, "why", NOW));
       assertThat(errors(schema, json)).as(json).isEmpty();
     }
     assertThat(errors(schema, "{\"reason\":\"because\",\"detail\":\"\",\"time\":1,\"raw\":\"\"}"))
