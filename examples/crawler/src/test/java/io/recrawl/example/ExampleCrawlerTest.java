@@ -35,7 +35,8 @@ class ExampleCrawlerTest {
     URLFilters filters = URLFilters.fromConf(conf());
     URL from = new URL("http://site.test/index.html");
     Metadata md = new Metadata();
-    assertEquals("http://site.test/a.html", filters.filter(from, md, "http://site.test/a.html#top"));
+    assertEquals(
+        "http://site.test/a.html", filters.filter(from, md, "http://site.test/a.html#top"));
     assertNull(filters.filter(from, md, "http://elsewhere.test/a.html"));
     assertNull(filters.filter(from, md, "http://site.test/logo.png"));
     assertNull(filters.filter(from, md, "mailto:someone@site.test"));
@@ -43,11 +44,9 @@ class ExampleCrawlerTest {
 
   @Test
   void theLibrariesSharedWithRecrawlAreTheVersionsItIsTestedWith() {
-    assertEquals(
-        "2.18.2", com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION.toString());
+    assertEquals("2.18.2", com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION.toString());
     assertEquals("31.0.1-jre", mavenVersion("com.google.guava", "guava"));
-    assertEquals(
-        "3.9.1", org.apache.kafka.common.utils.AppInfoParser.getVersion());
+    assertEquals("3.9.1", org.apache.kafka.common.utils.AppInfoParser.getVersion());
   }
 
   private static String mavenVersion(String group, String artifact) {
