@@ -127,6 +127,11 @@ public final class EmbeddedKafka implements AutoCloseable {
    * partition assignment).
    */
   public List<String> committed(String topic) {
+    return committed(bootstrap, topic);
+  }
+
+  /** {@link #committed(String)} of the broker at {@code bootstrap}, any broker. */
+  public static List<String> committed(String bootstrap, String topic) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     p.put("isolation.level", "read_committed");

@@ -2,19 +2,17 @@ package io.recrawl.flink.tools;
 
 import io.recrawl.engine.HostState;
 import io.recrawl.flink.scheduler.HostStateSerializer;
+import io.recrawl.flink.tools.frontier.TempDir;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.flink.core.memory.DataInputDeserializer;
 
 /**
@@ -31,7 +29,7 @@ final class HostRecordSpill implements AutoCloseable {
   private int mostHeld;
 
   HostRecordSpill() throws IOException {
-    dir = Files.createTempDirectory("recrawl-host-records");
+    dir = TempDir.create(null, "recrawl-host-records");
   }
 
   /** Adds one host record (its serialized bytes in Base64) to its key group's file. */
@@ -101,16 +99,6 @@ final class HostRecordSpill implements AutoCloseable {
   @Override
   public void close() throws IOException {
     closeWriter();
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(HostRecordSpill::delete);
-    }
-  }
-
-  private static void delete(Path p) {
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    TempDir.delete(dir);
   }
 }

@@ -2,10 +2,12 @@ package io.recrawl.flink.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recrawl.flink.testutil.CrawlRequests;
 import io.recrawl.flink.testutil.JvmProcess;
 import io.recrawl.flink.testutil.RepoFiles;
 import io.recrawl.flink.testutil.StaticSite;
 import io.recrawl.kafka.KafkaCommand;
+import io.recrawl.testutil.EmbeddedKafka;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlRequestCodec;
 import java.io.ByteArrayOutputStream;
@@ -16,11 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -28,9 +27,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -148,7 +144,8 @@ class FirstCrawlITCase {
       assertThat(newsMean)
           .as("requests by page: %s; decisions:%n%s", byPage, decisions)
           .isGreaterThan(1.5 * staticMean);
-      politeOnTheOutput(requests);
+      // One request a second at most per host, the default host limit, on the committed output.
+      CrawlRequests.assertSpacedPerHost(requests, 1_000);
       assertThat(committed(bootstrap, "crawl.deadletters")).isEmpty();
     } finally {
       news.shutdownNow();
@@ -207,44 +204,8 @@ class FirstCrawlITCase {
         .orElse(0);
   }
 
-  /** One request a second at most per host, the default host limit, on the committed output. */
-  private static void politeOnTheOutput(List<CrawlRequest> requests) {
-    Map<String, List<CrawlRequest>> byHost =
-        requests.stream().collect(Collectors.groupingBy(CrawlRequest::host));
-    byHost.forEach(
-        (host, rs) -> {
-          List<CrawlRequest> sorted = new ArrayList<>(rs);
-          sorted.sort(Comparator.comparingLong(CrawlRequest::time));
-          for (int i = 1; i < sorted.size(); i++) {
-            assertThat(sorted.get(i).time() - sorted.get(i - 1).time())
-                .as("spacing of %s's requests", host)
-                .isGreaterThanOrEqualTo(1_000);
-          }
-        });
-  }
-
   private static List<String> committed(String bootstrap, String topic) {
-    Properties p = new Properties();
-    p.put("bootstrap.servers", bootstrap);
-    p.put("isolation.level", "read_committed");
-    p.put("enable.auto.commit", "false");
-    List<String> out = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer =
-        new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic).stream()
-              .map(i -> new TopicPartition(topic, i.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))
-          && System.nanoTime() < deadline) {
-        consumer.poll(Duration.ofMillis(200)).forEach(r -> out.add(r.value()));
-      }
-    }
-    return out;
+    return EmbeddedKafka.committed(bootstrap, topic);
   }
 
   private static void awaitOutput(ByteArrayOutputStream out, String marker) throws Exception {

@@ -3,6 +3,7 @@ package io.recrawl.flink.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.flink.config.RecrawlConfig;
+import io.recrawl.flink.testutil.CrawlRequests;
 import io.recrawl.flink.testutil.KafkaExtension;
 import io.recrawl.flink.testutil.LinkedSite;
 import io.recrawl.flink.testutil.LocalCrawler;
@@ -15,8 +16,6 @@ import io.recrawl.wire.StatusEventCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -171,18 +170,7 @@ class CrawlLoopITCase {
     assertThat(count(statuses, site.base() + "/b.html", CrawlStatus.FETCHED))
         .isGreaterThanOrEqualTo(1);
     // Politeness, on the output: one request a second at most per host (host.max-rate 86400).
-    Map<String, List<CrawlRequest>> byHost =
-        requests.stream().collect(Collectors.groupingBy(CrawlRequest::host));
-    byHost.forEach(
-        (host, rs) -> {
-          List<CrawlRequest> sorted = new ArrayList<>(rs);
-          sorted.sort(Comparator.comparingLong(CrawlRequest::time));
-          for (int i = 1; i < sorted.size(); i++) {
-            assertThat(sorted.get(i).time() - sorted.get(i - 1).time())
-                .as("spacing of %s's requests", host)
-                .isGreaterThanOrEqualTo(1_000);
-          }
-        });
+    CrawlRequests.assertSpacedPerHost(requests, 1_000);
     // Nothing either side could not read.
     assertThat(kafka.kafka().committed("crawl.deadletters")).isEmpty();
   }

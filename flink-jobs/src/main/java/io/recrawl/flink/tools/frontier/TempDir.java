@@ -7,20 +7,20 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** The import's temporary directories: made under a chosen parent, deleted whole. */
-final class TempDir {
+/** The state tools' temporary directories: made under a chosen parent, deleted whole. */
+public final class TempDir {
 
   private TempDir() {}
 
   /** A new directory under {@code parent} (made if missing), or the system's when null. */
-  static Path create(Path parent, String prefix) throws IOException {
+  public static Path create(Path parent, String prefix) throws IOException {
     return parent == null
         ? Files.createTempDirectory(prefix)
         : Files.createTempDirectory(Files.createDirectories(parent), prefix);
   }
 
   /** Deletes {@code dir} and everything under it. */
-  static void delete(Path dir) throws IOException {
+  public static void delete(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       files.sorted(Comparator.reverseOrder()).forEach(TempDir::deleteOne);
     }
