@@ -8,9 +8,7 @@ import java.io.BufferedReader;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -264,11 +262,7 @@ public final class FrontierImport {
     long rows = 0;
     try (Counting counted = new Counting(Files.newInputStream(o.in()));
         BufferedReader reader =
-            new BufferedReader(
-                new InputStreamReader(
-                    gzipped(o.in()) ? new GZIPInputStream(counted, 1 << 16) : counted,
-                    StandardCharsets.UTF_8),
-                1 << 16)) {
+            RowSource.utf8(gzipped(o.in()) ? new GZIPInputStream(counted, 1 << 16) : counted)) {
       Progress progress =
           new Progress(
               log, "read", Files.size(o.in()), "bytes", () -> counted.count, o.progressEveryMs());

@@ -3,6 +3,11 @@ package io.recrawl.flink.tools.frontier;
 import io.recrawl.wire.StatusEventCodec;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Reads the rows of a frontier file in two steps: {@link #nextRecord} cuts the file into records
@@ -26,8 +31,18 @@ public abstract class RowSource {
     }
   }
 
+  /**
+   * What a byte sequence that is not UTF-8 is read as: a lone surrogate, which no UTF-8 text
+   * decodes to, so that the line holding it is known to be malformed (see {@link #notUtf8At}).
+   */
+  static final char MALFORMED = '\uDFFF';
+
+  /** The byte order mark some tools write at the start of a UTF-8 file; it is not text. */
+  private static final char BOM = '\uFEFF';
+
   private final BufferedReader in;
   private long line;
+  private boolean started;
 
   // Lines are read from this buffer, never more than MAX_RECORD_CHARS of one: a file that is not in
   // lines (a JSON array, an unclosed CSV quote) must not be read into memory whole.
@@ -38,6 +53,21 @@ public abstract class RowSource {
 
   RowSource(BufferedReader in) {
     this.in = in;
+  }
+
+  /**
+   * The text of a file, read as UTF-8: a byte sequence that is not UTF-8 is read as {@link
+   * #MALFORMED} (not as U+FFFD, which a file may hold), so that its line becomes a bad row and the
+   * next line is read.
+   */
+  public static BufferedReader utf8(InputStream in) {
+    CharsetDecoder strict =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPLACE)
+            .onUnmappableCharacter(CodingErrorAction.REPLACE)
+            .replaceWith(String.valueOf(MALFORMED));
+    return new BufferedReader(new InputStreamReader(in, strict), 1 << 16);
   }
 
   /** The reader of {@code format} over {@code in}. */
@@ -62,7 +92,48 @@ public abstract class RowSource {
           "longer than " + MAX_RECORD_CHARS + " characters: is the file in the format given?",
           r.text());
     }
+    int bad = notUtf8At(r.text());
+    if (bad >= 0) {
+      return new BadRow(
+          r.line(),
+          "bad_encoding",
+          "not UTF-8 at character "
+              + (bad + 1)
+              + " (shown as U+FFFD): convert the file to UTF-8, e.g. iconv -f LATIN1 -t UTF-8",
+          readable(r.text()));
+    }
     return parseRecord(r);
+  }
+
+  /**
+   * Where {@code text} holds a byte sequence that was not UTF-8 (a surrogate out of a pair: UTF-8
+   * decodes to pairs only), or -1.
+   */
+  static int notUtf8At(String text) {
+    return notUtf8At(text, 0);
+  }
+
+  private static int notUtf8At(String text, int from) {
+    for (int i = from; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** {@code text} with each byte sequence that was not UTF-8 as U+FFFD, for the reject file. */
+  private static String readable(String text) {
+    StringBuilder b = new StringBuilder(text);
+    for (int i = notUtf8At(text, 0); i >= 0; i = notUtf8At(text, i + 1)) {
+      b.setCharAt(i, '\uFFFD');
+    }
+    return b.toString();
   }
 
   /** The row of a record that is not cut. */
@@ -119,6 +190,12 @@ public abstract class RowSource {
     int n = in.read(buf, 0, buf.length);
     pos = 0;
     end = Math.max(0, n);
+    if (!started && n > 0) {
+      started = true;
+      if (buf[0] == BOM) {
+        pos = 1; // else the first row (or a SQL file's header) would start with it
+      }
+    }
     return n > 0;
   }
 

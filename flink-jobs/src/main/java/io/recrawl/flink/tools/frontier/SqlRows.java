@@ -101,6 +101,9 @@ final class SqlRows extends RowSource {
     if (h == null) {
       throw new BadHeader("the file is empty: a header row is needed");
     }
+    if (notUtf8At(h) >= 0) {
+      throw new BadHeader("the header row is not UTF-8: convert the file to UTF-8");
+    }
     List<String> names = delimiter == '\t' ? tsv(h) : csv(h, delimiter);
     if (names == null) {
       throw new BadHeader("the header row is not " + (delimiter == '\t' ? "TSV" : "CSV"));

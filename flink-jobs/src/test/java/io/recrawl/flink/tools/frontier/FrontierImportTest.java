@@ -181,4 +181,57 @@ class FrontierImportTest {
         .containsExactlyInAnyOrder("4", "8", "12");
     assertThat(Files.exists(tmp.resolve("savepoint"))).isTrue();
   }
+
+  /** A UTF-8 byte order mark, as Windows tools write it at the start of a file. */
+  private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
+  private Path file(String name, byte[]... parts) throws Exception {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    for (byte[] p : parts) {
+      b.write(p);
+    }
+    return Files.write(tmp.resolve(name), b.toByteArray());
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aLineNotInUtf8IsRejectedWithItsReasonAndABomIsSkipped() throws Exception {
+    // A seed list saved with a BOM, one line of it in Latin-1 (é as the single byte 0xE9).
+    Path in =
+        file(
+            "seeds.txt",
+            BOM,
+            utf8("https://a.example/1\n"),
+            "https://b.example/caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1),
+            utf8("https://c.example/caf\u00e9\n"));
+
+    FrontierImport.Summary s = importFile(in, FrontierFormat.SEEDS, 0.5, FIRST, 0);
+
+    assertThat(s.rows()).isEqualTo(3);
+    assertThat(s.badByReason()).isEqualTo(Map.of("bad_encoding", 1L));
+    List<String> rejects = Files.readAllLines(tmp.resolve("rejects.tsv"));
+    assertThat(rejects).hasSize(2);
+    assertThat(rejects.get(1)).startsWith("2\tbad_encoding\t");
+    assertThat(rejects.get(1)).contains("https://b.example/caf\ufffd");
+  }
+
+  @Test
+  void aBomDoesNotHideTheHeaderOfASqlExport() throws Exception {
+    Path in =
+        file(
+            "urls.csv",
+            BOM,
+            utf8("url,status,nextfetchdate,metadata,bucket,host\n"),
+            utf8("https://a.example/1,DISCOVERED,,,0,a.example\n"));
+
+    FrontierImport.Summary s = importFile(in, FrontierFormat.SQL_CSV, 0, FIRST, 0);
+
+    assertThat(s.rows()).isEqualTo(1);
+    assertThat(s.good()).isEqualTo(1);
+  }
+
+  private static final ImportSettings.FirstDue FIRST = ImportSettings.FirstDue.NEXT_FETCH;
 }
