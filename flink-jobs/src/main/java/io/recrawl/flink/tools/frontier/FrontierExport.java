@@ -70,7 +70,7 @@ public final class FrontierExport {
             String url = SchedulerState.expandUrl(host, e.getKey());
             PageState p = e.getValue();
             long next = nextFetch(engine, p, h, lambda0, clock);
-            writeRow(format, out, host, url, p, next, cfg);
+            writeRow(format, out, host, url, p, next);
             count[0]++;
           }
         });
@@ -117,16 +117,22 @@ public final class FrontierExport {
   }
 
   private static void writeRow(
+      FrontierFormat format, Writer out, String host, String url, PageState p, long next)
+      throws IOException {
+    out.write(row(format, host, url, CrawlStatus.values()[p.status], next, metadata(p)));
+    out.write('\n');
+  }
+
+  /** A page's row in {@code format}, without its line end. */
+  static String row(
       FrontierFormat format,
-      Writer out,
       String host,
       String url,
-      PageState p,
+      CrawlStatus crawlStatus,
       long next,
-      EngineConfig cfg)
+      Map<String, List<String>> md)
       throws IOException {
-    String status = CrawlStatus.values()[p.status].name();
-    Map<String, List<String>> md = metadata(p);
+    String status = crawlStatus.name();
     switch (format) {
       case OPENSEARCH -> {
         ObjectNode o = JSON.createObjectNode();
@@ -137,7 +143,7 @@ public final class FrontierExport {
         }
         o.set("metadata", StormCrawlerFields.toOpenSearch(md));
         o.put("key", host);
-        out.write(JSON.writeValueAsString(o));
+        return JSON.writeValueAsString(o);
       }
       case SQL_CSV, SQL_TSV -> {
         List<String> f = new ArrayList<>();
@@ -151,15 +157,12 @@ public final class FrontierExport {
         for (String s : f) {
           quoted.add(format == FrontierFormat.SQL_CSV ? SqlRows.csvField(s) : SqlRows.tsvField(s));
         }
-        out.write(String.join(format == FrontierFormat.SQL_CSV ? "," : "\t", quoted));
+        return String.join(format == FrontierFormat.SQL_CSV ? "," : "\t", quoted);
       }
       case SEEDS -> {
-        StringBuilder b = new StringBuilder(url);
-        md.forEach((k, vs) -> vs.forEach(v -> b.append('\t').append(k).append('=').append(v)));
-        out.write(b.toString());
+        return url + StormCrawlerFields.toTabText(md, true);
       }
       default -> throw new IllegalArgumentException(format.flag());
     }
-    out.write('\n');
   }
 }

@@ -3,15 +3,15 @@ package io.recrawl.flink.tools.frontier;
 import io.recrawl.wire.CrawlStatus;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A seed list (StormCrawler's seed format, the job's {@code recrawl.input.seeds}): a URL a line,
- * optionally followed by tab-separated {@code key=value} metadata; {@code #} starts a comment.
- * Every seed is DISCOVERED and due at once.
+ * optionally followed by tab-separated {@code key=value} metadata (see {@link
+ * StormCrawlerFields#toTabText}); {@code #} starts a comment. Every seed is DISCOVERED and due at
+ * once.
  */
 final class SeedRows extends RowSource {
 
@@ -33,12 +33,7 @@ final class SeedRows extends RowSource {
     String[] parts = s.strip().split("\t");
     Map<String, List<String>> md = new LinkedHashMap<>();
     for (int i = 1; i < parts.length; i++) {
-      int eq = parts[i].indexOf('=');
-      if (eq <= 0) {
-        throw new RowRejection("bad_metadata", "seed metadata '" + parts[i] + "' is not key=value");
-      }
-      md.computeIfAbsent(parts[i].substring(0, eq), k -> new ArrayList<>())
-          .add(parts[i].substring(eq + 1));
+      StormCrawlerFields.addTabPair(md, parts[i]);
     }
     md.replaceAll((k, v) -> List.copyOf(v));
     return new FrontierRow(line, parts[0].strip(), CrawlStatus.DISCOVERED, 0L, md, s);

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.Dates;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -21,8 +24,9 @@ import java.util.stream.Stream;
 
 /**
  * StormCrawler 2.4's stored forms of a URL's fields: status names, metadata as the OpenSearch/ES
- * module writes it (keys with {@code .} as {@code %2E}, values as arrays) and as the SQL module
- * writes it ({@code \tkey=value} per value), and next fetch dates as the stores print them.
+ * module writes it (keys with {@code .} as {@code %2E}, values as arrays) and as the SQL module and
+ * a seed list write it ({@code \tkey=value} per value), and next fetch dates as the stores print
+ * them.
  */
 final class StormCrawlerFields {
 
@@ -84,6 +88,13 @@ final class StormCrawlerFields {
     return o;
   }
 
+  /**
+   * The key under which a pair goes that StormCrawler's tab-separated spelling cannot hold as it is
+   * (see {@link #toTabText}): its value is the pair's key and value, each URL-encoded, joined by
+   * {@code =}.
+   */
+  static final String ESCAPED_KEY = "recrawl.escaped";
+
   /** Metadata as the SQL module keeps it: {@code \tkey=value} for every value. */
   static Map<String, List<String>> fromSqlText(String text) throws RowRejection {
     Map<String, List<String>> m = new LinkedHashMap<>();
@@ -91,23 +102,102 @@ final class StormCrawlerFields {
       return m;
     }
     for (String part : text.split("\t")) {
-      if (part.isEmpty()) {
-        continue;
+      if (!part.isEmpty()) {
+        addTabPair(m, part);
       }
-      int eq = part.indexOf('=');
-      if (eq <= 0) {
-        throw new RowRejection("bad_metadata", "metadata '" + part + "' is not key=value");
-      }
-      m.computeIfAbsent(part.substring(0, eq), k -> new ArrayList<>()).add(part.substring(eq + 1));
     }
     m.replaceAll((k, v) -> List.copyOf(v));
     return m;
   }
 
+  /**
+   * Adds one {@code key=value} of tab-separated metadata to {@code m} (its values in a mutable
+   * list), restoring a pair written under {@link #ESCAPED_KEY}.
+   */
+  static void addTabPair(Map<String, List<String>> m, String pair) throws RowRejection {
+    int eq = pair.indexOf('=');
+    if (eq <= 0) {
+      throw new RowRejection("bad_metadata", "metadata '" + pair + "' is not key=value");
+    }
+    String key = pair.substring(0, eq);
+    String value = pair.substring(eq + 1);
+    if (key.equals(ESCAPED_KEY)) {
+      int sep = value.indexOf('=');
+      try {
+        if (sep < 0) {
+          throw new IllegalArgumentException("no '='");
+        }
+        key = URLDecoder.decode(value.substring(0, sep), StandardCharsets.UTF_8);
+        value = URLDecoder.decode(value.substring(sep + 1), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        throw new RowRejection(
+            "bad_metadata", ESCAPED_KEY + " '" + value + "' is not a URL-encoded key=value");
+      }
+    }
+    m.computeIfAbsent(key, k -> new ArrayList<>()).add(value);
+  }
+
+  /** Metadata as the SQL module writes it (see {@link #toTabText}). */
   static String toSqlText(Map<String, List<String>> md) {
+    return toTabText(md, false);
+  }
+
+  /**
+   * Metadata as StormCrawler 2.4 writes it in the SQL table and a seed list: {@code \tkey=value}
+   * for every value. Its reader of both (StringTabScheme, behind SQLSpout and FileSpout) splits on
+   * tabs and each pair at its first {@code =}, and undoes no escape. A pair it cannot read back as
+   * it is (a key that is empty or holds {@code =}, a tab or a line end; a value that holds a tab or
+   * a carriage return or, on a line of its own, a line feed, or ends in space the seed reader
+   * trims) goes under {@link #ESCAPED_KEY}, URL-encoded: StormCrawler keeps it as a key of its own
+   * and the import restores it. So does a pair of that key itself. Every other pair is written as
+   * it is.
+   *
+   * @param oneLine whether the text is on a line of its own (a seed list), not in a quoted field
+   */
+  static String toTabText(Map<String, List<String>> md, boolean oneLine) {
     StringBuilder b = new StringBuilder();
-    md.forEach((k, vs) -> vs.forEach(v -> b.append('\t').append(k).append('=').append(v)));
+    md.forEach(
+        (k, vs) ->
+            vs.forEach(
+                v -> {
+                  b.append('\t');
+                  if (plain(k, v, oneLine)) {
+                    b.append(k).append('=').append(v);
+                  } else {
+                    b.append(ESCAPED_KEY)
+                        .append('=')
+                        .append(URLEncoder.encode(k, StandardCharsets.UTF_8))
+                        .append('=')
+                        .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
+                  }
+                }));
     return b.toString();
+  }
+
+  private static boolean plain(String key, String value, boolean oneLine) {
+    if (key.isEmpty() || key.equals(ESCAPED_KEY) || indexOfAny(key, "=\t\r\n") >= 0) {
+      return false;
+    }
+    if (oneLine) {
+      return indexOfAny(value, "\t\r\n") < 0
+          && (value.isEmpty() || !isTrimmed(value.charAt(value.length() - 1)));
+    }
+    // A carriage return in a CSV field is read back as a line end ("\n").
+    return indexOfAny(value, "\t\r") < 0;
+  }
+
+  /** Whether a line's reader trims {@code c} off its end (String.trim and String.strip). */
+  private static boolean isTrimmed(char c) {
+    return c <= ' ' || Character.isWhitespace(c);
+  }
+
+  private static int indexOfAny(String s, String chars) {
+    for (int i = 0; i < s.length(); i++) {
+      if (chars.indexOf(s.charAt(i)) >= 0) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static final DateTimeFormatter SQL_TIME =

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The readers of each frontier format, and every reason a row of theirs is bad. */
 class FrontierRowsTest {
@@ -200,6 +202,65 @@ class FrontierRowsTest {
     assertThat(StormCrawlerFields.time(StormCrawlerFields.isoTime(1795582800123L)))
         .isEqualTo(1795582800123L);
     assertThat(SqlRows.tsv(SqlRows.tsvField("a\tb\\c\nd"))).containsExactly("a\tb\\c\nd");
+  }
+
+  /** Metadata that StormCrawler's tab-separated {@code key=value} spelling cannot hold as it is. */
+  private static Map<String, List<String>> awkwardMetadata() {
+    Map<String, List<String>> md = new java.util.LinkedHashMap<>();
+    md.put("depth", List.of("1"));
+    md.put(
+        "title",
+        List.of("a\tb", "line 1\nline 2", "cr\rx", "x=y", "100%", "%09", "ends in a space "));
+    md.put("a=b", List.of("c"));
+    md.put("tab\tkey", List.of("v"));
+    md.put("", List.of("no key"));
+    md.put("empty", List.of(""));
+    md.put("url.path", List.of("http://x.example/?q=a%3Db&t=%09"));
+    md.put("recrawl.escaped", List.of("k=v"));
+    return md;
+  }
+
+  @ParameterizedTest
+  @EnumSource(FrontierFormat.class)
+  void exportedMetadataReadsBackTheSame(FrontierFormat format) throws Exception {
+    Map<String, List<String>> md = awkwardMetadata();
+    String row =
+        FrontierExport.row(
+            format, "a.example", "http://a.example/", CrawlStatus.FETCHED, 1795582800000L, md);
+    String header =
+        switch (format) {
+          case SQL_CSV -> "url,status,nextfetchdate,metadata,bucket,host\n";
+          case SQL_TSV -> "url\tstatus\tnextfetchdate\tmetadata\tbucket\thost\n";
+          default -> "";
+        };
+
+    List<Object> rows = read(format, header + row + "\n");
+
+    assertThat(rows).hasSize(1);
+    assertThat(rows.get(0)).as(row).isInstanceOf(FrontierRow.class);
+    assertThat(((FrontierRow) rows.get(0)).metadata()).as(row).isEqualTo(md);
+  }
+
+  @Test
+  void metadataStormCrawlerCanReadIsWrittenAsItIs() throws Exception {
+    String seed =
+        FrontierExport.row(
+            FrontierFormat.SEEDS,
+            "a.example",
+            "http://a.example/",
+            CrawlStatus.DISCOVERED,
+            FrontierRow.NEVER,
+            awkwardMetadata());
+    assertThat(seed).doesNotContain("\n", "\r");
+    // As StormCrawler's StringTabScheme reads a seed: tab-separated, each split at its first '='.
+    List<String> read = List.of(seed.split("\t")).subList(1, seed.split("\t").length);
+    assertThat(read)
+        .contains("depth=1", "title=x=y", "title=100%", "title=%09", "empty=")
+        .contains("url.path=http://x.example/?q=a%3Db&t=%09")
+        .allMatch(kv -> kv.indexOf('=') > 0, "every pair has a key");
+    assertThat(read.stream().filter(kv -> !kv.startsWith("recrawl.escaped" + "=")))
+        .as("what has no plain spelling is under the escape key")
+        .noneMatch(kv -> kv.startsWith("a=b") || kv.startsWith("tab") || kv.startsWith("="));
   }
 
   /** What a record holds at most: a row any longer is bad, and its reader keeps no more of it. */
