@@ -161,6 +161,27 @@ class StateToolsITCase {
   }
 
   @Test
+  void anExportToAFullDiskFailsAndSaysWhy() throws Exception {
+    Path full = Path.of("/dev/full");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "a device always full");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream systemErr = System.err;
+    int rc;
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      rc =
+          StateToolsCommand.export(
+              new String[] {"--savepoint", savepoint, "--format", "sql-tsv", "--out", "/dev/full"},
+              System.out);
+    } finally {
+      System.setErr(systemErr);
+    }
+    assertThat(rc).isOne();
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("recrawl export: cannot write /dev/full: No space left on device");
+  }
+
+  @Test
   void exportDumpsEveryUrlAsJsonLines() throws Exception {
     Path out = tmp.resolve("frontier.jsonl");
     assertThat(
