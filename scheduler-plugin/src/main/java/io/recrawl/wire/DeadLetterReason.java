@@ -12,6 +12,9 @@ public final class DeadLetterReason {
   /** Longer than the configured maximum. */
   public static final String TOO_LARGE = "too_large";
 
+  /** A seed line that is not UTF-8 (its reader replaced a byte with U+FFFD). */
+  public static final String BAD_ENCODING = "bad_encoding";
+
   /** The {@code url} is not an absolute http(s) URL with a host. */
   public static final String BAD_URL = "bad_url";
 

@@ -79,7 +79,14 @@ public final class StatusEventCodec implements Serializable {
       if (line == null || line.length() > maxChars) {
         throw new Rejection(DeadLetterReason.TOO_LARGE, "seed line longer than " + maxChars);
       }
-      String[] parts = line.strip().split("\t");
+      if (line.indexOf('\uFFFD') >= 0) {
+        // What a UTF-8 reader puts where a byte was not UTF-8: a Latin-1 file, not a URL to crawl.
+        throw new Rejection(
+            DeadLetterReason.BAD_ENCODING, "seed line is not UTF-8 (U+FFFD where a byte was)");
+      }
+      // A byte order mark, as Windows tools start a UTF-8 file, is not part of the first seed.
+      String text = line.startsWith("\uFEFF") ? line.substring(1) : line;
+      String[] parts = text.strip().split("\t");
       String url = url(parts[0].strip());
       String host = hostKey(url);
       Map<String, List<String>> md = new java.util.LinkedHashMap<>();

@@ -216,6 +216,18 @@ class StatusEventCodecTest {
         .isEqualTo("bad_metadata");
   }
 
+  @Test
+  void aSeedFileWrittenWithAByteOrderMarkKeepsItsFirstSeedAndALineNotInUtf8IsRefused() {
+    // Windows tools start a UTF-8 file with U+FEFF; the file reader hands it over as a character.
+    assertThat(codec.parseSeed("\uFEFFhttp://a.org/first\tdepth=0", 77).value().url())
+        .isEqualTo("http://a.org/first");
+    // A Latin-1 "café" read as UTF-8: the reader replaces the bad byte with U+FFFD.
+    assertThat(codec.parseSeed("http://a.org/caf\uFFFD", 77).deadLetter().reason())
+        .isEqualTo("bad_encoding");
+    assertThat(codec.parseSeed("http://a.org/\tcity=M\uFFFDnchen", 77).deadLetter().reason())
+        .isEqualTo("bad_encoding");
+  }
+
   /**
    * Issue 20 §4: java.net.URL skips leading characters up to U+0020, so this URL was accepted with
    * the key of example.com; stored as it came, its U+0001 was then read back by {@code

@@ -200,6 +200,8 @@ class WireSchemasTest {
       String json = DeadLetterCodec.toJson(codec.parse(bad, NOW).deadLetter());
       assertThat(errors(schema, json)).as(json).isEmpty();
     }
+    String seed = DeadLetterCodec.toJson(codec.parseSeed("http://a.org/\uFFFD", NOW).deadLetter());
+    assertThat(errors(schema, seed)).as(seed).isEmpty();
     // The scheduler's own reasons.
     for (String reason :
         List.of(
