@@ -134,8 +134,7 @@ class FirstCrawlITCase {
           committed(bootstrap, "crawl.decisions").stream()
               .map(d -> d.replace(site.base(), ""))
               .collect(Collectors.joining("\n"));
-      System.out.println(
-          "FirstCrawlITCase: requests by page " + byPage + "; decisions:\n" + decisions);
+      System.out.println("FirstCrawlITCase: requests by page " + byPage);
       double newsMean = mean(byPage, "news");
       double staticMean = mean(byPage, "static");
       assertThat(byPage.keySet())

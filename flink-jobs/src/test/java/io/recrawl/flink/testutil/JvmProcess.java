@@ -101,6 +101,11 @@ public final class JvmProcess implements AutoCloseable {
     return log();
   }
 
+  /** Kills it without warning, as a crash would. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+  }
+
   /** Closes its input (a program that reads it to its end then stops), else kills it. */
   @Override
   public void close() throws Exception {
@@ -110,7 +115,7 @@ public final class JvmProcess implements AutoCloseable {
       // already ended
     }
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      kill();
     }
   }
 }

@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * StormCrawler's example topology ({@code status-updater}'s {@code RecrawlCrawlTopology}, fetcher
@@ -21,12 +18,10 @@ public final class LocalCrawler implements AutoCloseable {
   private static final Path MODULE = Path.of("..", "status-updater").toAbsolutePath().normalize();
   private static final Path CLASSPATH = MODULE.resolve("target/local-crawl-classpath.txt");
 
-  private final Process process;
-  private final Path log;
+  private final JvmProcess process;
 
-  private LocalCrawler(Process process, Path log) {
+  private LocalCrawler(JvmProcess process) {
     this.process = process;
-    this.log = log;
   }
 
   /**
@@ -56,29 +51,16 @@ public final class LocalCrawler implements AutoCloseable {
             MODULE.resolve("target/test-classes").toString(),
             MODULE.resolve("target/classes").toString(),
             Files.readString(CLASSPATH).trim());
-    List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
-    command.add("-Xmx1g");
-    // The JDK module openings this JVM was given (the build's list), which Storm needs as well.
-    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
-        .forEach(command::add);
-    command.addAll(
-        List.of(
-            "-cp",
+    return new LocalCrawler(
+        JvmProcess.start(
+            dir,
+            name,
             classpath,
+            List.of(),
             "io.recrawl.crawler.LocalCrawl",
             bootstrap,
             MODULE.resolveSibling("config").resolve("crawler-conf-recrawl.yaml").toString(),
             conf.toString()));
-    Path log = dir.resolve(name + ".log");
-    Process p =
-        new ProcessBuilder(command)
-            .directory(MODULE.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    return new LocalCrawler(p, log);
   }
 
   public boolean isAlive() {
@@ -87,26 +69,19 @@ public final class LocalCrawler implements AutoCloseable {
 
   /** What the crawler JVM printed so far. */
   public String log() throws IOException {
-    return Files.exists(log) ? Files.readString(log) : "(none)";
+    return process.log();
   }
 
   /** Kills the crawler JVM without warning, as a crash would: no shutdown, no offsets committed. */
   public void kill() throws InterruptedException {
-    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    process.kill();
   }
 
   /**
    * Closes the crawler's input (it then shuts its cluster down), killing it if it does not stop.
    */
   @Override
-  public void close() throws InterruptedException {
-    try {
-      process.getOutputStream().close();
-    } catch (IOException ignored) {
-      // already gone
-    }
-    if (!process.waitFor(30, TimeUnit.SECONDS)) {
-      kill();
-    }
+  public void close() throws Exception {
+    process.close();
   }
 }
