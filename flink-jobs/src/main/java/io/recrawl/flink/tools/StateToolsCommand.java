@@ -100,14 +100,19 @@ public final class StateToolsCommand {
         o.getOrDefault("format", "json").equals("json") ? null : FrontierFormat.of(o.get("format"));
     String where = o.containsKey("out") ? o.get("out") : "standard output";
     long n;
-    try (Writer w =
-        o.containsKey("out")
-            ? writer(Path.of(o.get("out")))
-            : new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16)) {
-      n = write(o, config, format, w);
-      w.flush();
-      if (out instanceof PrintStream p && p.checkError()) {
-        throw new IOException("the stream reported an error");
+    try {
+      if (o.containsKey("out")) {
+        try (Writer w = writer(Path.of(o.get("out")))) {
+          n = write(o, config, format, w);
+        }
+      } else {
+        // The caller's stream: flushed, not closed.
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        n = write(o, config, format, w);
+        w.flush();
+        if (out instanceof PrintStream p && p.checkError()) {
+          throw new IOException("the stream reported an error");
+        }
       }
     } catch (IOException e) {
       System.err.println("recrawl export: cannot write " + where + ": " + e.getMessage());
