@@ -128,12 +128,10 @@ public final class HostEngine {
         p = newPage(h, e, ctx);
         h.pages++;
         ctx.listener().stateChanged(1, newHost ? 1 : 0);
-      } else if (stale(p, e) || leases.releasedAfter(p, e.time())) {
+      } else if (late(p, e)) {
         // Applied, it would end the lease of a request released since and move the last visit
-        // back, and the page would go again while that request waits in the crawler's queue. A
-        // status older than that request's release answers an earlier one: a push-back delivered
-        // again records no visit, so only the release tells it is late. What it says of the host
-        // still counts.
+        // back, and the page would go again while that request waits in the crawler's queue.
+        // What it says of the host still counts.
         politeness.observe(h, e, ctx.host(), now, ctx.listener());
         ctx.listener().staleStatus();
         finish(store, h, now, ctx);
@@ -191,10 +189,18 @@ public final class HostEngine {
   }
 
   /**
-   * Whether a status is older than the page's latest one (late), or that one delivered again (same
-   * time, same status); another status at the same instant (an ERROR after its FETCHED) is news.
-   * The latest is the last visit, or the latest fetch error of a page that is FETCH_ERROR. A status
-   * older than the request of the page in flight is late as well ({@link Leases#releasedAfter}).
+   * Whether a status answers something older than what the page knows: it is {@link #stale}, or
+   * older than the release of the request in flight. A push-back delivered again records no visit,
+   * so only that release tells it is late.
+   */
+  private boolean late(PageState p, StatusEvent e) {
+    return stale(p, e) || leases.releasedAfter(p, e.time());
+  }
+
+  /**
+   * Whether a status is older than the page's latest one, or that one delivered again (same time,
+   * same status); another status at the same instant (an ERROR after its FETCHED) is news. The
+   * latest is the last visit, or the latest fetch error of a page that is FETCH_ERROR.
    */
   private static boolean stale(PageState p, StatusEvent e) {
     long latest =

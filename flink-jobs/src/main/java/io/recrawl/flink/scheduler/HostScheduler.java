@@ -51,38 +51,17 @@ public final class HostScheduler {
       double initialGlobalLambda,
       boolean decisionLog) {
     return schedule(
-        statusesByHost, control, engineSettings, initialGlobalLambda, decisionLog, true, null);
+        statusesByHost, control, engineSettings, initialGlobalLambda, decisionLog, true, null, 0);
   }
 
   /**
-   * The same; with {@code controlCarriesTime} false, event time is the status input's alone and the
-   * control stream's watermarks are ignored (bounded replays, see {@link HostSchedulerOperator}).
-   * {@code partitionMode} (the job's {@code recrawl.partition.mode}, which computed the keys) is
-   * kept with the state, and a restore under another one is refused; null = not checked.
-   */
-  public static SingleOutputStreamOperator<CrawlRequest> schedule(
-      KeyedStream<StatusEvent, String> statusesByHost,
-      DataStream<ControlMessage> control,
-      Map<String, ?> engineSettings,
-      double initialGlobalLambda,
-      boolean decisionLog,
-      boolean controlCarriesTime,
-      String partitionMode) {
-    return schedule(
-        statusesByHost,
-        control,
-        engineSettings,
-        initialGlobalLambda,
-        decisionLog,
-        controlCarriesTime,
-        partitionMode,
-        0);
-  }
-
-  /**
-   * The same; each subtask quarantines up to {@code quarantineMaxHosts} hosts whose state cannot be
-   * read or whose wake-up throws, instead of failing (the job's {@code
-   * recrawl.quarantine.max-hosts}; 0 = fail-fast).
+   * The same, as the job configures it. With {@code controlCarriesTime} false, event time is the
+   * status input's alone and the control stream's watermarks are ignored (bounded replays, see
+   * {@link HostSchedulerOperator}). {@code partitionMode} (the job's {@code
+   * recrawl.partition.mode}, which computed the keys) is kept with the state, and a restore under
+   * another one is refused; null = not checked. Each subtask quarantines up to {@code
+   * quarantineMaxHosts} hosts whose state cannot be read or whose wake-up throws, instead of
+   * failing (the job's {@code recrawl.quarantine.max-hosts}; 0 = fail-fast).
    */
   public static SingleOutputStreamOperator<CrawlRequest> schedule(
       KeyedStream<StatusEvent, String> statusesByHost,
