@@ -1,0 +1,143 @@
+package io.recrawl.live;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Freshness and politeness from the server's log and the web's change times alone. A page is fresh
+ * at time t when the version its last successful fetch (200 or 304) got is still its version at t;
+ * a page never fetched is stale. Politeness is what the server saw: the gaps between requests to
+ * one host against its limit, and requests inside a Retry-After the host had sent.
+ */
+public final class LiveJudge {
+
+  /** Buckets of the freshness series over [0, end]. */
+  static final int BUCKETS = 60;
+
+  private LiveJudge() {}
+
+  /** One request line of the log. */
+  record Request(long t, String host, String path, int status, int version, long retryAfterS) {
+    boolean robots() {
+      return path.equals("/robots.txt");
+    }
+  }
+
+  public static LiveFigures judge(
+      Path groundTruthDir, Path requestLog, String system, double warmupSeconds, double endSeconds)
+      throws IOException {
+    if (!(endSeconds > warmupSeconds) || warmupSeconds < 0) {
+      throw new IllegalArgumentException("need 0 <= warm-up < end");
+    }
+    GroundTruth web = GroundTruth.read(groundTruthDir);
+    List<Request> requests = read(requestLog);
+    long from = Math.round(warmupSeconds * 1000);
+    long to = Math.round(endSeconds * 1000);
+
+    Map<String, List<Request>> fetchesByPage = new HashMap<>();
+    long fetches = 0;
+    long pushBack = 0;
+    long notModified = 0;
+    Map<String, Long> lastAt = new HashMap<>();
+    Map<String, Long> blockedUntil = new HashMap<>();
+    long violations = 0;
+    long underDelay = 0;
+    long inRetryAfter = 0;
+    double minGapOverLimit = Double.NaN;
+    for (Request r : requests) {
+      if ((r.status == 200 || r.status == 304) && r.version >= 0) {
+        fetchesByPage
+            .computeIfAbsent(GroundTruth.key(r.host, r.path), k -> new ArrayList<>())
+            .add(r);
+        if (r.t >= from && r.t < to) {
+          fetches++;
+        }
+      }
+      pushBack += r.status == 429 || r.status == 503 ? 1 : 0;
+      notModified += r.status == 304 ? 1 : 0;
+      GroundTruth.Host host = web.hosts.get(r.host);
+      if (host == null || r.robots()) {
+        continue;
+      }
+      Long until = blockedUntil.get(r.host);
+      if (until != null && r.t < until) {
+        inRetryAfter++;
+      }
+      if (r.retryAfterS > 0) {
+        blockedUntil.merge(r.host, r.t + r.retryAfterS * 1000, Math::max);
+      }
+      Long last = lastAt.put(r.host, r.t);
+      if (last != null) {
+        long gap = r.t - last;
+        double ratio = (double) gap / host.limitMillis();
+        minGapOverLimit = Double.isNaN(minGapOverLimit) ? ratio : Math.min(minGapOverLimit, ratio);
+        if (gap < host.limitMillis()) {
+          violations++;
+          underDelay += host.crawlDelaySeconds() > 0 ? 1 : 0;
+        }
+      }
+    }
+
+    double[] mid = new double[BUCKETS];
+    double[] series = new double[BUCKETS];
+    double bucket = (double) to / BUCKETS;
+    double fresh = 0;
+    for (Map.Entry<String, GroundTruth.Page> e : web.pages.entrySet()) {
+      GroundTruth.Page page = e.getValue();
+      List<Request> got = fetchesByPage.getOrDefault(e.getKey(), List.of());
+      for (int k = 0; k < got.size(); k++) {
+        Request f = got.get(k);
+        long next = k + 1 < got.size() ? got.get(k + 1).t : Long.MAX_VALUE;
+        long start = f.t;
+        long end = Math.min(Math.min(next, page.end(f.version)), to);
+        fresh += page.weight() * overlap(start, end, from, to);
+        for (int b = (int) Math.max(0, start / bucket); b < BUCKETS && b * bucket < end; b++) {
+          series[b] += page.weight() * overlap(start, end, b * bucket, (b + 1) * bucket);
+        }
+      }
+    }
+    for (int b = 0; b < BUCKETS; b++) {
+      mid[b] = (b + 0.5) * bucket / 1000;
+      series[b] /= web.totalWeight * bucket;
+    }
+    return new LiveFigures(
+        system,
+        fresh / (web.totalWeight * (to - from)),
+        requests.size(),
+        fetches,
+        violations,
+        minGapOverLimit,
+        inRetryAfter,
+        underDelay,
+        pushBack,
+        notModified,
+        mid,
+        series);
+  }
+
+  private static double overlap(double a, double b, double from, double to) {
+    return Math.max(0, Math.min(b, to) - Math.max(a, from));
+  }
+
+  static List<Request> read(Path log) throws IOException {
+    List<Request> requests = new ArrayList<>();
+    for (String[] f : GroundTruth.rows(log)) {
+      requests.add(
+          new Request(
+              Long.parseLong(f[0]),
+              f[1],
+              f[2],
+              Integer.parseInt(f[3]),
+              Integer.parseInt(f[4]),
+              f[5].isEmpty() ? 0 : Long.parseLong(f[5])));
+    }
+    // Lines are written as answers go out; a slow answer may follow a later arrival.
+    requests.sort(Comparator.comparingLong(Request::t));
+    return requests;
+  }
+}

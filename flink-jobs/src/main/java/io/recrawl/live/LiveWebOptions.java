@@ -1,0 +1,80 @@
+package io.recrawl.live;
+
+import io.recrawl.sim.workload.WorkloadGenerator;
+
+/**
+ * What the changing web of the live benchmark is made of. The pages come from the simulator's
+ * workload generator; the rest says how its hosts behave. Every field has a default, and {@link
+ * #validate()} names the flag of a bad one.
+ */
+public final class LiveWebOptions {
+
+  /**
+   * The pages: family, pages, hosts, seed (its constrained fraction is {@link #crawlDelayShare}).
+   */
+  public WorkloadGenerator.Options workload = defaultWorkload();
+
+  /** Time compression: one simulated day of the workload's rates lasts this many seconds. */
+  public double secondsPerDay = 20;
+
+  /** Change times are drawn over [0, duration] seconds after the web starts. */
+  public double durationSeconds = 780;
+
+  /** Share of hosts that send ETag and Last-Modified and answer conditional requests with 304. */
+  public double validatorShare = 0.5;
+
+  /** Share of hosts that answer slowly ({@link #slowMillis}). */
+  public double slowShare = 0.1;
+
+  /** How long a slow host takes to answer, in milliseconds. */
+  public int slowMillis = 2_000;
+
+  /** Share of hosts that push back: spells of 429 or 503 answers, each with a Retry-After. */
+  public double pushyShare = 0.1;
+
+  /** Spells per pushy host over the duration, and their length range in seconds. */
+  public int spellsPerHost = 2;
+
+  public double spellMinSeconds = 10;
+  public double spellMaxSeconds = 40;
+
+  /**
+   * Share of hosts whose robots.txt sets a Crawl-delay: the workload's limited hosts, whose limit
+   * in crawls per simulated day becomes a delay of secondsPerDay / limit seconds (whole seconds,
+   * within [2, 30]: StormCrawler skips hosts that ask for more than 30 s by default).
+   */
+  public double crawlDelayShare = 0.3;
+
+  private static WorkloadGenerator.Options defaultWorkload() {
+    WorkloadGenerator.Options o = new WorkloadGenerator.Options();
+    o.pages = 1_200;
+    o.hosts = 40;
+    return o;
+  }
+
+  /** Throws IllegalArgumentException naming the flag of the first bad value. */
+  public void validate() {
+    require(secondsPerDay > 0 && Double.isFinite(secondsPerDay), "--seconds-per-day must be > 0");
+    require(durationSeconds > 0 && Double.isFinite(durationSeconds), "--minutes must be > 0");
+    require(share(validatorShare), "--validator-share must be in [0, 1]");
+    require(share(slowShare), "--slow-share must be in [0, 1]");
+    require(slowMillis >= 0 && slowMillis <= 8_000, "--slow-millis must be in [0, 8000]");
+    require(share(pushyShare), "--pushy-share must be in [0, 1]");
+    require(spellsPerHost >= 0, "--spells-per-host must be >= 0");
+    require(
+        spellMinSeconds >= 1 && spellMaxSeconds >= spellMinSeconds,
+        "--spell-seconds must be at least 1 and min <= max");
+    require(share(crawlDelayShare), "--crawl-delay-share must be in [0, 1]");
+    require(workload.pages <= 1_000_000, "--pages must be at most 1000000");
+  }
+
+  private static boolean share(double s) {
+    return s >= 0 && s <= 1;
+  }
+
+  private static void require(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}
