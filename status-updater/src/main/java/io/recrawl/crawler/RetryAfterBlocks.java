@@ -12,14 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
 final class RetryAfterBlocks {
 
   private final ConcurrentHashMap<String, Long> until = new ConcurrentHashMap<>();
-  private final long maxMillis;
 
-  RetryAfterBlocks(long maxMillis) {
-    this.maxMillis = maxMillis;
-  }
-
-  /** Records a host's Retry-After header, received at {@code nowMillis}. */
-  void pushedBack(String host, String retryAfter, long nowMillis) {
+  /**
+   * Records a host's Retry-After header, received at {@code nowMillis}, honoured up to {@code
+   * maxMillis}.
+   */
+  void pushedBack(String host, String retryAfter, long nowMillis, long maxMillis) {
     long end = RetryAfter.blockUntil(retryAfter, nowMillis, maxMillis);
     if (end > nowMillis) {
       until.merge(key(host), end, Math::max);
