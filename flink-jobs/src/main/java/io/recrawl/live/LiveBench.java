@@ -2,9 +2,11 @@ package io.recrawl.live;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,6 +80,7 @@ public final class LiveBench {
     web.writeGroundTruth(truth);
     Path hostsFile = dir.resolve("hosts.txt");
     web.writeHostsFile(hostsFile);
+    addOwnName(hostsFile);
     double end = o.web.durationSeconds;
     double secondsPerDay = o.web.secondsPerDay;
     LivePrediction prediction =
@@ -161,20 +164,18 @@ public final class LiveBench {
     return new Result(figures, prediction.optimum.weightedFreshness, simulated);
   }
 
-  /** Prints each system's requests so far until the run's end; says so when a child ends early. */
+  /** Prints each system's requests so far until the run's end; fails when a child ends early. */
   private static void watch(
       Options o, PrintStream out, long t0, Map<String, LiveServer> servers, List<ChildJvm> children)
       throws InterruptedException {
     long endAt = t0 + Math.round(o.web.durationSeconds * 1000);
     long step = Math.round(o.progressSeconds * 1000);
-    List<ChildJvm> reported = new ArrayList<>();
     long next = t0 + step;
     while (System.currentTimeMillis() < endAt) {
       Thread.sleep(Math.max(1, Math.min(next, endAt) - System.currentTimeMillis()));
       for (ChildJvm c : children) {
-        if (!c.isAlive() && !reported.contains(c)) {
-          reported.add(c);
-          out.println("live: " + c.name() + " ended early; see " + c.logFile());
+        if (!c.isAlive()) {
+          throw new IllegalStateException(c.name() + " ended early; see " + c.logFile());
         }
       }
       if (System.currentTimeMillis() >= next) {
@@ -224,6 +225,17 @@ public final class LiveBench {
       kafka.stop(30_000);
     }
     out.println("live: stopped every system; logs in each system's directory");
+  }
+
+  /**
+   * The hosts file replaces the JVM's resolver, and Storm's LocalCluster looks up this machine's
+   * own name: it must be in the file too.
+   */
+  private static void addOwnName(Path hostsFile) throws IOException {
+    String own = InetAddress.getLocalHost().getHostName();
+    if (!own.equals("localhost")) {
+      Files.writeString(hostsFile, "127.0.0.1 " + own + "\n", StandardOpenOption.APPEND);
+    }
   }
 
   private static int freePort() throws IOException {
