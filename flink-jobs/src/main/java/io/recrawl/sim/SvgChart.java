@@ -7,9 +7,9 @@ import java.util.Locale;
 /**
  * A minimal inline-SVG chart (lines and points, linear or log axes) for the self-contained report.
  */
-final class SvgChart {
+public final class SvgChart {
 
-  static final String[] COLORS = {
+  public static final String[] COLORS = {
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
     "#bcbd22", "#17becf", "#000000", "#aec7e8"
   };
@@ -32,7 +32,7 @@ final class SvgChart {
   private final List<double[]> vLines = new ArrayList<>();
   private final List<String> vLabels = new ArrayList<>();
 
-  SvgChart(String title, String xLabel, String yLabel, boolean logX, boolean logY) {
+  public SvgChart(String title, String xLabel, String yLabel, boolean logX, boolean logY) {
     this.title = title;
     this.xLabel = xLabel;
     this.yLabel = yLabel;
@@ -40,17 +40,17 @@ final class SvgChart {
     this.logY = logY;
   }
 
-  SvgChart line(String name, double[] x, double[] y, String color, boolean dashed) {
+  public SvgChart line(String name, double[] x, double[] y, String color, boolean dashed) {
     series.add(new Series(name, x, y, color, false, dashed));
     return this;
   }
 
-  SvgChart points(String name, double[] x, double[] y, String color) {
+  public SvgChart points(String name, double[] x, double[] y, String color) {
     series.add(new Series(name, x, y, color, true, false));
     return this;
   }
 
-  SvgChart marker(double x, String label) {
+  public SvgChart marker(double x, String label) {
     vLines.add(new double[] {x});
     vLabels.add(label);
     return this;
@@ -68,7 +68,7 @@ final class SvgChart {
     return Double.isFinite(x) && Double.isFinite(y) && (!logX || x > 0) && (!logY || y > 0);
   }
 
-  String render() {
+  public String render() {
     double x0 = Double.POSITIVE_INFINITY;
     double x1 = Double.NEGATIVE_INFINITY;
     double y0 = Double.POSITIVE_INFINITY;
@@ -239,7 +239,7 @@ final class SvgChart {
     return sb.toString();
   }
 
-  static String fmt(double v) {
+  public static String fmt(double v) {
     double a = Math.abs(v);
     if (a != 0 && (a < 0.01 || a >= 1e5)) {
       return String.format(Locale.ROOT, "%.1e", v);
@@ -247,7 +247,7 @@ final class SvgChart {
     return String.format(Locale.ROOT, a < 10 ? "%.3g" : "%.0f", v);
   }
 
-  static String esc(String s) {
+  public static String esc(String s) {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 }

@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * {@code bin/recrawl bench simulator ...}: times the simulator on a generated workload and prints
- * the figures; {@code bench throughput}, {@code bench solver} and {@code bench failures} are passed
- * on to their benchmarks.
+ * the figures; {@code bench throughput}, {@code bench solver}, {@code bench failures} and {@code
+ * bench live} are passed on to their benchmarks.
  */
 public final class BenchCommand {
 
@@ -31,6 +31,9 @@ public final class BenchCommand {
         + "       bin/recrawl bench failures "
         + io.recrawl.flink.bench.FailureBenchmark.OPTIONS
         + "\n"
+        + "       bin/recrawl bench live "
+        + LiveBenchCommand.OPTIONS
+        + "\n"
         + "       bin/recrawl bench simulator [--pages 1000000] [--hosts 10000] [--days 30] [--budget-per-page 0.2]"
         + " [--policy optimal-static ...] [--seed 1]";
   }
@@ -47,6 +50,9 @@ public final class BenchCommand {
     if (args.length > 0 && args[0].equals("failures")) {
       return io.recrawl.flink.bench.FailureBenchmark.run(
           java.util.Arrays.copyOfRange(args, 1, args.length));
+    }
+    if (args.length > 0 && args[0].equals("live")) {
+      return LiveBenchCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length));
     }
     if (args.length > 0 && args[0].equals("solver")) {
       return io.recrawl.flink.bench.SolverBenchmark.run(

@@ -52,7 +52,11 @@ final class CommandHelp {
         with(
             WorkloadCommand.usage(),
             "bin/recrawl workload generate --pages 100000 --hosts 1000 --seed 1 --out work/w1"));
-    HELP.put("bench", with(BenchCommand.usage(), "bin/recrawl bench throughput"));
+    HELP.put(
+        "bench",
+        with(
+            BenchCommand.usage(),
+            "bin/recrawl bench throughput\n  bin/recrawl bench live --minutes 13 --out work/live"));
     HELP.put(
         "estimator-report", with(EstimatorReport.USAGE, "bin/recrawl estimator-report --families"));
   }

@@ -91,6 +91,8 @@ public final class RecrawlCli {
             "  bench throughput          events/s and CPU per event of the scheduler job against the state floor,",
             "                            on uniform fetches and a crawl's status mix; bytes of state per URL",
             "  bench failures            the job with injected task failures, checked against its input",
-            "  bench import              URLs/s and bytes per URL of an import, against the same URLs sent to the job"));
+            "  bench import              URLs/s and bytes per URL of an import, against the same URLs sent to the job",
+            "  bench live                the whole crawl loop against a changing web on this machine: recrawl",
+            "                            beside StormCrawler's schedulers, judged at the web server"));
   }
 }

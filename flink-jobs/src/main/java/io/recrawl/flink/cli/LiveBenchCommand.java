@@ -1,0 +1,73 @@
+package io.recrawl.flink.cli;
+
+import io.recrawl.live.LiveBench;
+import io.recrawl.live.LiveWebOptions;
+import io.recrawl.sim.workload.WorkloadGenerator;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/** {@code bin/recrawl bench live}: the flags, then {@link LiveBench}. */
+final class LiveBenchCommand {
+
+  static final String OPTIONS =
+      String.join(
+          "\n",
+          "[--pages 1200] [--hosts 40] [--family lognormal|bimodal|pareto] [--seed 1]",
+          "         [--seconds-per-day 20] [--budget 10] [--minutes 13] [--warmup 240]",
+          "         [--systems recrawl,default,adaptive,crawl-value-scheduler] [--out work/live]",
+          "         [--validator-share 0.5] [--slow-share 0.1] [--pushy-share 0.1] [--crawl-delay-share 0.3]",
+          "         [--kafka HOST:PORT] [--progress 15]",
+          "  the whole crawl loop against a changing web served on this machine, each system with its",
+          "  own server; figures from the servers' logs (docs/benchmarks.md#live-the-whole-crawl-loop)",
+          "  --budget        fetches per second, every system's",
+          "  --minutes       how long the systems crawl; --warmup: seconds left out of the figures",
+          "  --seconds-per-day  one simulated day of the workload's change rates, in seconds",
+          "  --kafka         a running broker for the job (default: start the trial broker)");
+
+  private LiveBenchCommand() {}
+
+  static int run(String[] args) throws Exception {
+    LiveBench.Options o;
+    try {
+      o = parse(args);
+      o.validate();
+    } catch (IllegalArgumentException e) {
+      System.err.println("recrawl bench live: " + e.getMessage());
+      System.err.println("usage: bin/recrawl bench live " + OPTIONS);
+      return 2;
+    }
+    LiveBench.run(o, System.out);
+    return 0;
+  }
+
+  static LiveBench.Options parse(String[] args) {
+    SimOptions a = new SimOptions(args, Set.of(), Set.of("systems"));
+    LiveBench.Options o = new LiveBench.Options();
+    LiveWebOptions web = o.web;
+    WorkloadGenerator.Options g =
+        WorkloadGenerator.Options.of(
+            WorkloadGenerator.Family.parse(a.string("family", "lognormal")));
+    g.pages = (int) a.integer("pages", web.workload.pages);
+    g.hosts = (int) a.integer("hosts", web.workload.hosts);
+    g.seed = a.integer("seed", web.workload.seed);
+    web.workload = g;
+    web.secondsPerDay = a.number("seconds-per-day", web.secondsPerDay);
+    web.durationSeconds = 60 * a.number("minutes", web.durationSeconds / 60);
+    web.validatorShare = a.number("validator-share", web.validatorShare);
+    web.slowShare = a.number("slow-share", web.slowShare);
+    web.pushyShare = a.number("pushy-share", web.pushyShare);
+    web.crawlDelayShare = a.number("crawl-delay-share", web.crawlDelayShare);
+    o.budget = a.number("budget", o.budget);
+    o.warmupSeconds = a.number("warmup", o.warmupSeconds);
+    List<String> systems = a.list("systems");
+    if (!systems.isEmpty()) {
+      o.systems = systems;
+    }
+    o.out = Path.of(a.string("out", o.out.toString()));
+    o.kafka = a.string("kafka", null);
+    o.progressSeconds = a.number("progress", o.progressSeconds);
+    a.rejectUnknown();
+    return o;
+  }
+}

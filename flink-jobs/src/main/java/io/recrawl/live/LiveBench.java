@@ -1,0 +1,250 @@
+package io.recrawl.live;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code bin/recrawl bench live}: the changing web, one server per system with the same start, the
+ * systems crawling it side by side, then the judge's figures, the simulator's prediction and the
+ * report. Every child JVM is stopped at the end, and on Ctrl-C; their logs stay in the output.
+ */
+public final class LiveBench {
+
+  /** The run's settings; every field has the default {@code bench live} documents. */
+  public static final class Options {
+    public LiveWebOptions web = new LiveWebOptions();
+
+    /** Fetches a second, every system's budget. */
+    public double budget = 10;
+
+    /** Seconds after the start that the figures leave out. */
+    public double warmupSeconds = 240;
+
+    public List<String> systems = LiveSystems.ALL;
+    public Path out = Path.of("work/live");
+
+    /** A running broker's bootstrap servers for the job; null: start the trial broker. */
+    public String kafka;
+
+    /** This checkout, whose builds the child JVMs run. */
+    public Path home = Path.of(System.getProperty("recrawl.home", "."));
+
+    public double progressSeconds = 15;
+
+    /** Run the simulator's policies for the prediction (the optimum is always computed). */
+    public boolean simulate = true;
+
+    public void validate() {
+      web.validate();
+      require(budget > 0 && Double.isFinite(budget), "--budget must be > 0");
+      require(
+          warmupSeconds >= 0 && warmupSeconds < web.durationSeconds,
+          "--warmup must be >= 0 and less than --minutes");
+      require(!systems.isEmpty(), "--systems must name at least one system");
+      for (String s : systems) {
+        require(
+            LiveSystems.ALL.contains(s),
+            "--systems takes " + String.join(",", LiveSystems.ALL) + "; got '" + s + "'");
+      }
+      require(progressSeconds > 0, "--progress must be > 0");
+    }
+
+    private static void require(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException(message);
+      }
+    }
+  }
+
+  /** What a run measured: each system's figures, the tuning, the prediction. */
+  public record Result(
+      Map<String, LiveFigures> figures, double optimumFreshness, Map<String, Double> simulated) {}
+
+  private LiveBench() {}
+
+  public static Result run(Options o, PrintStream out) throws Exception {
+    o.validate();
+    Path dir = Files.createDirectories(o.out.toAbsolutePath());
+    LiveWeb web = LiveWeb.generate(o.web);
+    Path truth = dir.resolve("web");
+    web.writeGroundTruth(truth);
+    Path hostsFile = dir.resolve("hosts.txt");
+    web.writeHostsFile(hostsFile);
+    addOwnName(hostsFile);
+    double end = o.web.durationSeconds;
+    double secondsPerDay = o.web.secondsPerDay;
+    LivePrediction prediction =
+        LivePrediction.prepare(
+            web.workload(), o.budget, secondsPerDay, o.warmupSeconds, end, o.web.workload.seed);
+    LiveTuning tuning =
+        LiveTuning.of(web.workload().pages(), o.budget, secondsPerDay, prediction.lambda0());
+    out.printf(
+        Locale.ROOT,
+        "live: %,d pages on %,d hosts (%s, seed %d), one simulated day = %s s, %s s run, %s s"
+            + " warm-up%n",
+        web.workload().pages(),
+        web.workload().hosts(),
+        o.web.workload.family.name().toLowerCase(Locale.ROOT),
+        o.web.workload.seed,
+        fmt(secondsPerDay),
+        fmt(end),
+        fmt(o.warmupSeconds));
+    out.printf(
+        Locale.ROOT,
+        "live: budget %s fetches/s; DefaultScheduler every %d min; AdaptiveScheduler %d..%d min;"
+            + " CrawlValueScheduler threshold %.4g real days (optimum's price %.4g simulated"
+            + " days)%n",
+        fmt(o.budget),
+        tuning.defaultMinutes(),
+        tuning.adaptiveMinMinutes(),
+        tuning.adaptiveMaxMinutes(),
+        tuning.thetaRealDays(),
+        prediction.lambda0());
+    tuning.roundingWarning().ifPresent(out::println);
+
+    LiveSystems launcher = new LiveSystems(new LiveLaunch(o.home), dir, hostsFile);
+    List<ChildJvm> children = new ArrayList<>();
+    Map<String, LiveServer> servers = new LinkedHashMap<>();
+    ChildJvm kafka = null;
+    try {
+      String bootstrap = o.kafka;
+      if (o.systems.contains(LiveSystems.RECRAWL) && bootstrap == null) {
+        int port = freePort();
+        kafka = launcher.kafka(port, freePort());
+        bootstrap = "127.0.0.1:" + port;
+        out.println("live: Kafka broker on " + bootstrap);
+      }
+      long t0 = System.currentTimeMillis();
+      long runSeconds = (long) Math.ceil(end);
+      for (String system : o.systems) {
+        LiveServer server = web.serve(system, dir.resolve("requests-" + system + ".csv"), t0);
+        servers.put(system, server);
+        List<String> seeds = web.seedLines(server.port());
+        if (system.equals(LiveSystems.RECRAWL)) {
+          children.addAll(launcher.recrawl(bootstrap, seeds, tuning, runSeconds));
+        } else {
+          children.add(launcher.memoryFrontier(system, seeds, tuning, runSeconds));
+        }
+        out.printf("live: %s on port %d%n", system, server.port());
+      }
+      watch(o, out, t0, servers, children);
+    } finally {
+      stop(children, kafka, servers, out);
+    }
+
+    Map<String, LiveFigures> figures = new LinkedHashMap<>();
+    for (String system : o.systems) {
+      figures.put(
+          system,
+          LiveJudge.judge(
+              truth, dir.resolve("requests-" + system + ".csv"), system, o.warmupSeconds, end));
+    }
+    if (o.simulate) {
+      out.println("live: the simulator's prediction ...");
+      prediction.runAll();
+    }
+    LiveReport report = new LiveReport(o, web, tuning, prediction, figures);
+    out.print(report.table());
+    report.writeJson(dir.resolve("results.json"));
+    report.writeHtml(dir.resolve("report.html"));
+    out.println(
+        "live: wrote " + dir.resolve("results.json") + " and " + dir.resolve("report.html"));
+    Map<String, Double> simulated = new LinkedHashMap<>();
+    prediction.runs.forEach((k, v) -> simulated.put(k, v.weightedFreshness));
+    return new Result(figures, prediction.optimum.weightedFreshness, simulated);
+  }
+
+  /** Prints each system's requests so far until the run's end; fails when a child ends early. */
+  private static void watch(
+      Options o, PrintStream out, long t0, Map<String, LiveServer> servers, List<ChildJvm> children)
+      throws InterruptedException {
+    long endAt = t0 + Math.round(o.web.durationSeconds * 1000);
+    long step = Math.round(o.progressSeconds * 1000);
+    long next = t0 + step;
+    while (System.currentTimeMillis() < endAt) {
+      Thread.sleep(Math.max(1, Math.min(next, endAt) - System.currentTimeMillis()));
+      for (ChildJvm c : children) {
+        if (!c.isAlive()) {
+          throw new IllegalStateException(c.name() + " ended early; see " + c.logFile());
+        }
+      }
+      if (System.currentTimeMillis() >= next) {
+        StringBuilder line =
+            new StringBuilder(
+                String.format(
+                    Locale.ROOT, "live: %4.0f s", (System.currentTimeMillis() - t0) / 1000.0));
+        servers.forEach(
+            (name, s) -> line.append(String.format(Locale.ROOT, "  %s %,d", name, s.requests())));
+        out.println(line.append(" requests"));
+        next += step;
+      }
+    }
+  }
+
+  /**
+   * Every system at once (crawlers by closing their input, the job by SIGTERM), then the broker.
+   */
+  private static void stop(
+      List<ChildJvm> children, ChildJvm kafka, Map<String, LiveServer> servers, PrintStream out)
+      throws Exception {
+    List<Thread> stopping = new ArrayList<>();
+    for (ChildJvm c : children) {
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  if (c.name().endsWith("-crawler")) {
+                    c.closeInput(30_000);
+                  } else {
+                    c.stop(60_000);
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              });
+      t.start();
+      stopping.add(t);
+    }
+    for (Thread t : stopping) {
+      t.join();
+    }
+    for (LiveServer s : servers.values()) {
+      s.close();
+    }
+    if (kafka != null) {
+      kafka.stop(30_000);
+    }
+    out.println("live: stopped every system; logs in each system's directory");
+  }
+
+  /**
+   * The hosts file replaces the JVM's resolver, and Storm's LocalCluster looks up this machine's
+   * own name: it must be in the file too.
+   */
+  private static void addOwnName(Path hostsFile) throws IOException {
+    String own = InetAddress.getLocalHost().getHostName();
+    if (!own.equals("localhost")) {
+      Files.writeString(hostsFile, "127.0.0.1 " + own + "\n", StandardOpenOption.APPEND);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  static String fmt(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.3g", v);
+  }
+}

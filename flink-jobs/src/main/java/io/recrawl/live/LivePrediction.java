@@ -1,0 +1,82 @@
+package io.recrawl.live;
+
+import io.recrawl.sim.PolicyRun;
+import io.recrawl.sim.Reference;
+import io.recrawl.sim.Scenario;
+import io.recrawl.sim.Simulator;
+import io.recrawl.sim.Start;
+import io.recrawl.sim.policy.Policies;
+import io.recrawl.sim.workload.Workload;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The simulator's prediction for a live run: the same workload and host limits (one request a
+ * second, or the Crawl-delay, in crawls per simulated day), an empty index at the start, the budget
+ * in crawls per simulated day, and the same window, with change rates learned as the live systems
+ * learn them. Holds the exact static optimum too.
+ */
+final class LivePrediction {
+
+  /** The simulator's policies that model the live systems, and the optimum's. */
+  static final List<String> POLICIES =
+      List.of("crawl-value", "stormcrawler-default", "stormcrawler-adaptive", "optimal-static");
+
+  final Simulator.Config config;
+  final Reference optimum;
+  final Map<String, PolicyRun> runs = new LinkedHashMap<>();
+
+  private LivePrediction(Simulator.Config config, Reference optimum) {
+    this.config = config;
+    this.optimum = optimum;
+  }
+
+  /** The configuration and the optimum; no policy run yet. */
+  static LivePrediction prepare(
+      Workload w,
+      double budgetPerSecond,
+      double secondsPerDay,
+      double warmupSeconds,
+      double endSeconds,
+      long seed) {
+    Simulator.Config c = new Simulator.Config();
+    c.workload = w;
+    c.budget = budgetPerSecond * secondsPerDay;
+    c.days = endSeconds / secondsPerDay;
+    c.warmUp = warmupSeconds / secondsPerDay;
+    c.oracleRates = false;
+    c.seed = seed;
+    c.start = Start.EMPTY;
+    c.scenario = Scenario.build(Scenario.STATIONARY, w, c.warmUp, c.days, seed);
+    c.progress = new PrintStream(OutputStream.nullOutputStream());
+    return new LivePrediction(c, Reference.compute(c));
+  }
+
+  /** The optimum's global price, in the crawl value's unit of simulated days. */
+  double lambda0() {
+    return optimum.lambda0;
+  }
+
+  LivePrediction runAll() {
+    Simulator sim = new Simulator(config);
+    for (String p : POLICIES) {
+      PolicyRun r = sim.run(Policies.create(p));
+      r.policy = p;
+      runs.put(p, r);
+    }
+    return this;
+  }
+
+  /** The simulator's policy that models a live system, or null. */
+  static String policyOf(String system) {
+    return switch (system) {
+      case LiveSystems.RECRAWL -> "crawl-value";
+      case LiveSystems.DEFAULT -> "stormcrawler-default";
+      case LiveSystems.ADAPTIVE -> "stormcrawler-adaptive";
+      default -> null;
+    };
+  }
+}
