@@ -25,8 +25,8 @@ final class LiveConfigs {
         "  fetcher.server.delay: 1.0",
         "  fetcher.queue.mode: \"byHost\"",
         "  partition.url.mode: \"byHost\"",
-        "  http.protocol.implementation: \"io.recrawl.crawler.RetryAfterProtocol\"",
-        "  https.protocol.implementation: \"io.recrawl.crawler.RetryAfterProtocol\"",
+        "  http.protocol.implementation: \"io.recrawl.crawler.PoliteProtocol\"",
+        "  https.protocol.implementation: \"io.recrawl.crawler.PoliteProtocol\"",
         "  recrawl.protocol.implementation:"
             + " \"com.digitalpebble.stormcrawler.protocol.httpclient.HttpProtocol\"",
         "  topology.workers: 1",
