@@ -84,7 +84,7 @@ public record RevisitSettings(
               + ") or negative for no bound, got "
               + max);
     }
-    String weightKey = r.string(WEIGHT_KEY, "recrawl.weight");
+    String weightKey = r.string(WEIGHT_KEY, io.recrawl.wire.StatusEventCodec.WEIGHT_KEY);
     if (weightKey.isBlank()) {
       throw new IllegalArgumentException(WEIGHT_KEY + ": must not be empty");
     }

@@ -20,6 +20,12 @@ public final class StatusEventCodec implements Serializable {
   /** Default maximum size of one input, in characters. */
   public static final int DEFAULT_MAX_CHARS = 1_048_576;
 
+  /**
+   * The metadata key of a page's weight in a seed line ({@code URL\trecrawl.weight=2.5}), and the
+   * default key from which recrawl's StormCrawler components read it.
+   */
+  public static final String WEIGHT_KEY = "recrawl.weight";
+
   private final HostKeys.Mode mode;
   private final long maxFutureMs;
   private final int maxChars;
@@ -100,6 +106,7 @@ public final class StatusEventCodec implements Serializable {
             .add(parts[i].substring(eq + 1));
       }
       md.replaceAll((k, v) -> List.copyOf(v));
+      List<String> weight = md.get(WEIGHT_KEY);
       return Parsed.ok(
           new StatusEvent(
               url,
@@ -108,7 +115,7 @@ public final class StatusEventCodec implements Serializable {
               time,
               java.util.Collections.unmodifiableMap(md),
               null,
-              null,
+              weight == null ? null : seedWeight(weight.get(weight.size() - 1)),
               null));
     } catch (Rejection r) {
       return r.toParsed(line, time);
@@ -213,9 +220,28 @@ public final class StatusEventCodec implements Serializable {
     if (v == null) {
       return null;
     }
-    double w = WireJson.finite(v, "weight", DeadLetterReason.BAD_WEIGHT);
+    return checkedWeight(
+        WireJson.finite(v, "weight", DeadLetterReason.BAD_WEIGHT), "weight", v.toString());
+  }
+
+  private static double seedWeight(String v) throws Rejection {
+    double w;
+    try {
+      w = Double.parseDouble(v.strip());
+    } catch (NumberFormatException e) {
+      w = Double.NaN;
+    }
+    if (!Double.isFinite(w)) {
+      throw new Rejection(
+          DeadLetterReason.BAD_WEIGHT, "'" + WEIGHT_KEY + "' must be a number, got '" + v + "'");
+    }
+    return checkedWeight(w, WEIGHT_KEY, v);
+  }
+
+  private static double checkedWeight(double w, String field, String shown) throws Rejection {
     if (w <= 0) {
-      throw new Rejection(DeadLetterReason.BAD_WEIGHT, "'weight' must be above zero, got " + v);
+      throw new Rejection(
+          DeadLetterReason.BAD_WEIGHT, "'" + field + "' must be above zero, got " + shown);
     }
     // The engine keeps a page's weight as a float: a weight that rounds to 0 (below 1.4E-45) or to
     // infinity (above 3.4028235E38) there would fail it, or value the page without bound.
@@ -223,12 +249,14 @@ public final class StatusEventCodec implements Serializable {
     if (f == 0 || Float.isInfinite(f)) {
       throw new Rejection(
           DeadLetterReason.BAD_WEIGHT,
-          "'weight' must be from "
+          "'"
+              + field
+              + "' must be from "
               + Float.MIN_VALUE
               + " to "
               + Float.MAX_VALUE
               + " (a float), got "
-              + v);
+              + shown);
     }
     return w;
   }

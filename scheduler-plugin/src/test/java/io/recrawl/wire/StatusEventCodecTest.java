@@ -217,6 +217,22 @@ class StatusEventCodecTest {
   }
 
   @Test
+  void aSeedsWeightInItsMetadataIsThePagesWeight() {
+    // StormCrawler's seed format carries a page's weight as metadata; the job values pages by the
+    // event's weight, so a weight left in the metadata alone was never used.
+    StatusEvent s = codec.parseSeed("http://a.org/p\trecrawl.weight=2.5\tdepth=0", 1).value();
+    assertThat(s.weight()).isEqualTo(2.5);
+    assertThat(s.metadata()).containsEntry("recrawl.weight", List.of("2.5"));
+    assertThat(codec.parseSeed("http://a.org/p", 1).value().weight()).isNull();
+    for (String bad : List.of("heavy", "0", "-1", "NaN", "Infinity", "1e39", "")) {
+      assertThat(codec.parseSeed("http://a.org/p\trecrawl.weight=" + bad, 1).deadLetter())
+          .as(bad)
+          .satisfies(d -> assertThat(d.reason()).isEqualTo("bad_weight"))
+          .satisfies(d -> assertThat(d.detail()).contains("recrawl.weight"));
+    }
+  }
+
+  @Test
   void aSeedFileWrittenWithAByteOrderMarkKeepsItsFirstSeedAndALineNotInUtf8IsRefused() {
     // Windows tools start a UTF-8 file with U+FEFF; the file reader hands it over as a character.
     assertThat(codec.parseSeed("\uFEFFhttp://a.org/first\tdepth=0", 77).value().url())

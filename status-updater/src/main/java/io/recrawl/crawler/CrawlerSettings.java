@@ -124,7 +124,7 @@ public record CrawlerSettings(
     Map<String, String> consumer = new TreeMap<>(CONSUMER_DEFAULTS);
     consumer.putAll(common);
     consumer.putAll(properties(conf, CONSUMER_PREFIX));
-    String weightKey = r.string(WEIGHT_KEY, "recrawl.weight");
+    String weightKey = r.string(WEIGHT_KEY, io.recrawl.wire.StatusEventCodec.WEIGHT_KEY);
     String firstPoll =
         r.string(SPOUT_FIRST_POLL_OFFSET, "UNCOMMITTED_EARLIEST").toUpperCase(Locale.ROOT);
     if (!FIRST_POLL_OFFSETS.contains(firstPoll)) {

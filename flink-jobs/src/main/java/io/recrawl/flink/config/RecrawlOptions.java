@@ -58,7 +58,7 @@ public final class RecrawlOptions {
           string(
               "recrawl.input.seeds",
               "",
-              "a file (or directory) of seed URLs, one per line, optionally followed by tab-separated key=value metadata; they enter as DISCOVERED; empty = none"));
+              "a file (or directory) of seed URLs, one per line, optionally followed by tab-separated key=value metadata (StormCrawler's seed format; recrawl.weight=W sets the page's weight, a positive number, else the line is a bad_weight dead letter); they enter as DISCOVERED; empty = none"));
   public static final ConfigKey<String> INPUT_SEEDS_TIME =
       add(
           string(
