@@ -165,15 +165,15 @@ public final class EngineConfig {
     doc(
         "estimator.first-pass",
         "expected",
-        "how a page with little evidence (never fetched, or a posterior shape under estimator.tight-shape) is valued: expected = E[V] over its posterior, a page never fetched at its value ceiling (unbounded under a shape-1 prior); point = V at its posterior mean rate (the host prior when never fetched), finite; sample = V at a rate drawn from its posterior at its last fetch (at its discovery when never fetched) and held until its next fetch. Studied for the first pass of a crawl (docs/decisions/estimator-and-learned-rates.md); point and sample are not the default");
+        "how a page with little evidence (fewer than estimator.evidence-fetches fetches) is valued: expected = E[V] over its posterior, a page never fetched at its value ceiling (unbounded under a shape-1 prior); point = V at its posterior mean rate (the host prior when never fetched), finite; sample = V at a rate drawn from its posterior at its last fetch (at its discovery when never fetched) and held until its next fetch. Studied for the first pass of a crawl (docs/decisions/estimator-and-learned-rates.md); point and sample are not the default");
     doc(
-        "estimator.tight-shape",
+        "estimator.evidence-fetches",
         "3",
-        "with estimator.first-pass point or sample, or revisit.evidence-min-rate: a posterior of this Gamma shape or more (about this many observations' worth) is tight, and the page is planned as by default");
+        "with estimator.first-pass point or sample, or revisit.evidence-min-rate: a page fetched this many times or more has evidence enough, and is planned as by default (1 = only pages never fetched are treated apart)");
     doc(
         "revisit.evidence-min-rate",
         "0",
-        "a temporary minimum crawl rate, per day, for pages whose posterior is not yet tight (estimator.tight-shape), a page never fetched included (at a random phase from its discovery); its pages go before the host's other ready pages; capped so that it asks at most revisit.evidence-share of the host's rate limit; 0 = off");
+        "a temporary minimum crawl rate, per day, for pages with fewer than estimator.evidence-fetches fetches, a page never fetched included (at a random phase from its discovery); its pages go before the host's other ready pages; capped so that it asks at most revisit.evidence-share of the host's rate limit; 0 = off");
     doc(
         "revisit.evidence-share",
         "0.25",
@@ -249,7 +249,7 @@ public final class EngineConfig {
   public static final int FIRST_PASS_POINT = 1;
   public static final int FIRST_PASS_SAMPLE = 2;
 
-  public final double tightShape;
+  public final int evidenceFetches;
   public final double evidenceMinRate;
   public final double evidenceShare;
   public final ThresholdGrid grid;
@@ -329,8 +329,12 @@ public final class EngineConfig {
         pass.equals("point")
             ? FIRST_PASS_POINT
             : pass.equals("sample") ? FIRST_PASS_SAMPLE : FIRST_PASS_EXPECTED;
-    tightShape = r.number("estimator.tight-shape");
-    r.require(tightShape >= 0, "estimator.tight-shape", "must be >= 0");
+    double fetches = r.number("estimator.evidence-fetches");
+    r.require(
+        fetches >= 1 && fetches <= 127 && fetches == Math.rint(fetches),
+        "estimator.evidence-fetches",
+        "must be a whole number within [1, 127]");
+    evidenceFetches = (int) fetches;
     evidenceMinRate = r.number("revisit.evidence-min-rate");
     r.require(evidenceMinRate >= 0, "revisit.evidence-min-rate", "must be >= 0");
     evidenceShare = r.number("revisit.evidence-share");

@@ -164,17 +164,17 @@ public final class PageValuation {
    * with one observation's worth) and gone as evidence accrues.
    */
   /**
-   * {@code estimator.first-pass} point or sample: the rate a page whose posterior is not yet tight
-   * ({@code estimator.tight-shape}) is planned at, a page never fetched included (under its host's
-   * prior); NaN = planned as by default. Point: the posterior mean. Sample: a rate drawn from the
-   * posterior, with a draw fixed by the page's last fetch (its weight when never fetched), so that
-   * it holds until the next fetch: redrawn at every look, a sample is permanent optimism.
+   * {@code estimator.first-pass} point or sample: the rate a page with fewer than {@code
+   * estimator.evidence-fetches} fetches is planned at, a page never fetched included (under its
+   * host's prior); NaN = planned as by default. Point: the posterior mean. Sample: a rate drawn
+   * from the posterior, with a draw fixed by the page's last fetch (its weight when never fetched),
+   * so that it holds until the next fetch: redrawn at every look, a sample is permanent optimism.
    */
   double pointRate(PageState p, ChangeStats s) {
     if (cfg.firstPass == EngineConfig.FIRST_PASS_EXPECTED
         || !cfg.expectedValue
         || cfg.estimator.isKnown(s)
-        || s.shape() >= cfg.tightShape) {
+        || p.fetches >= cfg.evidenceFetches) {
       return Double.NaN;
     }
     double mean = cfg.estimator.rate(s);
@@ -200,14 +200,17 @@ public final class PageValuation {
   }
 
   /**
-   * {@code revisit.evidence-min-rate}: when a page whose posterior is not yet tight is due whatever
-   * its value, Long.MAX_VALUE = not under the floor. A fetched page one minimum interval after its
-   * last fetch; a page never fetched at a random point within one interval after its discovery, so
-   * that a host's new pages do not fall due together. The interval is long enough that the host's
-   * pages together ask at most {@code revisit.evidence-share} of its rate limit.
+   * {@code revisit.evidence-min-rate}: when a page with fewer than {@code
+   * estimator.evidence-fetches} fetches is due whatever its value, Long.MAX_VALUE = not under the
+   * floor. A fetched page one minimum interval after its last fetch; a page never fetched at a
+   * random point within one interval after its discovery, so that a host's new pages do not fall
+   * due together. The interval is long enough that the host's pages together ask at most {@code
+   * revisit.evidence-share} of its rate limit.
    */
   long evidenceDue(HostState h, PageState p, ChangeStats s, long now) {
-    if (!(cfg.evidenceMinRate > 0) || cfg.estimator.isKnown(s) || s.shape() >= cfg.tightShape) {
+    if (!(cfg.evidenceMinRate > 0)
+        || cfg.estimator.isKnown(s)
+        || p.fetches >= cfg.evidenceFetches) {
       return Long.MAX_VALUE;
     }
     double rate = cfg.evidenceMinRate;
@@ -327,6 +330,9 @@ public final class PageValuation {
 
   /** Learns from a fetch whether the page changed, unless the event states its rate. */
   void learnChange(HostState h, PageState p, StatusEvent e) {
+    if (p.fetches < Byte.MAX_VALUE) {
+      p.fetches++;
+    }
     Double known = knownChangeRate(p, e);
     if (known != null) {
       setChangeStats(h, p, cfg.estimator.known(known));
