@@ -26,9 +26,10 @@ final class HostDemand {
     double shape = 0;
     if (present && p.status != CrawlStatus.ERROR.ordinal()) {
       ChangeStats s = valuation.changeStats(h, p);
-      rate = valuation.plannedRate(s);
+      double point = valuation.pointRate(p, s);
       // Counted as planned: over the posterior when the value is averaged over it.
-      shape = valuation.plansWithPosterior(s) ? s.shape() : 0;
+      rate = point == point ? point : valuation.plannedRate(s);
+      shape = point != point && valuation.plansWithPosterior(s) ? s.shape() : 0;
     }
     if (rate > 0
         && p.curveRate > 0

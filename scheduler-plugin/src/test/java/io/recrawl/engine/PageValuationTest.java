@@ -388,4 +388,113 @@ class PageValuationTest {
     assertThat(p.evidenceUnchanged).isEqualTo(31f); // 30 days carried over, 1 new
     assertThat(p.changeShape / (double) p.changeRate).isLessThan(0.1);
   }
+
+  private static StatusEvent weighted(String url, CrawlStatus status, long time, double w) {
+    String host = url.replaceFirst("^https?://", "").replaceFirst("/.*$", "");
+    return new StatusEvent(
+        url, host, status, time, Map.of(), status == CrawlStatus.FETCHED ? false : null, w, null);
+  }
+
+  @Test
+  void aPageNeverFetchedIsWorthItsPointValueUnderTheFirstPassRulePointOnly() {
+    for (String rule : new String[] {"expected", "point"}) {
+      LocalFrontier f =
+          new LocalFrontier(config(Map.of("estimator.first-pass", rule)), EngineListener.NONE);
+      f.onStatus(weighted("http://a.example/x", CrawlStatus.DISCOVERED, T0, 3.0), new Sink());
+      HostState h = f.store("a.example").host();
+      PageState p = f.store("a.example").page("http://a.example/x");
+      double ceiling = f.engine().valuation().valueCeiling(h, p);
+      if (rule.equals("expected")) {
+        assertThat(ceiling).isInfinite(); // E[w/delta] under the shape-1 prior
+      } else {
+        // w / delta at the prior mean (1 a day): finite, so that it can wait for better crawls
+        assertThat(ceiling).isCloseTo(3.0, org.assertj.core.data.Offset.offset(1e-9));
+      }
+    }
+  }
+
+  @Test
+  void aSampledRateIsHeldBetweenFetchesAndEndsWithEvidence() {
+    EngineConfig cfg =
+        config(Map.of("estimator.first-pass", "sample", "estimator.evidence-fetches", 2));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    int n = 4000;
+    double sum = 0;
+    double sumLog = 0;
+    for (int i = 0; i < n; i++) {
+      f.onStatus(
+          weighted("http://a.example/p" + i, CrawlStatus.DISCOVERED, T0, 1 + i / (double) n), sink);
+    }
+    HostState h = f.store("a.example").host();
+    PageValuation v = f.engine().valuation();
+    for (int i = 0; i < n; i++) {
+      PageState p = f.store("a.example").page("http://a.example/p" + i);
+      double r = v.pointRate(p, v.changeStats(h, p));
+      // held: the same draw at every look until the next fetch
+      assertThat(v.pointRate(p, v.changeStats(h, p))).isEqualTo(r);
+      sum += r;
+      sumLog += Math.log(r);
+    }
+    // drawn from the prior Gamma(1, 1): mean 1, E[ln delta] = -0.577 (Wilson-Hilferty, floored)
+    assertThat(sum / n).isCloseTo(1.0, org.assertj.core.data.Offset.offset(0.08));
+    assertThat(sumLog / n).isCloseTo(-0.577, org.assertj.core.data.Offset.offset(0.15));
+
+    String url = "http://a.example/p7";
+    PageState p = f.store("a.example").page(url);
+    double before = v.pointRate(p, v.changeStats(h, p));
+    f.onStatus(weighted(url, CrawlStatus.FETCHED, T0 + DAY, 1 + 7 / (double) n), sink);
+    p = f.store("a.example").page(url);
+    double after = v.pointRate(p, v.changeStats(h, p));
+    assertThat(after).isNotNaN().isNotEqualTo(before); // redrawn at the fetch
+    f.onStatus(weighted(url, CrawlStatus.FETCHED, T0 + 3 * DAY, 1 + 7 / (double) n), sink);
+    p = f.store("a.example").page(url);
+    assertThat(p.fetches).isEqualTo((byte) 2);
+    assertThat(v.pointRate(p, v.changeStats(h, p))).isNaN(); // evidence enough: planned as before
+  }
+
+  @Test
+  void theEvidenceFloorBringsAPageNeverFetchedWithinItsCappedInterval() {
+    // A host limited to 10 crawls a day with 100 pages; a share of 0.5 allows each page 0.05 a
+    // day, under the asked 0.5: every page falls due within 20 days of its discovery, at a phase
+    // of its own.
+    EngineConfig cfg =
+        config(
+            Map.of(
+                "estimator.first-pass",
+                "point",
+                "estimator.evidence-fetches",
+                1,
+                "revisit.evidence-min-rate",
+                0.5,
+                "revisit.evidence-share",
+                0.5));
+    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    Sink sink = new Sink();
+    f.setHostRate("a.example", 10, sink);
+    for (int i = 0; i < 100; i++) {
+      f.onStatus(
+          weighted("http://a.example/p" + i, CrawlStatus.DISCOVERED, T0, 1 + i / 100.0), sink);
+    }
+    HostState h = f.store("a.example").host();
+    PageValuation v = f.engine().valuation();
+    long min = Long.MAX_VALUE;
+    long max = 0;
+    for (int i = 0; i < 100; i++) {
+      PageState p = f.store("a.example").page("http://a.example/p" + i);
+      // a threshold above its point value (w / 1 a day): by value it would never go
+      long due = v.dueTime(h, p, 10.0, T0);
+      min = Math.min(min, due);
+      max = Math.max(max, due);
+      assertThat(v.floorReached(h, p, due)).isTrue();
+    }
+    assertThat(min).isGreaterThanOrEqualTo(T0).isLessThan(T0 + 2 * DAY);
+    assertThat(max).isGreaterThan(T0 + 18 * DAY).isLessThanOrEqualTo(T0 + 20 * DAY);
+    // Off by default: the same page by value alone is never due.
+    LocalFrontier off = new LocalFrontier(EngineConfig.defaults(), EngineListener.NONE);
+    off.onStatus(weighted("http://a.example/p0", CrawlStatus.DISCOVERED, T0, 1.0), sink);
+    HostState ho = off.store("a.example").host();
+    PageState po = off.store("a.example").page("http://a.example/p0");
+    assertThat(off.engine().valuation().floorReached(ho, po, T0 + 100 * DAY)).isFalse();
+  }
 }

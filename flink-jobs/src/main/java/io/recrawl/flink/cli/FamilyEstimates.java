@@ -35,7 +35,7 @@ final class FamilyEstimates {
       for (double gap : GAPS) {
         for (int crawls : CRAWLS) {
           double[][] errors = evaluate(truth, gap, crawls, new SplittableRandom(seed), gamma);
-          String name = family.name().toLowerCase(Locale.ROOT);
+          String name = family.cliName();
           row(sb, name, gap, crawls, "Gamma in place", errors[0]);
           row(sb, name, gap, crawls, "grid, learned prior", errors[1]);
         }

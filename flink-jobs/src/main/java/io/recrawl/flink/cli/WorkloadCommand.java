@@ -38,7 +38,7 @@ public final class WorkloadCommand {
     return String.join(
         "\n",
         "usage: bin/recrawl workload generate --pages N --hosts H --seed S --out DIR",
-        "         [--family lognormal|bimodal|pareto]                                        change-rate family, with its own",
+        "         [--family lognormal|bimodal|pareto|zipf-tight]                             change-rate family, with its own",
         "                                                                                    weights and host sizes (docs/simulator.md)",
         "         [--rate-median 0.2] [--rate-sigma 1.5] [--rate-min 0.001] [--rate-max 20]   log-normal change rates, per day",
         "         [--weight-alpha 1.5]                                                       Pareto weights (heavy tail)",
@@ -72,11 +72,7 @@ public final class WorkloadCommand {
     WorkloadWriter.write(w, out);
     System.err.printf(
         "wrote %s: %s, %,d pages on %,d hosts, %,d limited%n",
-        out,
-        g.family.name().toLowerCase(java.util.Locale.ROOT),
-        w.pages(),
-        w.hosts(),
-        w.constrainedHosts());
+        out, g.family.cliName(), w.pages(), w.hosts(), w.constrainedHosts());
     return 0;
   }
 

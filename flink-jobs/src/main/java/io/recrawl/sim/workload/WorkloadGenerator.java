@@ -3,7 +3,7 @@ package io.recrawl.sim.workload;
 import java.util.SplittableRandom;
 
 /**
- * Generates a synthetic workload: Zipf host sizes, change rates from one of three families, heavy-
+ * Generates a synthetic workload: Zipf host sizes, change rates from one of four families, heavy-
  * tailed weights, and a random fraction of hosts limited to {@code base + perPage x size} crawls
  * per day. The default family ({@link Family#LOGNORMAL}) is a population common in the recrawl
  * literature: median change rate 0.2 a day with sigma 1.5 in ln(rate), Pareto(1.5) weights, host
@@ -30,16 +30,30 @@ public final class WorkloadGenerator {
      * Pareto change rates: 0.02 x U^(-1/0.7) a day (median 0.054, 6.5 % above one a day); each host
      * scales its pages' rates by e^{N(0, 0.5)}. Log-normal weights (sigma 1.2), Zipf 1.2 (steeper).
      */
-    PARETO;
+    PARETO,
+    /**
+     * A web where a few big hosts hold most pages and a third of the hosts are tightly limited:
+     * Zipf 1.3 host sizes; each limited host allows {@code base + perPage x e^{U(ln 0.4, ln 3)} x
+     * size} crawls a day (2 to 15 % of its pages at the default 0.05); a fast group of pages (each
+     * host's share Beta(1, 4), mean 1/5) changing at a log-normal rate of median 2 a day (sigma
+     * 0.5) and a slow majority at median 0.03 a day (sigma 1.0); log-normal weights with sigma 2
+     * (wide).
+     */
+    ZIPF_TIGHT;
+
+    /** The family's name on the command line: lower case, '-' for '_'. */
+    public String cliName() {
+      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
 
     public static Family parse(String name) {
       for (Family f : values()) {
-        if (f.name().equalsIgnoreCase(name)) {
+        if (f.cliName().equalsIgnoreCase(name) || f.name().equalsIgnoreCase(name)) {
           return f;
         }
       }
       throw new IllegalArgumentException(
-          "--family must be lognormal, bimodal or pareto; got '" + name + "'");
+          "--family must be lognormal, bimodal, pareto or zipf-tight; got '" + name + "'");
     }
   }
 
@@ -84,6 +98,10 @@ public final class WorkloadGenerator {
           break;
         case PARETO:
           o.zipf = 1.2;
+          break;
+        case ZIPF_TIGHT:
+          o.zipf = 1.3;
+          o.constrainedFraction = 1.0 / 3;
           break;
         default:
           break;
@@ -136,7 +154,12 @@ public final class WorkloadGenerator {
       int t = order[k];
       order[k] = order[j];
       order[j] = t;
-      maxRate[order[k]] = o.constrainedBase + o.constrainedPerPage * sizes[order[k]];
+      double perPage = o.constrainedPerPage;
+      if (o.family == Family.ZIPF_TIGHT) {
+        // Tightly limited, each host its own way: 0.4 to 3 times perPage, uniform in its log.
+        perPage *= Math.exp(Math.log(0.4) + rnd.nextDouble() * Math.log(3 / 0.4));
+      }
+      maxRate[order[k]] = o.constrainedBase + perPage * sizes[order[k]];
     }
     String[] urls = new String[o.pages];
     int[] hostOf = new int[o.pages];
@@ -151,6 +174,8 @@ public final class WorkloadGenerator {
         fastShare = 1 - Math.pow(1 - rnd.nextDouble(), 1.0 / 3); // Beta(1, 3)
       } else if (o.family == Family.PARETO) {
         hostScale = Math.exp(0.5 * gaussian(rnd));
+      } else if (o.family == Family.ZIPF_TIGHT) {
+        fastShare = 1 - Math.pow(1 - rnd.nextDouble(), 1.0 / 4); // Beta(1, 4)
       }
       for (int k = 0; k < sizes[h]; k++, p++) {
         urls[p] = "https://" + hostNames[h] + "/p" + k;
@@ -167,6 +192,13 @@ public final class WorkloadGenerator {
           case PARETO:
             r = hostScale * 0.02 * Math.pow(1 - rnd.nextDouble(), -1.0 / 0.7);
             weight[p] = Math.exp(1.2 * gaussian(rnd));
+            break;
+          case ZIPF_TIGHT:
+            r =
+                rnd.nextDouble() < fastShare
+                    ? 2.0 * Math.exp(0.5 * gaussian(rnd))
+                    : 0.03 * Math.exp(1.0 * gaussian(rnd));
+            weight[p] = Math.exp(2.0 * gaussian(rnd));
             break;
           default:
             r = o.rateMedian * Math.exp(o.rateSigma * gaussian(rnd));

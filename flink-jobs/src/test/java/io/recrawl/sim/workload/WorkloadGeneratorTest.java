@@ -59,7 +59,7 @@ class WorkloadGeneratorTest {
 
   @Test
   void familiesHaveTheirOwnShapes() {
-    double[] share = new double[3];
+    double[] share = new double[WorkloadGenerator.Family.values().length];
     for (WorkloadGenerator.Family f : WorkloadGenerator.Family.values()) {
       WorkloadGenerator.Options o = WorkloadGenerator.Options.of(f);
       o.pages = 40_000;
@@ -93,5 +93,72 @@ class WorkloadGeneratorTest {
     Workload w = WorkloadGenerator.generate(o);
     assertThat(w.changeRate(0)).isEqualTo(0.018495642897710808);
     assertThat(w.weight(0)).isEqualTo(1.6256528108674602);
+  }
+
+  @Test
+  void theZipfTightFamilyHasBigHostsTightLimitsAndTwoSpeeds() {
+    WorkloadGenerator.Options o = WorkloadGenerator.Options.of(WorkloadGenerator.Family.ZIPF_TIGHT);
+    o.pages = 60_000;
+    o.hosts = 600;
+    Workload w = WorkloadGenerator.generate(o);
+    int[] sizes = w.hostSizes();
+    // Zipf 1.3: the ten biggest hosts hold more than half of the pages
+    int top = 0;
+    for (int h = 0; h < 10; h++) {
+      top += sizes[h];
+    }
+    assertThat(top).isGreaterThan(o.pages / 2);
+    assertThat(w.constrainedHosts()).isEqualTo(200);
+    double lo = Double.MAX_VALUE;
+    double hi = 0;
+    for (int h = 0; h < w.hosts(); h++) {
+      if (w.constrained(h)) {
+        double perPage = (w.hostMaxRate(h) - 1) / sizes[h];
+        lo = Math.min(lo, perPage);
+        hi = Math.max(hi, perPage);
+      }
+    }
+    assertThat(lo).isBetween(0.02, 0.025);
+    assertThat(hi).isBetween(0.14, 0.15);
+    double[] r = w.changeRates();
+    double fast = Arrays.stream(r).filter(x -> x > 0.5).count() / (double) r.length;
+    double slow = Arrays.stream(r).filter(x -> x < 0.1).count() / (double) r.length;
+    assertThat(fast).isBetween(0.12, 0.28); // the fast group, each host's share Beta(1, 4)
+    assertThat(slow).isGreaterThan(0.6); // the slow majority, median 0.03 a day
+    double[] weights = w.weights();
+    Arrays.sort(weights);
+    // log-normal, sigma 2: median 1, the 90th percentile e^{2 x 1.2816} = 12.97
+    assertThat(weights[weights.length / 2]).isBetween(0.9, 1.1);
+    assertThat(weights[(int) (0.9 * weights.length)]).isBetween(11.5, 14.5);
+    assertThat(WorkloadGenerator.Family.parse("zipf-tight"))
+        .isEqualTo(WorkloadGenerator.Family.ZIPF_TIGHT);
+  }
+
+  @Test
+  void theOtherFamiliesDrawAsBeforeZipfTight() {
+    // the first page and the first limited host of each family's 100,000-page seed-1 workload,
+    // as generated before the zipf-tight family existed
+    double[][] expected = {
+      {0.042088672869994674, 2.1337067390384843, 184.85000000000002},
+      {0.02561998678670562, 0.0983769969040332, 498.0}
+    };
+    WorkloadGenerator.Family[] families = {
+      WorkloadGenerator.Family.BIMODAL, WorkloadGenerator.Family.PARETO
+    };
+    for (int i = 0; i < families.length; i++) {
+      Workload w = WorkloadGenerator.generate(WorkloadGenerator.Options.of(families[i]));
+      assertThat(w.changeRate(0)).isEqualTo(expected[i][0]);
+      assertThat(w.weight(0)).isEqualTo(expected[i][1]);
+      assertThat(firstLimit(w)).isEqualTo(expected[i][2]);
+    }
+  }
+
+  private static double firstLimit(Workload w) {
+    for (int h = 0; h < w.hosts(); h++) {
+      if (w.constrained(h)) {
+        return w.hostMaxRate(h);
+      }
+    }
+    return 0;
   }
 }
