@@ -163,22 +163,6 @@ public final class EngineConfig {
         "0",
         "with estimator.expected-value: the value of learning, β: a page's crawl value is scaled by 1 + β/√shape (its posterior's coefficient of variation), at most 1 + β, so that pages with little evidence are crawled and learned sooner; 0 = off");
     doc(
-        "estimator.first-pass",
-        "expected",
-        "how a page with little evidence (fewer than estimator.evidence-fetches fetches) is valued: expected = E[V] over its posterior, a page never fetched at its value ceiling (unbounded under a shape-1 prior); point = V at its posterior mean rate (the host prior when never fetched), finite; sample = V at a rate drawn from its posterior at its last fetch (at its discovery when never fetched) and held until its next fetch. Studied for the first pass of a crawl (docs/decisions/estimator-and-learned-rates.md); point and sample are not the default");
-    doc(
-        "estimator.evidence-fetches",
-        "3",
-        "with estimator.first-pass point or sample, or revisit.evidence-min-rate: a page fetched this many times or more has evidence enough, and is planned as by default (1 = only pages never fetched are treated apart)");
-    doc(
-        "revisit.evidence-min-rate",
-        "0",
-        "a temporary minimum crawl rate, per day, for pages with fewer than estimator.evidence-fetches fetches, a page never fetched included (at a random phase from its discovery); its pages go before the host's other ready pages; capped so that it asks at most revisit.evidence-share of the host's rate limit; 0 = off");
-    doc(
-        "revisit.evidence-share",
-        "0.25",
-        "the most of a host's rate limit revisit.evidence-min-rate may ask: each page's minimum rate is at most this share of the limit over the host's pages");
-    doc(
         "signals.min-trust",
         "0.95",
         "a host's change signals (the sitemap.lastmod metadata of its events: a sitemap's lastmod, a feed's date, a ping): its \"changed since your last fetch\" claims are used once this share of them, checked against fetches, held (estimated with one held and one broken pseudo-claim); above 1 = never used");
@@ -241,17 +225,6 @@ public final class EngineConfig {
   public final double signalMinTrustUnchanged;
   public final boolean gridPosterior;
   public final double exploration;
-
-  /** {@code estimator.first-pass}: 0 expected (the default), 1 point, 2 sample. */
-  public final int firstPass;
-
-  public static final int FIRST_PASS_EXPECTED = 0;
-  public static final int FIRST_PASS_POINT = 1;
-  public static final int FIRST_PASS_SAMPLE = 2;
-
-  public final int evidenceFetches;
-  public final double evidenceMinRate;
-  public final double evidenceShare;
   public final ThresholdGrid grid;
   public final int maxSlotsPerWake;
   public final Set<String> metadataTransfer;
@@ -320,26 +293,6 @@ public final class EngineConfig {
         "must be gamma or grid");
     gridPosterior = posterior.equals("grid");
     exploration = r.number("estimator.exploration");
-    String pass = r.string("estimator.first-pass");
-    r.require(
-        pass.equals("expected") || pass.equals("point") || pass.equals("sample"),
-        "estimator.first-pass",
-        "must be expected, point or sample");
-    firstPass =
-        pass.equals("point")
-            ? FIRST_PASS_POINT
-            : pass.equals("sample") ? FIRST_PASS_SAMPLE : FIRST_PASS_EXPECTED;
-    double fetches = r.number("estimator.evidence-fetches");
-    r.require(
-        fetches >= 1 && fetches <= 127 && fetches == Math.rint(fetches),
-        "estimator.evidence-fetches",
-        "must be a whole number within [1, 127]");
-    evidenceFetches = (int) fetches;
-    evidenceMinRate = r.number("revisit.evidence-min-rate");
-    r.require(evidenceMinRate >= 0, "revisit.evidence-min-rate", "must be >= 0");
-    evidenceShare = r.number("revisit.evidence-share");
-    r.require(
-        evidenceShare > 0 && evidenceShare <= 1, "revisit.evidence-share", "must be within (0, 1]");
     r.require(
         exploration >= 0 && exploration <= 10, "estimator.exploration", "must be within [0, 10]");
     if (!(optimism >= 0) || optimism > 5) {

@@ -26,10 +26,9 @@ final class HostDemand {
     double shape = 0;
     if (present && p.status != CrawlStatus.ERROR.ordinal()) {
       ChangeStats s = valuation.changeStats(h, p);
-      double point = valuation.pointRate(p, s);
+      rate = valuation.plannedRate(s);
       // Counted as planned: over the posterior when the value is averaged over it.
-      rate = point == point ? point : valuation.plannedRate(s);
-      shape = point != point && valuation.plansWithPosterior(s) ? s.shape() : 0;
+      shape = valuation.plansWithPosterior(s) ? s.shape() : 0;
     }
     if (rate > 0
         && p.curveRate > 0

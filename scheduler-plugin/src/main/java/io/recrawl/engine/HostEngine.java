@@ -40,7 +40,7 @@ public final class HostEngine {
   public HostEngine(EngineConfig cfg) {
     this.cfg = cfg;
     this.thresholds = new HostThreshold(cfg);
-    this.valuation = new PageValuation(cfg, thresholds);
+    this.valuation = new PageValuation(cfg);
     this.dueIndex = new DueIndex(cfg, valuation);
     this.freeSlots = new FreeSlotSearch(dueIndex, valuation);
     this.demand = new HostDemand(cfg, thresholds, valuation);
@@ -354,7 +354,7 @@ public final class HostEngine {
         continue;
       }
       double v = valuation.crawlValue(h, p, now);
-      if (valuation.floorReached(h, p, now)) {
+      if (valuation.floorReached(p, now)) {
         // Overdue by revisit.max-interval: it goes before every page that is merely due, or a host
         // that its due pages keep busy would never honour the floor.
         dueIndex.pushReady(store, h, p, url, Double.MAX_VALUE);
@@ -401,7 +401,7 @@ public final class HostEngine {
       PageState p = t.page();
       String url = t.url();
       double v = valuation.crawlValue(h, p, now);
-      if (!(goes(p, v, theta, now) || valuation.floorReached(h, p, now))) {
+      if (!(goes(p, v, theta, now) || valuation.floorReached(p, now))) {
         dueIndex.schedule(store, h, p, url, theta, now); // the threshold rose while it waited
         continue;
       }
@@ -481,7 +481,7 @@ public final class HostEngine {
       double theta,
       EngineContext ctx) {
     long due = Math.min(now, valuation.dueTime(h, p, theta, now));
-    ReleaseReason reason = ReleaseReason.of(p, v, theta, valuation.floorReached(h, p, now));
+    ReleaseReason reason = ReleaseReason.of(p, v, theta, valuation.floorReached(p, now));
     p.forced = false;
     p.leaseUntil = Times.plus(now, leases.durationMs(p));
     h.inFlight++;

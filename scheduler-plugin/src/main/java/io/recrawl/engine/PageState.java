@@ -78,13 +78,6 @@ public final class PageState {
   /** Leases of this URL run out in a row without a status; each doubles the next lease. */
   public byte expiries;
 
-  /**
-   * Fetches that reached the engine, up to 127: how much evidence the page has, for {@code
-   * estimator.first-pass} and {@code revisit.evidence-min-rate}. Kept in memory only (no serializer
-   * layout writes it yet): those rules are a study, off by default.
-   */
-  public byte fetches;
-
   /** In flight until this time (epoch ms); 0 = not in flight. */
   public long leaseUntil;
 

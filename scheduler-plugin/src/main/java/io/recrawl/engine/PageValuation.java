@@ -76,16 +76,8 @@ public final class PageValuation {
     }
   }
 
-  /** The hosts' rate limits, which cap {@code revisit.evidence-min-rate}; null = uncapped. */
-  private final HostThreshold thresholds;
-
   PageValuation(EngineConfig cfg) {
-    this(cfg, null);
-  }
-
-  PageValuation(EngineConfig cfg, HostThreshold thresholds) {
     this.cfg = cfg;
-    this.thresholds = thresholds;
     this.gridPrior = cfg.gridPosterior ? new RateGrid.Prior(1.0, cfg.estimator.prior()) : null;
     ChangeStats prior = cfg.estimator.prior();
     this.priorShape = (float) prior.shape();
@@ -117,10 +109,6 @@ public final class PageValuation {
     }
     ChangeStats s = changeStats(h, p);
     double tauDays = Math.max(0, now - p.ageStart()) / (double) EngineConfig.DAY_MS;
-    double point = pointRate(p, s);
-    if (point == point) {
-      return cfg.objective.crawlValue(p.weight, point, tauDays);
-    }
     return plansWithPosterior(s)
         ? cfg.objective.expectedCrawlValue(p.weight, s.shape(), s.rate(), tauDays)
             * learningBonus(s)
@@ -133,10 +121,6 @@ public final class PageValuation {
    */
   public double valueCeiling(HostState h, PageState p) {
     ChangeStats s = changeStats(h, p);
-    double point = pointRate(p, s);
-    if (point == point) {
-      return cfg.objective.valueCeiling(p.weight, point);
-    }
     return plansWithPosterior(s)
         ? cfg.objective.expectedValueCeiling(p.weight, s.shape(), s.rate()) * learningBonus(s)
         : cfg.objective.valueCeiling(p.weight, plannedRate(s));
@@ -163,70 +147,6 @@ public final class PageValuation {
    * β/√a, a the posterior's shape, whose coefficient of variation is 1/√a. Bounded by 1 + β (a page
    * with one observation's worth) and gone as evidence accrues.
    */
-  /**
-   * {@code estimator.first-pass} point or sample: the rate a page with fewer than {@code
-   * estimator.evidence-fetches} fetches is planned at, a page never fetched included (under its
-   * host's prior); NaN = planned as by default. Point: the posterior mean. Sample: a rate drawn
-   * from the posterior, with a draw fixed by the page's last fetch (its weight when never fetched),
-   * so that it holds until the next fetch: redrawn at every look, a sample is permanent optimism.
-   */
-  double pointRate(PageState p, ChangeStats s) {
-    if (cfg.firstPass == EngineConfig.FIRST_PASS_EXPECTED
-        || !cfg.expectedValue
-        || cfg.estimator.isKnown(s)
-        || p.fetches >= cfg.evidenceFetches) {
-      return Double.NaN;
-    }
-    double mean = cfg.estimator.rate(s);
-    if (cfg.firstPass == EngineConfig.FIRST_PASS_POINT) {
-      return mean;
-    }
-    // A Gamma(a) quantile by Wilson-Hilferty at a standard normal deviate drawn from the page's
-    // hash (Box-Muller on two uniforms of it).
-    long bits = mix64(Float.floatToIntBits(p.weight) * 0x9E3779B97F4A7C15L ^ p.lastFetch);
-    double u1 = ((bits >>> 11) + 1) / (double) (1L << 53);
-    double u2 = (mix64(bits) >>> 11) / (double) (1L << 53);
-    double z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-    double a = s.shape();
-    double c = 1 - 1 / (9 * a) + z / (3 * Math.sqrt(a));
-    return Math.max(mean * 0.01, mean * c * c * c * (c > 0 ? 1 : 0));
-  }
-
-  /** A 64-bit finaliser (SplitMix64's). */
-  static long mix64(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
-  }
-
-  /**
-   * {@code revisit.evidence-min-rate}: when a page with fewer than {@code
-   * estimator.evidence-fetches} fetches is due whatever its value, Long.MAX_VALUE = not under the
-   * floor. A fetched page one minimum interval after its last fetch; a page never fetched at a
-   * random point within one interval after its discovery, so that a host's new pages do not fall
-   * due together. The interval is long enough that the host's pages together ask at most {@code
-   * revisit.evidence-share} of its rate limit.
-   */
-  long evidenceDue(HostState h, PageState p, ChangeStats s, long now) {
-    if (!(cfg.evidenceMinRate > 0)
-        || cfg.estimator.isKnown(s)
-        || p.fetches >= cfg.evidenceFetches) {
-      return Long.MAX_VALUE;
-    }
-    double rate = cfg.evidenceMinRate;
-    if (thresholds != null) {
-      rate = Math.min(rate, cfg.evidenceShare * thresholds.maxRate(h, now) / Math.max(1, h.pages));
-    }
-    double intervalMs = EngineConfig.DAY_MS / rate;
-    if (p.neverFetched()) {
-      double u =
-          (mix64(Float.floatToIntBits(p.weight) + 0x632BE59BD9B4E019L) >>> 11)
-              / (double) (1L << 53);
-      return Times.plus(p.ageFrom, (long) Math.ceil(u * intervalMs));
-    }
-    return Times.plus(p.lastFetch, (long) Math.ceil(Math.max(intervalMs, cfg.minRevisitMs)));
-  }
-
   double learningBonus(ChangeStats s) {
     return cfg.exploration > 0 ? 1 + cfg.exploration / Math.sqrt(Math.max(s.shape(), 1)) : 1;
   }
@@ -268,33 +188,25 @@ public final class PageValuation {
    */
   public long dueTime(HostState h, PageState p, double theta, long now) {
     if (p.neverFetched()) {
-      return valueCeiling(h, p) >= theta
-          ? now
-          : Math.max(now, evidenceDue(h, p, changeStats(h, p), now));
+      return valueCeiling(h, p) >= theta ? now : Long.MAX_VALUE;
     }
     ChangeStats s = changeStats(h, p);
-    double point = pointRate(p, s);
     double tauDays =
-        point == point
-            ? cfg.objective.timeToThreshold(p.weight, point, theta)
-            : plansWithPosterior(s)
-                ? cfg.objective.expectedTimeToThreshold(
-                    p.weight, s.shape(), s.rate(), theta / learningBonus(s))
-                : cfg.objective.timeToThreshold(p.weight, plannedRate(s), theta);
+        plansWithPosterior(s)
+            ? cfg.objective.expectedTimeToThreshold(
+                p.weight, s.shape(), s.rate(), theta / learningBonus(s))
+            : cfg.objective.timeToThreshold(p.weight, plannedRate(s), theta);
     double tauMs = Math.max(tauDays * EngineConfig.DAY_MS, cfg.minRevisitMs);
     if (cfg.maxRevisitMs > 0) {
       tauMs = Math.min(tauMs, cfg.maxRevisitMs);
     }
-    long floor = evidenceDue(h, p, s, now);
     if (tauMs >= Long.MAX_VALUE / 4.0) {
-      return floor;
+      return Long.MAX_VALUE;
     }
     // Counted from the last visit as well: a page whose age restarted before it (a known rate
     // replaced) still waits out revisit.min-interval.
-    return Math.min(
-        floor,
-        Math.max(
-            p.ageStart() + (long) Math.ceil(tauMs), Times.plus(p.lastFetch, cfg.minRevisitMs)));
+    return Math.max(
+        p.ageStart() + (long) Math.ceil(tauMs), Times.plus(p.lastFetch, cfg.minRevisitMs));
   }
 
   /**
@@ -306,11 +218,8 @@ public final class PageValuation {
     return p.neverFetched() || now - p.lastFetch >= cfg.minRevisitMs;
   }
 
-  boolean floorReached(HostState h, PageState p, long now) {
-    if (cfg.maxRevisitMs > 0 && !p.neverFetched() && now - p.lastFetch >= cfg.maxRevisitMs) {
-      return true;
-    }
-    return cfg.evidenceMinRate > 0 && now >= evidenceDue(h, p, changeStats(h, p), now);
+  boolean floorReached(PageState p, long now) {
+    return cfg.maxRevisitMs > 0 && !p.neverFetched() && now - p.lastFetch >= cfg.maxRevisitMs;
   }
 
   /**
@@ -323,16 +232,10 @@ public final class PageValuation {
     p.changeShape = (float) prior.shape();
     p.changeRate = (float) prior.rate();
     countLearnedRate(h, p, +1);
-    if (cfg.evidenceMinRate > 0) {
-      p.ageFrom = Math.max(1, e.time()); // its discovery, where its minimum interval starts
-    }
   }
 
   /** Learns from a fetch whether the page changed, unless the event states its rate. */
   void learnChange(HostState h, PageState p, StatusEvent e) {
-    if (p.fetches < Byte.MAX_VALUE) {
-      p.fetches++;
-    }
     Double known = knownChangeRate(p, e);
     if (known != null) {
       setChangeStats(h, p, cfg.estimator.known(known));
