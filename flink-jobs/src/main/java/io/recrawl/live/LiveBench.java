@@ -30,6 +30,12 @@ public final class LiveBench {
     /** Seconds after the start that the figures leave out. */
     public double warmupSeconds = 240;
 
+    /**
+     * Seconds between launching the systems and the start: the web does not change before it, so
+     * each system's start-up (the job's MiniCluster, Storm's LocalCluster) costs it nothing.
+     */
+    public double startupSeconds = 60;
+
     public List<String> systems = LiveSystems.ALL;
     public Path out = Path.of("work/live");
 
@@ -57,6 +63,7 @@ public final class LiveBench {
             "--systems takes " + String.join(",", LiveSystems.ALL) + "; got '" + s + "'");
       }
       require(progressSeconds > 0, "--progress must be > 0");
+      require(startupSeconds >= 0 && startupSeconds <= 600, "--startup must be in [0, 600]");
     }
 
     private static void require(boolean ok, String message) {
@@ -101,6 +108,10 @@ public final class LiveBench {
         fmt(o.warmupSeconds));
     out.printf(
         Locale.ROOT,
+        "live: the web starts changing %s s after the systems are launched (--startup)%n",
+        fmt(o.startupSeconds));
+    out.printf(
+        Locale.ROOT,
         "live: budget %s fetches/s; DefaultScheduler every %d min; AdaptiveScheduler %d..%d min;"
             + " CrawlValueScheduler threshold %.4g real days (optimum's price %.4g simulated"
             + " days)%n",
@@ -124,7 +135,7 @@ public final class LiveBench {
         bootstrap = "127.0.0.1:" + port;
         out.println("live: Kafka broker on " + bootstrap);
       }
-      long t0 = System.currentTimeMillis();
+      long t0 = System.currentTimeMillis() + Math.round(o.startupSeconds * 1000);
       long runSeconds = (long) Math.ceil(end);
       for (String system : o.systems) {
         LiveServer server = web.serve(system, dir.resolve("requests-" + system + ".csv"), t0);
@@ -170,7 +181,7 @@ public final class LiveBench {
       throws InterruptedException {
     long endAt = t0 + Math.round(o.web.durationSeconds * 1000);
     long step = Math.round(o.progressSeconds * 1000);
-    long next = t0 + step;
+    long next = System.currentTimeMillis() + step;
     while (System.currentTimeMillis() < endAt) {
       Thread.sleep(Math.max(1, Math.min(next, endAt) - System.currentTimeMillis()));
       for (ChildJvm c : children) {

@@ -88,7 +88,8 @@ class LiveBenchITCase {
     o.systems = List.of(LiveSystems.RECRAWL, LiveSystems.DEFAULT);
     o.simulate = false;
     o.budget = 1;
-    o.warmupSeconds = 40;
+    o.startupSeconds = 45;
+    o.warmupSeconds = 20;
     o.progressSeconds = 20;
     LiveWebOptions w = o.web;
     w.workload.pages = 60;
@@ -99,7 +100,7 @@ class LiveBenchITCase {
     w.workload.rateSigma = 2;
     w.workload.rateMax = 3;
     w.secondsPerDay = 10;
-    w.durationSeconds = 100;
+    w.durationSeconds = 70;
     w.slowShare = 0;
     w.crawlDelayShare = 0;
     w.pushyShare = 0.34;

@@ -17,11 +17,12 @@ final class LiveBenchCommand {
           "         [--seconds-per-day 20] [--budget 10] [--minutes 13] [--warmup 240]",
           "         [--systems recrawl,default,adaptive,crawl-value-scheduler] [--out work/live]",
           "         [--validator-share 0.5] [--slow-share 0.1] [--pushy-share 0.1] [--crawl-delay-share 0.3]",
-          "         [--kafka HOST:PORT] [--progress 15]",
+          "         [--startup 60] [--kafka HOST:PORT] [--progress 15]",
           "  the whole crawl loop against a changing web served on this machine, each system with its",
           "  own server; figures from the servers' logs (docs/benchmarks.md#live-the-whole-crawl-loop)",
           "  --budget        fetches per second, every system's",
           "  --minutes       how long the systems crawl; --warmup: seconds left out of the figures",
+          "  --startup       seconds from launching the systems to the start (the web is still before it)",
           "  --seconds-per-day  one simulated day of the workload's change rates, in seconds",
           "  --kafka         a running broker for the job (default: start the trial broker)");
 
@@ -67,6 +68,7 @@ final class LiveBenchCommand {
     o.out = Path.of(a.string("out", o.out.toString()));
     o.kafka = a.string("kafka", null);
     o.progressSeconds = a.number("progress", o.progressSeconds);
+    o.startupSeconds = a.number("startup", o.startupSeconds);
     a.rejectUnknown();
     return o;
   }
