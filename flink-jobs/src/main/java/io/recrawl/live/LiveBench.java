@@ -2,11 +2,9 @@ package io.recrawl.live;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,7 +85,6 @@ public final class LiveBench {
     web.writeGroundTruth(truth);
     Path hostsFile = dir.resolve("hosts.txt");
     web.writeHostsFile(hostsFile);
-    addOwnName(hostsFile);
     double end = o.web.durationSeconds;
     double secondsPerDay = o.web.secondsPerDay;
     LivePrediction prediction =
@@ -242,13 +239,6 @@ public final class LiveBench {
    * The hosts file replaces the JVM's resolver, and Storm's LocalCluster looks up this machine's
    * own name: it must be in the file too.
    */
-  private static void addOwnName(Path hostsFile) throws IOException {
-    String own = InetAddress.getLocalHost().getHostName();
-    if (!own.equals("localhost")) {
-      Files.writeString(hostsFile, "127.0.0.1 " + own + "\n", StandardOpenOption.APPEND);
-    }
-  }
-
   private static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();

@@ -234,9 +234,20 @@ public final class LiveWeb {
     return links;
   }
 
-  /** The hosts file that makes every host name of this web resolve to this machine. */
+  /**
+   * The hosts file that makes every host name of this web resolve to this machine. It replaces the
+   * JVM's resolver, so it also names this machine: Storm's LocalCluster looks its own name up.
+   */
   public void writeHostsFile(Path file) {
     StringBuilder b = new StringBuilder("127.0.0.1 localhost\n");
+    try {
+      String own = java.net.InetAddress.getLocalHost().getHostName();
+      if (!own.equals("localhost")) {
+        b.append("127.0.0.1 ").append(own).append('\n');
+      }
+    } catch (java.net.UnknownHostException e) {
+      // a machine without a name of its own needs none in the file
+    }
     for (LiveHost h : hosts) {
       b.append("127.0.0.1 ").append(h.name()).append('\n');
     }
