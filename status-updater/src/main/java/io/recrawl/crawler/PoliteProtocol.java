@@ -54,8 +54,8 @@ public class PoliteProtocol implements Protocol {
     if (maxRetryAfter < 0) {
       throw new IllegalArgumentException(MAX_RETRY_AFTER + ": must be >= 0, got " + maxRetryAfter);
     }
-    // The fetcher's own keys, read as FetcherBolt reads them.
     maxRetryAfterMs = maxRetryAfter * 1_000L;
+    // The fetcher's own keys, read as FetcherBolt reads them.
     threadsPerQueue = ConfUtils.getInt(conf, "fetcher.threads.per.queue", 1);
     serverDelayMs =
         (long)
