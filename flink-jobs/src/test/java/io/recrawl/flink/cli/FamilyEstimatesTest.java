@@ -11,7 +11,8 @@ class FamilyEstimatesTest {
   void theGridWithItsLearnedPriorIsCloserToTheTruthOnEveryFamily() {
     String table = FamilyEstimates.report(3000, 2, ChangeRateEstimator.defaults());
     String[] lines = table.split("\n");
-    assertThat(lines).hasSize(2 + 3 * 4 * 2);
+    int families = io.recrawl.sim.workload.WorkloadGenerator.Family.values().length;
+    assertThat(lines).hasSize(2 + families * 4 * 2);
     for (int i = 2; i < lines.length; i += 2) {
       String[] gamma = lines[i].split("\\|");
       String[] grid = lines[i + 1].split("\\|");
