@@ -72,14 +72,19 @@ public class PoliteProtocol implements Protocol {
 
   @Override
   public ProtocolResponse getProtocolOutput(String url, Metadata metadata) throws Exception {
-    String host = new URL(url).getHost();
-    ProtocolResponse blocked = insideRetryAfter(host);
+    URL u = new URL(url);
+    String host = u.getHost();
+    // A Retry-After speaks for the server that sent it: a host and a port not the default one, as
+    // the job keys hosts. The delay between fetches keeps the fetcher's key, the host alone.
+    String server =
+        u.getPort() == -1 || u.getPort() == u.getDefaultPort() ? host : host + ":" + u.getPort();
+    ProtocolResponse blocked = insideRetryAfter(server);
     if (blocked != null) {
       return blocked;
     }
     HostSpacing.Host turn = SPACING.awaitTurn(host, delayMs(url), threadsPerQueue);
     try {
-      blocked = insideRetryAfter(host); // the host may have pushed back while this one waited
+      blocked = insideRetryAfter(server); // it may have pushed back while this one waited
       if (blocked != null) {
         return blocked;
       }
@@ -88,7 +93,7 @@ public class PoliteProtocol implements Protocol {
       if (code == 429 || code == 503) {
         String retryAfter = header(response.getMetadata(), "retry-after");
         if (retryAfter != null) {
-          BLOCKS.pushedBack(host, retryAfter, System.currentTimeMillis(), maxRetryAfterMs);
+          BLOCKS.pushedBack(server, retryAfter, System.currentTimeMillis(), maxRetryAfterMs);
         }
       }
       return response;
@@ -97,9 +102,9 @@ public class PoliteProtocol implements Protocol {
     }
   }
 
-  /** The answer for a host inside a Retry-After it sent, or null when it is not. */
-  private static ProtocolResponse insideRetryAfter(String host) {
-    long left = BLOCKS.remaining(host, System.currentTimeMillis());
+  /** The answer for a server inside a Retry-After it sent, or null when it is not. */
+  private static ProtocolResponse insideRetryAfter(String server) {
+    long left = BLOCKS.remaining(server, System.currentTimeMillis());
     if (left <= 0) {
       return null;
     }

@@ -88,6 +88,22 @@ class PoliteProtocolTest {
 
     assertThat(p.getProtocolOutput(url("localhost", "/page"), new Metadata()).getStatusCode())
         .isEqualTo(200);
+    // Another port of the same host may be another server: the job keys it apart, and so does this.
+    HttpServer other = HttpServer.create(new InetSocketAddress(0), 0);
+    other.createContext(
+        "/",
+        ex -> {
+          ex.sendResponseHeaders(
+              ex.getRequestURI().getPath().equals("/robots.txt") ? 404 : 200, -1);
+          ex.close();
+        });
+    other.start();
+    try {
+      String otherPort = "http://127.0.0.1:" + other.getAddress().getPort() + "/page";
+      assertThat(p.getProtocolOutput(otherPort, new Metadata()).getStatusCode()).isEqualTo(200);
+    } finally {
+      other.stop(0);
+    }
     Thread.sleep(2_100);
     assertThat(p.getProtocolOutput(url("127.0.0.1", "/page"), new Metadata()).getStatusCode())
         .isEqualTo(200);
