@@ -6,23 +6,17 @@ import io.recrawl.flink.testutil.CrawlRequests;
 import io.recrawl.flink.testutil.JvmProcess;
 import io.recrawl.flink.testutil.RepoFiles;
 import io.recrawl.flink.testutil.StaticSite;
-import io.recrawl.kafka.KafkaCommand;
+import io.recrawl.flink.testutil.TrialKafka;
 import io.recrawl.testutil.EmbeddedKafka;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlRequestCodec;
-import java.io.ByteArrayOutputStream;
 import java.io.File;
-import java.io.PrintStream;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -56,33 +50,9 @@ class FirstCrawlITCase {
     Path siteDir = Files.createDirectories(dir.resolve("site"));
     writeSite(siteDir);
     ScheduledExecutorService news = Executors.newSingleThreadScheduledExecutor();
-    CountDownLatch stopKafka = new CountDownLatch(1);
-    int port = freePort();
-    String bootstrap = "127.0.0.1:" + port;
-    ByteArrayOutputStream kafkaOut = new ByteArrayOutputStream();
-    CompletableFuture<Integer> kafka =
-        CompletableFuture.supplyAsync(
-            () -> {
-              PrintStream out = new PrintStream(kafkaOut, true, StandardCharsets.UTF_8);
-              try {
-                return KafkaCommand.run(
-                    new String[] {
-                      "--port",
-                      "" + port,
-                      "--controller-port",
-                      "" + freePort(),
-                      "--dir",
-                      dir.resolve("kafka").toString()
-                    },
-                    out,
-                    out,
-                    stopKafka);
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
-    try (StaticSite site = new StaticSite(siteDir)) {
-      awaitOutput(kafkaOut, "Ctrl-C stops it");
+    try (TrialKafka kafka = TrialKafka.start(dir.resolve("kafka"));
+        StaticSite site = new StaticSite(siteDir)) {
+      String bootstrap = kafka.bootstrap();
       news.scheduleAtFixedRate(() -> rewriteNews(siteDir), 20, 20, TimeUnit.SECONDS);
       Files.writeString(dir.resolve("seeds.txt"), site.base() + "/index.html\n");
       Path trial =
@@ -148,8 +118,6 @@ class FirstCrawlITCase {
       assertThat(committed(bootstrap, "crawl.deadletters")).isEmpty();
     } finally {
       news.shutdownNow();
-      stopKafka.countDown();
-      kafka.get(1, TimeUnit.MINUTES);
     }
   }
 
@@ -205,19 +173,5 @@ class FirstCrawlITCase {
 
   private static List<String> committed(String bootstrap, String topic) {
     return EmbeddedKafka.committed(bootstrap, topic);
-  }
-
-  private static void awaitOutput(ByteArrayOutputStream out, String marker) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-    while (!out.toString(StandardCharsets.UTF_8).contains(marker)) {
-      assertThat(System.nanoTime()).as("broker output: %s", out).isLessThan(deadline);
-      Thread.sleep(200);
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }
