@@ -102,7 +102,7 @@ public final class EmbeddedFrontier implements AutoCloseable {
         if (job.getJobStatus().get().isGloballyTerminalState()) {
           return;
         }
-      } catch (java.util.concurrent.ExecutionException gone) {
+      } catch (java.util.concurrent.ExecutionException | IllegalStateException gone) {
         // the per-job MiniCluster has shut down with the job
         return;
       }

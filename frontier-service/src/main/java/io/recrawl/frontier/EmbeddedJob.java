@@ -42,14 +42,14 @@ final class EmbeddedJob {
     m.put("recrawl.kafka.bootstrap.servers", bootstrap);
     m.put("recrawl.kafka.group.id", "recrawl-frontier-job");
     m.put("recrawl.kafka.starting-offsets", "earliest");
-    m.put("recrawl.watermark.out-of-orderness-ms", 200);
-    m.put("recrawl.watermark.idleness-ms", 500);
-    m.put("recrawl.control.tick-interval-ms", 200);
+    m.put("recrawl.watermark.out-of-orderness-ms", 50);
+    m.put("recrawl.watermark.idleness-ms", 100);
+    m.put("recrawl.control.tick-interval-ms", 50);
     m.put("recrawl.metadata.transfer", List.of(CrawlIds.KEY));
     m.put("recrawl.global-lambda", 2e-9);
     m.put("recrawl.parallelism", 1);
     m.put("recrawl.work-dir", work.toString());
-    m.put("recrawl.engine.due.bucket", "1 s");
+    m.put("recrawl.engine.due.bucket", "100 ms");
     // URL Frontier's default delay_requestable: a URL no client reports on goes out again then.
     m.put("recrawl.engine.lease", "30 s");
     return m;
@@ -66,6 +66,9 @@ final class EmbeddedJob {
     m.put("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
     m.put("state.backend.rocksdb.localdir", work.resolve("rocksdb").toString());
     m.put("pipeline.generic-types", "false");
+    // A new host's first page goes at its first timer, which fires once the watermark passes it:
+    // watermarks (and the idleness that lets a quiet partition stop holding them) every 50 ms.
+    m.put("pipeline.auto-watermark-interval", "50 ms");
     // Records leave an operator within 5 ms, not the default 100.
     m.put("execution.buffer-timeout.interval", "5 ms");
     return Configuration.fromMap(m);

@@ -68,6 +68,14 @@ final class RequestFeed implements AutoCloseable {
             continue;
           }
           CrawlRequest req = parsed.value();
+          if (LOG.isDebugEnabled()) {
+            long now = System.currentTimeMillis();
+            LOG.debug(
+                "request {}: {} ms after its release, {} ms after Kafka's timestamp",
+                req.url(),
+                now - req.time(),
+                now - r.timestamp());
+          }
           String crawl = crawlOf(req.metadata());
           queues.add(crawl, req.host(), info(req, crawl));
         }
