@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.core.execution.JobClient;
 
 /**
@@ -18,11 +19,14 @@ public final class EmbeddedFrontier implements AutoCloseable {
   private final TrialBroker broker;
   private final JobClient job;
   private final FrontierServer server;
+  private final Optional<Path> restoredFrom;
 
-  private EmbeddedFrontier(TrialBroker broker, JobClient job, FrontierServer server) {
+  private EmbeddedFrontier(
+      TrialBroker broker, JobClient job, FrontierServer server, Optional<Path> restoredFrom) {
     this.broker = broker;
     this.job = job;
     this.server = server;
+    this.restoredFrom = restoredFrom;
   }
 
   /**
@@ -48,10 +52,11 @@ public final class EmbeddedFrontier implements AutoCloseable {
           new LinkedHashMap<>(EmbeddedJob.defaults(broker.bootstrapServers(), dir.resolve("job")));
       settings.putAll(jobOverrides);
       RecrawlConfig config = RecrawlConfig.fromMap(settings);
-      job = EmbeddedJob.start(config, dir.resolve("job"), checkpointMs);
+      Optional<Path> from = EmbeddedJob.latestCheckpoint(dir.resolve("job").resolve("checkpoints"));
+      job = EmbeddedJob.start(config, dir.resolve("job"), checkpointMs, from);
       FrontierServer server =
           FrontierServer.start(FrontierSettings.defaults(broker.bootstrapServers(), port));
-      return new EmbeddedFrontier(broker, job, server);
+      return new EmbeddedFrontier(broker, job, server, from);
     } catch (Exception | Error e) {
       if (job != null) {
         job.cancel().get();
@@ -59,6 +64,11 @@ public final class EmbeddedFrontier implements AutoCloseable {
       broker.close();
       throw e;
     }
+  }
+
+  /** The checkpoint the job started from; empty on a first start. */
+  public Optional<Path> restoredFrom() {
+    return restoredFrom;
   }
 
   public int port() {

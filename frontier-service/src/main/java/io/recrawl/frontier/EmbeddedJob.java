@@ -74,11 +74,11 @@ final class EmbeddedJob {
     return Configuration.fromMap(m);
   }
 
-  /** Starts the job, from the newest retained checkpoint under the work directory if any. */
-  static JobClient start(RecrawlConfig config, Path work, long checkpointMs) throws Exception {
+  /** Starts the job, from the given checkpoint if any. */
+  static JobClient start(RecrawlConfig config, Path work, long checkpointMs, Optional<Path> from)
+      throws Exception {
     Configuration flink = flinkSettings(work, checkpointMs);
-    Optional<Path> latest = latestCheckpoint(work.resolve("checkpoints"));
-    latest.ifPresent(p -> flink.setString("execution.state-recovery.path", p.toString()));
+    from.ifPresent(p -> flink.setString("execution.state-recovery.path", p.toString()));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(flink);
     RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
     return env.executeAsync(config.get(RecrawlOptions.JOB_NAME) + "-frontier");

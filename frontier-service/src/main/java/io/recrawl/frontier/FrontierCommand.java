@@ -113,7 +113,8 @@ public final class FrontierCommand {
                 + ", job "
                 + f.job().getJobID()
                 + ", data under "
-                + dir.toAbsolutePath());
+                + dir.toAbsolutePath()
+                + f.restoredFrom().map(p -> "; resumed from " + p).orElse("; a new crawl"));
       } else {
         FrontierSettings d = FrontierSettings.defaults(bootstrap, port);
         FrontierServer s =
