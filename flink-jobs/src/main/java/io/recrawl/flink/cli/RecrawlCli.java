@@ -55,6 +55,11 @@ public final class RecrawlCli {
             "recrawl: the trial broker runs on a class path of its own: use bin/recrawl kafka");
         rc = 2;
         break;
+      case "frontier":
+        System.err.println(
+            "recrawl: the URL Frontier service runs on a class path of its own: use bin/recrawl frontier");
+        rc = 2;
+        break;
       default:
         System.err.println("recrawl: unknown command '" + args[0] + "'");
         usage();
@@ -75,6 +80,9 @@ public final class RecrawlCli {
             "  run --config FILE         run the scheduler job (local MiniCluster, or the cluster under flink run);",
             "                            [--from-savepoint PATH | --from-latest-checkpoint]",
             "  kafka [--dir DIR]         a single-node Kafka broker with the crawl's topics, for a trial crawl",
+            "  frontier [--port 7071] [--dir DIR] | --bootstrap SERVERS",
+            "                            recrawl as a URL Frontier gRPC service: embedded broker, job and",
+            "                            service, or the service alone against an existing Kafka",
             "  demo [--seconds N] [--dir DIR] [--metrics-port PORT|A-B]",
             "                            the job on a local MiniCluster with a toy crawler in the loop;",
             "                            ends with a savepoint and prints explain and export commands",
