@@ -18,6 +18,7 @@ final class TopicWriter implements AutoCloseable {
   TopicWriter(String bootstrap) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.CLIENT_ID_CONFIG, "recrawl-frontier-writer");
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.LINGER_MS_CONFIG, 2);
