@@ -92,7 +92,7 @@ public final class HostEngine {
   // ---------------------------------------------------------------- status events
 
   /** Applies one validated status event for a URL of this host. */
-  public void onStatus(HostStore store, StatusEvent e, EngineContext ctx) {
+  public void onStatus(HostStore store, StatusEvent e, EngineContext ctx, EngineOutcome out) {
     long now = ctx.now();
     HostState h = store.host();
     boolean newHost = h == null;
@@ -101,40 +101,40 @@ public final class HostEngine {
     }
     PageState p = store.page(e.url());
     if (p == null && h.pages >= cfg.maxPagesPerHost) {
-      refuseFull(store, h, e, now, ctx);
+      refuseFull(store, h, e, now, ctx, out);
       return;
     }
 
     if (e.status() == CrawlStatus.DISCOVERED) {
       if (p != null) {
         if (!rediscover(store, h, p, e, now, ctx.globalLambda())) {
-          ctx.listener().duplicateDiscovered();
+          out.duplicate();
           return;
         }
-        finish(store, h, now, ctx);
+        finish(store, h, now, ctx, out);
         return;
       }
-      p = newPage(h, e, ctx);
+      p = newPage(h, e, out);
       h.pages++;
-      ctx.listener().stateChanged(1, newHost ? 1 : 0);
+      out.stateChanged(1, newHost ? 1 : 0);
       demand.setContribution(h, p, true);
       // A new host's first pages come together (a seed list, a sitemap) and go best first at its
       // first wake-up.
-      if (newHost || !sendAtOnce(store, h, p, e.url(), now, ctx)) {
+      if (newHost || !sendAtOnce(store, h, p, e.url(), now, ctx, out)) {
         dueIndex.index(store, h, p, e.url(), now, now);
       }
     } else {
       if (p == null) {
-        p = newPage(h, e, ctx);
+        p = newPage(h, e, out);
         h.pages++;
-        ctx.listener().stateChanged(1, newHost ? 1 : 0);
+        out.stateChanged(1, newHost ? 1 : 0);
       } else if (late(p, e)) {
         // Applied, it would end the lease of a request released since and move the last visit
         // back, and the page would go again while that request waits in the crawler's queue.
         // What it says of the host still counts.
-        politeness.observe(h, e, ctx.host(), now, ctx.listener());
-        ctx.listener().staleStatus();
-        finish(store, h, now, ctx);
+        politeness.observe(h, e, ctx.host(), now, out);
+        out.staleStatus();
+        finish(store, h, now, ctx, out);
         return;
       }
       if (p.inFlight()) {
@@ -147,13 +147,12 @@ public final class HostEngine {
         demand.setContribution(h, p, false);
         p.weight = e.weight().floatValue();
       }
-      metadataTransfer.keep(p, e, ctx.listener());
-      if (politeness.observe(h, e, ctx.host(), now, ctx.listener())
-          == HostPoliteness.Outcome.HOST_BLOCKED) {
+      metadataTransfer.keep(p, e, out);
+      if (politeness.observe(h, e, ctx.host(), now, out) == HostPoliteness.Outcome.HOST_BLOCKED) {
         // Not the page's fault: it keeps its status and errors, and goes when the block ends.
         p.forced = true;
         dueIndex.index(store, h, p, e.url(), Math.max(now, HostPoliteness.openAt(h)), now);
-        finish(store, h, now, ctx);
+        finish(store, h, now, ctx, out);
         return;
       }
       switch (e.status()) {
@@ -182,10 +181,10 @@ public final class HostEngine {
           }
         // fall through: too many errors
         default: // ERROR
-          markError(store, h, p, e.url(), now, ctx);
+          markError(store, h, p, e.url(), now, ctx, out);
       }
     }
-    finish(store, h, now, ctx);
+    finish(store, h, now, ctx, out);
   }
 
   /**
@@ -217,21 +216,20 @@ public final class HostEngine {
    * counts: politeness must not depend on which URL brought the news.
    */
   private void refuseFull(
-      HostStore store, HostState h, StatusEvent e, long now, EngineContext ctx) {
+      HostStore store, HostState h, StatusEvent e, long now, EngineContext ctx, EngineOutcome out) {
     if (e.status() != CrawlStatus.DISCOVERED) {
-      politeness.observe(h, e, ctx.host(), now, ctx.listener());
-      finish(store, h, now, ctx);
+      politeness.observe(h, e, ctx.host(), now, out);
+      finish(store, h, now, ctx, out);
     }
-    ctx.listener()
-        .refused(
-            EngineListener.HOST_FULL,
-            "host "
-                + ctx.host()
-                + " has "
-                + h.pages
-                + " pages, its limit (recrawl.engine.host.max-pages = "
-                + cfg.maxPagesPerHost
-                + ")");
+    out.refuse(
+        EngineOutcome.HOST_FULL,
+        "host "
+            + ctx.host()
+            + " has "
+            + h.pages
+            + " pages, its limit (recrawl.engine.host.max-pages = "
+            + cfg.maxPagesPerHost
+            + ")");
   }
 
   /**
@@ -289,7 +287,7 @@ public final class HostEngine {
    * the engine plans them itself. Releases nothing; the page's previous slot becomes stale, as at
    * any re-index.
    */
-  public void planAt(HostStore store, String url, long due, EngineContext ctx) {
+  public void planAt(HostStore store, String url, long due, EngineContext ctx, EngineOutcome out) {
     HostState h = store.host();
     PageState p = h == null ? null : store.page(url);
     if (p == null || p.inFlight()) {
@@ -298,19 +296,19 @@ public final class HostEngine {
     long now = ctx.now();
     p.forced = true;
     dueIndex.index(store, h, p, url, due, now);
-    setWake(h, nextWake(h, now, ctx.globalLambda(), h.lastRelease), ctx);
-    demand.settle(h, now, ctx, false);
+    setWake(h, nextWake(h, now, ctx.globalLambda(), h.lastRelease), out);
+    demand.settle(h, now, out, false);
     store.putHost(h);
   }
 
   /** A control-stream override of the host's rate limit (0 or less removes it). */
-  public void onHostRate(HostStore store, double maxRate, EngineContext ctx) {
+  public void onHostRate(HostStore store, double maxRate, EngineContext ctx, EngineOutcome out) {
     HostState h = store.host();
     if (h == null) {
       return; // overrides for hosts without pages are kept by the caller, not in keyed state
     }
     h.overrideRate = maxRate > 0 ? maxRate : 0;
-    finish(store, h, ctx.now(), ctx);
+    finish(store, h, ctx.now(), ctx, out);
   }
 
   // ---------------------------------------------------------------- wake-ups
@@ -318,7 +316,7 @@ public final class HostEngine {
   /**
    * The host's wake-up: re-check due pages against the current threshold and release the best one.
    */
-  public void onWake(HostStore store, EngineContext ctx) {
+  public void onWake(HostStore store, EngineContext ctx, EngineOutcome out) {
     HostState h = store.host();
     if (h == null) {
       return;
@@ -342,12 +340,12 @@ public final class HostEngine {
           continue;
         }
         leases.expire(h, p);
-        ctx.listener().leaseExpired();
+        out.leaseExpired();
       }
       if (p.status == CrawlStatus.ERROR.ordinal() && !p.forced) {
         // An ERROR page waits for nothing but its purge (a retry would be forced).
         if (now >= errorPurgeAt(p)) {
-          removePage(store, h, p, url, ctx);
+          removePage(store, h, p, url, ctx, out);
         } else {
           dueIndex.index(store, h, p, url, errorPurgeAt(p), now);
         }
@@ -368,15 +366,15 @@ public final class HostEngine {
     if (h.pages <= 0) {
       // Its last pages were purged, or it is a record kept for its politeness evidence: does that
       // still hold?
-      finish(store, h, now, ctx);
+      finish(store, h, now, ctx, out);
       return;
     }
     boolean slotOpen = slotOpen(h, now);
     boolean sent = false;
     if (slotOpen) {
-      sent = !h.ready.isEmpty() && dispatchOne(store, h, now, theta, lambda0, ctx);
+      sent = !h.ready.isEmpty() && dispatchOne(store, h, now, theta, lambda0, ctx, out);
       if (!sent && theta > lambda0) { // the host's own limit binds (see HostThreshold#constrained)
-        sent = pullForward(store, h, now, theta, lambda0, ctx);
+        sent = pullForward(store, h, now, theta, lambda0, ctx, out);
       }
     }
 
@@ -384,14 +382,20 @@ public final class HostEngine {
     // away (the slot counts from now), so a limited host with nothing worth sending does not spin.
     long next =
         budget < 0 ? now + 1 : nextWake(h, now, lambda0, slotOpen && !sent ? now : h.lastRelease);
-    setWake(h, next, ctx);
-    demand.settle(h, now, ctx, false);
+    setWake(h, next, out);
+    demand.settle(h, now, out, false);
     store.putHost(h);
   }
 
   /** Releases the highest-value ready page that still clears the threshold; false if none did. */
   private boolean dispatchOne(
-      HostStore store, HostState h, long now, double theta, double lambda0, EngineContext ctx) {
+      HostStore store,
+      HostState h,
+      long now,
+      double theta,
+      double lambda0,
+      EngineContext ctx,
+      EngineOutcome out) {
     int budget = cfg.maxSlotsPerWake;
     while (!h.ready.isEmpty() && budget-- > 0) {
       DueIndex.Taken t = DueIndex.take(store, h.ready, DueIndex.READY, h.ready.lastBucket());
@@ -405,7 +409,7 @@ public final class HostEngine {
         dueIndex.schedule(store, h, p, url, theta, now); // the threshold rose while it waited
         continue;
       }
-      release(store, h, p, url, now, v, theta, ctx);
+      release(store, h, p, url, now, v, theta, ctx, out);
       return true;
     }
     return false;
@@ -426,13 +430,19 @@ public final class HostEngine {
    * fall due in clumps, not evenly.
    */
   private boolean pullForward(
-      HostStore store, HostState h, long now, double theta, double lambda0, EngineContext ctx) {
+      HostStore store,
+      HostState h,
+      long now,
+      double theta,
+      double lambda0,
+      EngineContext ctx,
+      EngineOutcome out) {
     FreeSlotSearch.Candidate best = freeSlots.best(store, h, now, theta);
     if (best == null) {
       return false;
     }
     if (best.value() >= lambda0) {
-      release(store, h, best.page(), best.url(), now, best.value(), theta, ctx);
+      release(store, h, best.page(), best.url(), now, best.value(), theta, ctx, out);
       return true;
     }
     dueIndex.schedule(store, h, best.page(), best.url(), theta, now);
@@ -449,7 +459,13 @@ public final class HostEngine {
    * free-slot search compares it with the host's due pages.
    */
   private boolean sendAtOnce(
-      HostStore store, HostState h, PageState p, String url, long now, EngineContext ctx) {
+      HostStore store,
+      HostState h,
+      PageState p,
+      String url,
+      long now,
+      EngineContext ctx,
+      EngineOutcome out) {
     if (!h.ready.isEmpty() || (!h.due.isEmpty() && h.due.firstBucket() * cfg.bucketMs <= now)) {
       return false; // other pages may be due: the wake-up compares them
     }
@@ -462,7 +478,7 @@ public final class HostEngine {
     if (!(v >= theta)) {
       return false;
     }
-    release(store, h, p, url, now, v, theta, ctx);
+    release(store, h, p, url, now, v, theta, ctx, out);
     return true;
   }
 
@@ -479,7 +495,8 @@ public final class HostEngine {
       long now,
       double v,
       double theta,
-      EngineContext ctx) {
+      EngineContext ctx,
+      EngineOutcome out) {
     long due = Math.min(now, valuation.dueTime(h, p, theta, now));
     ReleaseReason reason = ReleaseReason.of(p, v, theta, valuation.floorReached(p, now));
     p.forced = false;
@@ -497,8 +514,7 @@ public final class HostEngine {
             v,
             theta,
             p.leaseUntil);
-    ctx.release(request);
-    ctx.listener().released(request, reason, thresholds.maxRate(h, now));
+    out.released(request, reason, thresholds.maxRate(h, now));
   }
 
   private void schedule(
@@ -506,11 +522,11 @@ public final class HostEngine {
     dueIndex.schedule(store, h, p, url, thresholds.threshold(h, lambda0, now), now);
   }
 
-  private PageState newPage(HostState h, StatusEvent e, EngineContext ctx) {
+  private PageState newPage(HostState h, StatusEvent e, EngineOutcome out) {
     PageState p = new PageState();
     valuation.initialise(h, p, e);
     p.status = (byte) CrawlStatus.DISCOVERED.ordinal();
-    metadataTransfer.keep(p, e, ctx.listener());
+    metadataTransfer.keep(p, e, out);
     return p;
   }
 
@@ -519,14 +535,20 @@ public final class HostEngine {
    * ({@code error.retry-interval}) or its purge ({@code error.purge-after}), whichever comes first.
    */
   private void markError(
-      HostStore store, HostState h, PageState p, String url, long now, EngineContext ctx) {
+      HostStore store,
+      HostState h,
+      PageState p,
+      String url,
+      long now,
+      EngineContext ctx,
+      EngineOutcome out) {
     if (p.status != CrawlStatus.ERROR.ordinal() || p.errorSince == 0) {
       p.errorSince = Math.max(1, now); // a failed retry does not restart the purge clock
     }
     p.status = (byte) CrawlStatus.ERROR.ordinal();
     demand.setContribution(h, p, false);
     if (cfg.errorRemove) {
-      removePage(store, h, p, url, ctx);
+      removePage(store, h, p, url, ctx, out);
       return;
     }
     long retryAt = cfg.errorRetryMs > 0 ? Times.plus(now, cfg.errorRetryMs) : Long.MAX_VALUE;
@@ -546,37 +568,38 @@ public final class HostEngine {
   }
 
   private void removePage(
-      HostStore store, HostState h, PageState p, String url, EngineContext ctx) {
+      HostStore store, HostState h, PageState p, String url, EngineContext ctx, EngineOutcome out) {
     DueIndex.unindex(store, p);
     store.removePage(url);
     valuation.countLearnedRate(h, p, -1);
     h.pages--;
-    ctx.listener().pageRemoved(url);
-    ctx.listener().stateChanged(-1, 0);
+    out.pageRemoved();
+    out.stateChanged(-1, 0);
   }
 
-  private void finish(HostStore store, HostState h, long now, EngineContext ctx) {
+  private void finish(
+      HostStore store, HostState h, long now, EngineContext ctx, EngineOutcome out) {
     if (h.pages <= 0) {
       // A host without pages keeps its record while what it said still binds (a Retry-After, a
       // back-off, a learned capacity): a page discovered meanwhile must not find it forgotten.
       long heldUntil = politeness.heldUntil(h, now);
       if (heldUntil > now) {
-        setWake(h, heldUntil, ctx);
-        demand.settle(h, now, ctx, false);
+        setWake(h, heldUntil, out);
+        demand.settle(h, now, out, false);
         store.putHost(h);
         return;
       }
       store.removeHost();
-      setWake(h, Long.MAX_VALUE, ctx);
-      demand.settle(h, now, ctx, true);
-      ctx.listener().stateChanged(0, -1);
+      setWake(h, Long.MAX_VALUE, out);
+      demand.settle(h, now, out, true);
+      out.stateChanged(0, -1);
       return;
     }
     long next = nextWake(h, now, ctx.globalLambda(), h.lastRelease);
     if (next < h.wakeAt || h.wakeAt <= now) {
-      setWake(h, next, ctx);
+      setWake(h, next, out);
     }
-    demand.settle(h, now, ctx, false);
+    demand.settle(h, now, out, false);
     store.putHost(h);
   }
 
@@ -607,11 +630,11 @@ public final class HostEngine {
     return Math.max(Times.plus(from, thresholds.spacingMs(h, now)), HostPoliteness.openAt(h));
   }
 
-  private static void setWake(HostState h, long next, EngineContext ctx) {
+  private static void setWake(HostState h, long next, EngineOutcome out) {
     if (next != h.wakeAt) {
       long previous = h.wakeAt;
       h.wakeAt = next;
-      ctx.reschedule(previous, next);
+      out.wakeMoved(previous, next);
     }
   }
 }

@@ -3,6 +3,7 @@ package io.recrawl.engine;
 import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.util.List;
@@ -27,7 +28,7 @@ class PageValuationTest {
     for (boolean expected : new boolean[] {true, false}) {
       EngineConfig cfg =
           config(Map.of("estimator.expected-value", expected, "estimator.optimism", 0.0));
-      LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+      LocalFrontier f = new LocalFrontier(cfg);
       Sink sink = new Sink();
       f.onStatus(fetched("http://a.example/x", T0, true), sink);
       long second = T0 + DAY / 10;
@@ -48,7 +49,7 @@ class PageValuationTest {
   @Test
   void aPageWithLittleEvidenceTakesItsPriorFromTheOtherPagesOfItsHost() {
     EngineConfig cfg = config(GAMMA);
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     // Twenty pages of slow.example stay unchanged over 20 days; one page of fresh.example is alike.
     for (int i = 0; i < 20; i++) {
@@ -79,8 +80,7 @@ class PageValuationTest {
     // Off, every page starts from estimator.prior-rate.
     LocalFrontier off =
         new LocalFrontier(
-            config(Map.of("estimator.host-prior", false, "estimator.posterior", "gamma")),
-            EngineListener.NONE);
+            config(Map.of("estimator.host-prior", false, "estimator.posterior", "gamma")));
     for (int i = 0; i < 20; i++) {
       off.onStatus(fetched("http://slow.example/p" + i, T0, true), sink);
       off.onStatus(fetched("http://slow.example/p" + i, T0 + 20 * DAY, false), sink);
@@ -103,7 +103,7 @@ class PageValuationTest {
 
   @Test
   void aHostWhoseSumsAreUnknownPlansFromTheConfiguredPriorAndLeavesThemAlone() {
-    LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of()));
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/p", T0, true), sink);
     HostState h = f.store("a.example").host();
@@ -119,7 +119,7 @@ class PageValuationTest {
 
   @Test
   void removedPagesTakeTheirEvidenceOutOfTheHostPrior() {
-    LocalFrontier f = new LocalFrontier(config(Map.of("error.remove", true)), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("error.remove", true)));
     Sink sink = new Sink();
     for (int i = 0; i < 3; i++) {
       f.onStatus(fetched("http://a.example/p" + i, T0, true), sink);
@@ -143,7 +143,7 @@ class PageValuationTest {
   @Test
   void aTrustworthyLastModifiedTellsTheEngineWhenThePageChanged() {
     EngineConfig cfg = config(Map.of("estimator.optimism", 0, "estimator.posterior", "gamma"));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
     long second = T0 + 10 * DAY;
@@ -174,7 +174,7 @@ class PageValuationTest {
   @Test
   void withoutTheExpectedValueAPageWithLittleEvidenceIsPlannedAsTheSlowerChangingPageItMayBe() {
     EngineConfig cfg = config(Map.of("estimator.expected-value", false));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
     PageState p = f.store("a.example").page("http://a.example/x");
@@ -196,7 +196,7 @@ class PageValuationTest {
 
   @Test
   void aKnownChangeRateInTheMetadataSetsTheEstimateAndLearningGoesOnFromThere() {
-    LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of()));
     Sink sink = new Sink();
     String url = "http://a.example/x";
     f.onStatus(
@@ -261,8 +261,8 @@ class PageValuationTest {
   @Test
   void aLyingHostsSignalsAreIgnored() {
     EngineConfig cfg = config(Map.of());
-    LocalFrontier lied = new LocalFrontier(cfg, EngineListener.NONE);
-    LocalFrontier plain = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier lied = new LocalFrontier(cfg);
+    LocalFrontier plain = new LocalFrontier(cfg);
     train(lied, "liar.example", true, true);
     train(plain, "liar.example", true, false);
     HostState h = lied.store("liar.example").host();
@@ -293,7 +293,7 @@ class PageValuationTest {
   @Test
   void aTruthfulHostsSignalsAreUsedOnceTrusted() {
     EngineConfig cfg = config(GAMMA);
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     train(f, "true.example", false, true);
     HostState h = f.store("true.example").host();
     PageValuation v = f.engine().valuation();
@@ -351,7 +351,7 @@ class PageValuationTest {
   void theGridPosteriorKeepsThePagesEvidenceAndPlansWithItsMoments() {
     EngineConfig cfg = config(Map.of());
     assertThat(cfg.gridPosterior).isTrue(); // the default
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     String url = "http://g.example/x";
     f.onStatus(fetched(url, T0, true), sink);
@@ -372,13 +372,13 @@ class PageValuationTest {
   void aPageLearnedBeforeTheGridKeepsItsEvidenceAtItsFirstGridFetch() {
     // Seen unchanged for 30 days under the Gamma (shape 1, rate 31): under the grid its next
     // verdict builds on 30 days of quiet, not on nothing.
-    LocalFrontier gamma = new LocalFrontier(config(GAMMA), EngineListener.NONE);
+    LocalFrontier gamma = new LocalFrontier(config(GAMMA));
     Sink sink = new Sink();
     String url = "http://old.example/x";
     gamma.onStatus(fetched(url, T0, true), sink);
     gamma.onStatus(fetched(url, T0 + 30 * DAY, false), sink);
     PageState learned = gamma.store("old.example").page(url);
-    LocalFrontier grid = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    LocalFrontier grid = new LocalFrontier(config(Map.of()));
     grid.onStatus(fetched(url, T0 + 30 * DAY, true), sink); // a page of the same host, fetched
     PageState p = grid.store("old.example").page(url);
     p.changeShape = learned.changeShape; // as restored from the earlier state

@@ -1,9 +1,8 @@
 package io.recrawl.sim.policy;
 
 import io.recrawl.engine.EngineConfig;
-import io.recrawl.engine.EngineListener;
 import io.recrawl.engine.GlobalLambdaController;
-import io.recrawl.engine.LocalFrontier;
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.sim.SimContext;
 import io.recrawl.sim.SimPolicy;
 import io.recrawl.sim.workload.Workload;
@@ -81,7 +80,7 @@ public final class CrawlValuePolicy implements SimPolicy {
       engineConfig = EngineConfig.with(settings);
     }
     Workload w = ctx.workload();
-    frontier = new LocalFrontier(engineConfig, EngineListener.NONE);
+    frontier = new LocalFrontier(engineConfig);
     frontier.useWakeWorker(true);
     controller = new GlobalLambdaController(engineConfig.grid, ctx.budget(), controlPeriodDays);
     tick = engineConfig.bucketMs / (double) EngineConfig.DAY_MS;

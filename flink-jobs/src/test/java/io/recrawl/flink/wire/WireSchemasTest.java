@@ -208,8 +208,8 @@ class WireSchemasTest {
             HostSchedulerFunction.BAD_CONTROL,
             HostSchedulerFunction.REJECTED_BY_ENGINE,
             HostSchedulerFunction.HOST_QUARANTINED,
-            io.recrawl.engine.EngineListener.HOST_FULL,
-            io.recrawl.engine.EngineListener.RATE_TABLE_FULL)) {
+            io.recrawl.engine.EngineOutcome.HOST_FULL,
+            io.recrawl.engine.EngineOutcome.RATE_TABLE_FULL)) {
       String json = DeadLetterCodec.toJson(DeadLetter.of("a.example", reason, "why", NOW));
       assertThat(errors(schema, json)).as(json).isEmpty();
     }

@@ -1,5 +1,7 @@
-package io.recrawl.engine;
+package io.recrawl.engine.local;
 
+import io.recrawl.engine.EngineConfig;
+import io.recrawl.engine.HostEngine;
 import java.util.concurrent.locks.LockSupport;
 
 /**

@@ -1,5 +1,13 @@
-package io.recrawl.engine;
+package io.recrawl.engine.local;
 
+import io.recrawl.engine.DemandLedger;
+import io.recrawl.engine.EngineConfig;
+import io.recrawl.engine.EngineContext;
+import io.recrawl.engine.EngineOutcome;
+import io.recrawl.engine.HostEngine;
+import io.recrawl.engine.HostState;
+import io.recrawl.engine.HostThreshold;
+import io.recrawl.engine.InMemoryHostStore;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.StatusEvent;
 import java.util.Arrays;
@@ -10,7 +18,9 @@ import java.util.function.Consumer;
 
 /**
  * Many hosts in memory with one timer per host: what the Flink job does with keyed state and
- * event-time timers, for the simulator and for tests. It runs the very same {@link HostEngine}.
+ * event-time timers, for the simulator and for tests. It runs the very same {@link HostEngine}, and
+ * applies each call's {@link EngineOutcome} at once: its wake-up to the host's timer, its demand to
+ * the ledger, its releases to the caller's consumer.
  */
 public final class LocalFrontier {
 
@@ -39,7 +49,9 @@ public final class LocalFrontier {
 
   private int freeCount;
   private final DemandLedger ledger;
-  private final EngineListener listener;
+  private final EngineContext context = new EngineContext();
+  private final EngineOutcome outcome = new EngineOutcome();
+  private Consumer<EngineOutcome> observer = o -> {};
   private final Map<String, Double> rateOverrides = new HashMap<>();
   private double globalLambda;
   private long now = Long.MIN_VALUE;
@@ -116,10 +128,18 @@ public final class LocalFrontier {
     freeIds[freeCount++] = h.id;
   }
 
-  public LocalFrontier(EngineConfig cfg, EngineListener listener) {
+  public LocalFrontier(EngineConfig cfg) {
     this.engine = new HostEngine(cfg);
     this.ledger = new DemandLedger(cfg.grid);
-    this.listener = listener;
+  }
+
+  /**
+   * Shows every call's outcome to {@code observer} once it is applied, in the order of the calls
+   * (for tests and reports: what was released and why, what was counted, what was refused).
+   */
+  public LocalFrontier observe(Consumer<EngineOutcome> observer) {
+    this.observer = observer;
+    return this;
   }
 
   public HostEngine engine() {
@@ -145,13 +165,10 @@ public final class LocalFrontier {
 
   /**
    * Computes wake-ups on a second thread when many hosts are due at once, with results identical to
-   * one thread's; only without a listener, which would hear of them out of order.
+   * one thread's: their outcomes are applied in turn.
    */
   public void useWakeWorker(boolean on) {
     if (on && worker == null) {
-      if (listener != EngineListener.NONE) {
-        throw new IllegalStateException("wake-ups run on two threads only without a listener");
-      }
       worker = new WakeWorker(engine.config());
     } else if (!on && worker != null) {
       close();
@@ -193,9 +210,13 @@ public final class LocalFrontier {
       setTimer(h, Long.MAX_VALUE);
       if (h.prepared != null && h.prepared.pending()) {
         worker.finish(h.prepared, engine);
-        apply(h, h.prepared, out);
+        apply(h, h.prepared.outcome(), out);
+        h.inFlight = h.prepared.inFlight;
+        h.ledgerRate = h.prepared.ledgerRate;
+        h.prepared.clear();
       } else {
-        engine.onWake(h.store, context(h, out));
+        engine.onWake(h.store, context(h), outcome);
+        apply(h, outcome, out);
         h.noteRecord();
       }
       if (h.store.host() == null) {
@@ -253,23 +274,22 @@ public final class LocalFrontier {
   }
 
   /**
-   * Applies a wake-up computed ahead as if it ran now: its timer moves, demand and releases in
-   * order.
+   * Applies one call's outcome, then forgets it: the host's timer moves, the ledger takes its
+   * demand, and its releases go out, in that order (the order of a wake-up computed ahead).
    */
-  private void apply(Host h, PreparedWake w, Consumer<CrawlRequest> out) {
-    for (int i = 0; i < w.wakeCount(); i++) {
-      setTimer(h, w.wake(i));
+  private void apply(Host h, EngineOutcome o, Consumer<CrawlRequest> out) {
+    if (o.wakeMoved()) {
+      setTimer(h, o.wakeAfter());
     }
-    List<double[]> demand = w.demand();
-    for (int i = 0; i < demand.size(); i += 2) {
-      ledger.replace(demand.get(i), demand.get(i + 1));
+    for (int i = 0; i < o.demandChanges(); i++) {
+      ledger.replace(o.demandBefore(i), o.demandAfter(i));
     }
-    for (CrawlRequest r : w.released()) {
-      out.accept(r);
+    List<CrawlRequest> released = o.releases();
+    for (int i = 0; i < released.size(); i++) {
+      out.accept(released.get(i));
     }
-    h.inFlight = w.inFlight;
-    h.ledgerRate = w.ledgerRate;
-    w.clear();
+    observer.accept(o);
+    o.clear();
   }
 
   /** Applies a status event at its own time (after firing the wake-ups before it). */
@@ -277,9 +297,11 @@ public final class LocalFrontier {
     advanceTo(e.time(), out);
     Host h = hosts.computeIfAbsent(e.host(), this::newHost);
     boolean fresh = h.store.host() == null;
-    engine.onStatus(h.store, e, context(h, out));
+    engine.onStatus(h.store, e, context(h), outcome);
+    apply(h, outcome, out);
     if (fresh && h.store.host() != null && rateOverrides.containsKey(e.host())) {
-      engine.onHostRate(h.store, rateOverrides.get(e.host()), context(h, out));
+      engine.onHostRate(h.store, rateOverrides.get(e.host()), context(h), outcome);
+      apply(h, outcome, out);
     }
     h.noteRecord();
     if (h.store.host() == null) {
@@ -297,7 +319,8 @@ public final class LocalFrontier {
     if (h == null) {
       throw new IllegalArgumentException("no such host: " + host);
     }
-    engine.planAt(h.store, url, due, context(h, out));
+    engine.planAt(h.store, url, due, context(h), outcome);
+    apply(h, outcome, out);
     h.noteRecord();
   }
 
@@ -306,7 +329,9 @@ public final class LocalFrontier {
     if (maxRate > 0
         && rateOverrides.size() >= engine.config().maxHostRates
         && !rateOverrides.containsKey(host)) {
-      listener.refused(EngineListener.RATE_TABLE_FULL, engine.config().hostRatesFullDetail());
+      outcome.refuse(EngineOutcome.RATE_TABLE_FULL, engine.config().hostRatesFullDetail());
+      observer.accept(outcome);
+      outcome.clear();
       return;
     }
     if (maxRate > 0) {
@@ -316,7 +341,8 @@ public final class LocalFrontier {
     }
     Host h = hosts.get(host);
     if (h != null) {
-      engine.onHostRate(h.store, maxRate, context(h, out));
+      engine.onHostRate(h.store, maxRate, context(h), outcome);
+      apply(h, outcome, out);
       h.noteRecord();
     }
   }
@@ -422,33 +448,11 @@ public final class LocalFrontier {
     heapIndex[id] = i;
   }
 
-  private EngineContext context(Host host, Consumer<CrawlRequest> out) {
-    HostCall call =
-        new HostCall() {
-          @Override
-          public void release(CrawlRequest request) {
-            out.accept(request);
-          }
-
-          @Override
-          public void reschedule(long previous, long next) {
-            setTimer(host, next);
-          }
-
-          @Override
-          public void replaceDemand(double[] before, double[] after) {
-            ledger.replace(before, after);
-          }
-
-          @Override
-          public EngineListener listener() {
-            return listener;
-          }
-        };
-    call.begin(host.name, now, globalLambda);
+  private EngineContext context(Host host) {
+    context.begin(host.name, now, globalLambda);
     if (advanceEnd != Long.MIN_VALUE) {
-      call.advancing(answeredUntil, advanceEnd);
+      context.advancing(answeredUntil, advanceEnd);
     }
-    return call;
+    return context;
   }
 }
