@@ -240,7 +240,7 @@ public final class PageValuation {
     if (known != null) {
       setChangeStats(h, p, cfg.estimator.known(known));
     }
-    String signature = e.first("signature");
+    String signature = e.first(StatusEvent.SIGNATURE_KEY);
     String etag = e.first("protocol.etag");
     long sigHash = signature == null ? 0 : hash64(signature);
     int etagHash = etag == null ? 0 : etag.hashCode() | 1;

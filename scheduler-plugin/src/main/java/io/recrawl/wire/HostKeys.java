@@ -109,14 +109,7 @@ public final class HostKeys {
     // WHATWG parser (OkHttp) would reach another host.
     URL parsed = Urls.parse(url);
     String scheme = parsed.getProtocol().toLowerCase(Locale.ROOT);
-    int defaultPort;
-    if (scheme.equals("http")) {
-      defaultPort = 80;
-    } else if (scheme.equals("https")) {
-      defaultPort = 443;
-    } else {
-      throw new IllegalArgumentException("scheme '" + scheme + "' is not http or https");
-    }
+    int defaultPort = Urls.defaultPort(scheme);
     String host = normaliseHost(parsed.getHost());
     if (mode == Mode.BY_DOMAIN) {
       return domainOf(host);
@@ -186,14 +179,10 @@ public final class HostKeys {
   }
 
   private static int port(String port, String whole) {
-    if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(c -> c >= '0' && c <= '9')) {
+    if (port.isEmpty() || !Urls.validPort(port)) {
       throw new IllegalArgumentException("bad port in '" + whole + "'");
     }
-    int p = Integer.parseInt(port);
-    if (p > 65535) {
-      throw new IllegalArgumentException("bad port in '" + whole + "'");
-    }
-    return p;
+    return Integer.parseInt(port);
   }
 
   /**

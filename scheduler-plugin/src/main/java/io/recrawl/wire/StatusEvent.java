@@ -31,6 +31,15 @@ public record StatusEvent(
    */
   public static final String CHANGE_RATE_KEY = "recrawl.change-rate";
 
+  /** StormCrawler's metadata key of the fetch's HTTP status. */
+  public static final String STATUS_CODE_KEY = "fetch.statusCode";
+
+  /** StormCrawler's metadata key of the content's signature (its MD5 parse filter). */
+  public static final String SIGNATURE_KEY = "signature";
+
+  /** StormCrawler's metadata key of the previous fetch's signature. */
+  public static final String SIGNATURE_OLD_KEY = "signatureOld";
+
   /** The same event at another time (a replay that spreads or moves events). */
   public StatusEvent at(long otherTime) {
     return new StatusEvent(url, host, status, otherTime, metadata, changed, weight, httpStatus);
@@ -53,7 +62,7 @@ public record StatusEvent(
     if (httpStatus != null) {
       return httpStatus;
     }
-    String code = first("fetch.statusCode");
+    String code = first(STATUS_CODE_KEY);
     if (code == null) {
       return null;
     }

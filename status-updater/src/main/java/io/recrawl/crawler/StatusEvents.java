@@ -20,9 +20,9 @@ import java.util.function.Function;
 public final class StatusEvents {
 
   /** Keys the Flink job reads as change evidence, under the names it reads them by. */
-  static final String SIGNATURE = "signature";
+  static final String SIGNATURE = StatusEvent.SIGNATURE_KEY;
 
-  static final String STATUS_CODE = "fetch.statusCode";
+  static final String STATUS_CODE = StatusEvent.STATUS_CODE_KEY;
   static final String ETAG = "protocol.etag";
   static final String LAST_MODIFIED = "protocol.last-modified";
   static final String DATE = "protocol.date";

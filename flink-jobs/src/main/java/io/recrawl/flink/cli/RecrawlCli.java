@@ -1,5 +1,8 @@
 package io.recrawl.flink.cli;
 
+import io.recrawl.sim.cli.EstimatorReport;
+import io.recrawl.sim.cli.SimulateCommand;
+import io.recrawl.sim.cli.WorkloadCommand;
 import java.util.Arrays;
 
 /** Entry point of {@code bin/recrawl} and of the shaded job jar: dispatches sub-commands. */

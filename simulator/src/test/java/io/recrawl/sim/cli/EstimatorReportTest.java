@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.sim.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

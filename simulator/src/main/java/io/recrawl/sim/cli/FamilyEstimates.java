@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.sim.cli;
 
 import io.recrawl.estimate.ChangeRateEstimator;
 import io.recrawl.estimate.ChangeStats;

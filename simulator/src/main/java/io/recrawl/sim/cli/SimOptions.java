@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.sim.cli;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,12 +11,12 @@ import java.util.Set;
  * Parses {@code --name value}, {@code --flag} and multi-valued {@code --name a b c} options for the
  * workload, simulate and bench commands; unknown or missing options are errors, never ignored.
  */
-final class SimOptions {
+public final class SimOptions {
 
   private final Map<String, List<String>> values = new HashMap<>();
   private final Set<String> used = new HashSet<>();
 
-  SimOptions(String[] args, Set<String> flags, Set<String> multi) {
+  public SimOptions(String[] args, Set<String> flags, Set<String> multi) {
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (!a.startsWith("--")) {
@@ -47,18 +47,18 @@ final class SimOptions {
     }
   }
 
-  boolean flag(String name) {
+  public boolean flag(String name) {
     used.add(name);
     return values.containsKey(name);
   }
 
-  String string(String name, String fallback) {
+  public String string(String name, String fallback) {
     used.add(name);
     List<String> v = values.get(name);
     return v == null ? fallback : v.get(v.size() - 1);
   }
 
-  String required(String name) {
+  public String required(String name) {
     String v = string(name, null);
     if (v == null) {
       throw new IllegalArgumentException("--" + name + " is required");
@@ -66,12 +66,12 @@ final class SimOptions {
     return v;
   }
 
-  List<String> list(String name) {
+  public List<String> list(String name) {
     used.add(name);
     return values.getOrDefault(name, List.of());
   }
 
-  double number(String name, double fallback) {
+  public double number(String name, double fallback) {
     String v = string(name, null);
     if (v == null) {
       return fallback;
@@ -83,7 +83,7 @@ final class SimOptions {
     }
   }
 
-  long integer(String name, long fallback) {
+  public long integer(String name, long fallback) {
     String v = string(name, null);
     if (v == null) {
       return fallback;
@@ -96,7 +96,7 @@ final class SimOptions {
   }
 
   /** Fails on any option that no code asked for (a typo must not silently change a run). */
-  void rejectUnknown() {
+  public void rejectUnknown() {
     for (String k : values.keySet()) {
       if (!used.contains(k)) {
         throw new IllegalArgumentException("unknown option --" + k);

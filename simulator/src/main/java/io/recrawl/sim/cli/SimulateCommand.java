@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.sim.cli;
 
 import io.recrawl.engine.EngineConfig;
 import io.recrawl.estimate.ChangeRateEstimator;
@@ -54,7 +54,7 @@ public final class SimulateCommand {
     return m;
   }
 
-  static String usage() {
+  public static String usage() {
     return String.join(
         "\n",
         "usage: bin/recrawl simulate --workload DIR --budget CRAWLS_PER_DAY --days D [--warmup-days W]",

@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.sim.cli;
 
 import io.recrawl.sim.workload.BingImporter;
 import io.recrawl.sim.workload.Workload;
@@ -34,7 +34,7 @@ public final class WorkloadCommand {
     }
   }
 
-  static String usage() {
+  public static String usage() {
     return String.join(
         "\n",
         "usage: bin/recrawl workload generate --pages N --hosts H --seed S --out DIR",

@@ -23,8 +23,6 @@ public final class Simulator {
   /** StormCrawler's metadata keys: the fetch's response time (ms), its HTTP status. */
   public static final String LOADING_TIME_KEY = "fetch.loadingTime";
 
-  public static final String STATUS_CODE_KEY = "fetch.statusCode";
-
   /** The Retry-After header, as StormCrawler's protocol metadata carries it. */
   public static final String RETRY_AFTER_KEY = "protocol.retry-after";
 
@@ -383,9 +381,9 @@ public final class Simulator {
       crawlSeries.addPoint(t, 1);
       Map<String, List<String>> metadata =
           r.retryAfter() == null
-              ? Map.of(STATUS_CODE_KEY, List.of(Integer.toString(r.httpStatus())))
+              ? Map.of(StatusEvent.STATUS_CODE_KEY, List.of(Integer.toString(r.httpStatus())))
               : Map.of(
-                  STATUS_CODE_KEY,
+                  StatusEvent.STATUS_CODE_KEY,
                   List.of(Integer.toString(r.httpStatus())),
                   RETRY_AFTER_KEY,
                   List.of(r.retryAfter()));

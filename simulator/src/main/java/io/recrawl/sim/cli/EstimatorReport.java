@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.sim.cli;
 
 import io.recrawl.estimate.ChangeRateEstimator;
 import io.recrawl.estimate.EstimatorEvaluation;
@@ -14,7 +14,7 @@ public final class EstimatorReport {
 
   private EstimatorReport() {}
 
-  static final String USAGE =
+  public static final String USAGE =
       String.join(
           "\n",
           "usage: bin/recrawl estimator-report [--seed S] [--pages N] [--min-rate R] [--max-rate R]",
