@@ -1,10 +1,8 @@
 package io.recrawl.engine;
 
 import io.recrawl.estimate.ChangeStats;
-import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
-import java.util.Map;
 
 /**
  * The per-host scheduling engine: it applies status events to a host's pages and, when the host
@@ -32,21 +30,21 @@ public final class HostEngine {
   private final PageValuation valuation;
   private final DueIndex dueIndex;
   private final HostDemand demand;
-  private final FreeSlotSearch freeSlots;
   private final MetadataTransfer metadataTransfer;
   private final HostPoliteness politeness;
   private final Leases leases;
+  private final Releases releases;
 
   public HostEngine(EngineConfig cfg) {
     this.cfg = cfg;
     this.thresholds = new HostThreshold(cfg);
     this.valuation = new PageValuation(cfg);
     this.dueIndex = new DueIndex(cfg, valuation);
-    this.freeSlots = new FreeSlotSearch(dueIndex, valuation);
     this.demand = new HostDemand(cfg, thresholds, valuation);
     this.metadataTransfer = new MetadataTransfer(cfg);
     this.politeness = new HostPoliteness(cfg, thresholds);
     this.leases = new Leases(cfg);
+    this.releases = new Releases(cfg, thresholds, valuation, dueIndex, demand, politeness, leases);
   }
 
   public EngineConfig config() {
@@ -111,7 +109,7 @@ public final class HostEngine {
           out.duplicate();
           return;
         }
-        finish(store, h, now, ctx, out);
+        releases.finish(store, h, now, ctx, out);
         return;
       }
       p = newPage(h, e, out);
@@ -120,7 +118,7 @@ public final class HostEngine {
       demand.setContribution(h, p, true);
       // A new host's first pages come together (a seed list, a sitemap) and go best first at its
       // first wake-up.
-      if (newHost || !sendAtOnce(store, h, p, e.url(), now, ctx, out)) {
+      if (newHost || !releases.sendAtOnce(store, h, p, e.url(), now, ctx, out)) {
         dueIndex.index(store, h, p, e.url(), now, now);
       }
     } else {
@@ -134,7 +132,7 @@ public final class HostEngine {
         // What it says of the host still counts.
         politeness.observe(h, e, ctx.host(), now, out);
         out.staleStatus();
-        finish(store, h, now, ctx, out);
+        releases.finish(store, h, now, ctx, out);
         return;
       }
       if (p.inFlight()) {
@@ -152,7 +150,7 @@ public final class HostEngine {
         // Not the page's fault: it keeps its status and errors, and goes when the block ends.
         p.forced = true;
         dueIndex.index(store, h, p, e.url(), Math.max(now, HostPoliteness.openAt(h)), now);
-        finish(store, h, now, ctx, out);
+        releases.finish(store, h, now, ctx, out);
         return;
       }
       switch (e.status()) {
@@ -184,7 +182,7 @@ public final class HostEngine {
           markError(store, h, p, e.url(), now, ctx, out);
       }
     }
-    finish(store, h, now, ctx, out);
+    releases.finish(store, h, now, ctx, out);
   }
 
   /**
@@ -219,7 +217,7 @@ public final class HostEngine {
       HostStore store, HostState h, StatusEvent e, long now, EngineContext ctx, EngineOutcome out) {
     if (e.status() != CrawlStatus.DISCOVERED) {
       politeness.observe(h, e, ctx.host(), now, out);
-      finish(store, h, now, ctx, out);
+      releases.finish(store, h, now, ctx, out);
     }
     out.refuse(
         EngineOutcome.HOST_FULL,
@@ -296,9 +294,16 @@ public final class HostEngine {
     long now = ctx.now();
     p.forced = true;
     dueIndex.index(store, h, p, url, due, now);
-    setWake(h, nextWake(h, now, ctx.globalLambda(), h.lastRelease), out);
+    Releases.setWake(h, releases.nextWake(h, now, ctx.globalLambda(), h.lastRelease), out);
     demand.settle(h, now, out, false);
     store.putHost(h);
+  }
+
+  /**
+   * The host's wake-up: re-check due pages against the current threshold and release the best one.
+   */
+  public void onWake(HostStore store, EngineContext ctx, EngineOutcome out) {
+    releases.onWake(store, ctx, out);
   }
 
   /** A control-stream override of the host's rate limit (0 or less removes it). */
@@ -308,213 +313,7 @@ public final class HostEngine {
       return; // overrides for hosts without pages are kept by the caller, not in keyed state
     }
     h.overrideRate = maxRate > 0 ? maxRate : 0;
-    finish(store, h, ctx.now(), ctx, out);
-  }
-
-  // ---------------------------------------------------------------- wake-ups
-
-  /**
-   * The host's wake-up: re-check due pages against the current threshold and release the best one.
-   */
-  public void onWake(HostStore store, EngineContext ctx, EngineOutcome out) {
-    HostState h = store.host();
-    if (h == null) {
-      return;
-    }
-    long now = ctx.now();
-    double lambda0 = ctx.globalLambda();
-    double theta = thresholds.threshold(h, lambda0, now);
-
-    int budget = cfg.maxSlotsPerWake;
-    while (!h.due.isEmpty() && dueIndex.bucketEnd(h.due.firstBucket()) <= now && budget-- > 0) {
-      DueIndex.Taken t = DueIndex.take(store, h.due, DueIndex.DUE, h.due.firstBucket());
-      if (t == null) {
-        continue;
-      }
-      PageState p = t.page();
-      String url = t.url();
-      if (p.inFlight()) {
-        long recheck = leases.recheckAt(p, ctx);
-        if (recheck != Leases.RAN_OUT) {
-          dueIndex.index(store, h, p, url, recheck, now);
-          continue;
-        }
-        leases.expire(h, p);
-        out.leaseExpired();
-      }
-      if (p.status == CrawlStatus.ERROR.ordinal() && !p.forced) {
-        // An ERROR page waits for nothing but its purge (a retry would be forced).
-        if (now >= errorPurgeAt(p)) {
-          removePage(store, h, p, url, ctx, out);
-        } else {
-          dueIndex.index(store, h, p, url, errorPurgeAt(p), now);
-        }
-        continue;
-      }
-      double v = valuation.crawlValue(h, p, now);
-      if (valuation.floorReached(p, now)) {
-        // Overdue by revisit.max-interval: it goes before every page that is merely due, or a host
-        // that its due pages keep busy would never honour the floor.
-        dueIndex.pushReady(store, h, p, url, Double.MAX_VALUE);
-      } else if (goes(p, v, theta, now)) {
-        dueIndex.pushReady(store, h, p, url, v);
-      } else {
-        dueIndex.schedule(store, h, p, url, theta, now);
-      }
-    }
-
-    if (h.pages <= 0) {
-      // Its last pages were purged, or it is a record kept for its politeness evidence: does that
-      // still hold?
-      finish(store, h, now, ctx, out);
-      return;
-    }
-    boolean slotOpen = slotOpen(h, now);
-    boolean sent = false;
-    if (slotOpen) {
-      sent = !h.ready.isEmpty() && dispatchOne(store, h, now, theta, lambda0, ctx, out);
-      if (!sent && theta > lambda0) { // the host's own limit binds (see HostThreshold#constrained)
-        sent = pullForward(store, h, now, theta, lambda0, ctx, out);
-      }
-    }
-
-    // budget < 0: overdue slots remain. Nothing sent at an open slot: the next try is one spacing
-    // away (the slot counts from now), so a limited host with nothing worth sending does not spin.
-    long next =
-        budget < 0 ? now + 1 : nextWake(h, now, lambda0, slotOpen && !sent ? now : h.lastRelease);
-    setWake(h, next, out);
-    demand.settle(h, now, out, false);
-    store.putHost(h);
-  }
-
-  /** Releases the highest-value ready page that still clears the threshold; false if none did. */
-  private boolean dispatchOne(
-      HostStore store,
-      HostState h,
-      long now,
-      double theta,
-      double lambda0,
-      EngineContext ctx,
-      EngineOutcome out) {
-    int budget = cfg.maxSlotsPerWake;
-    while (!h.ready.isEmpty() && budget-- > 0) {
-      DueIndex.Taken t = DueIndex.take(store, h.ready, DueIndex.READY, h.ready.lastBucket());
-      if (t == null) {
-        continue;
-      }
-      PageState p = t.page();
-      String url = t.url();
-      double v = valuation.crawlValue(h, p, now);
-      if (!(goes(p, v, theta, now) || valuation.floorReached(p, now))) {
-        dueIndex.schedule(store, h, p, url, theta, now); // the threshold rose while it waited
-        continue;
-      }
-      release(store, h, p, url, now, v, theta, ctx, out);
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * Whether a due page goes: a forced retry, or its value at the threshold once {@code
-   * revisit.min-interval} has passed.
-   */
-  private boolean goes(PageState p, double v, double theta, long now) {
-    return p.forced || (v >= theta && valuation.revisitAllowed(p, now));
-  }
-
-  /**
-   * A limited host with a free slot and nothing ready sends early the best candidate of its {@link
-   * FreeSlotSearch}, if that page is worth a crawl at the global price; returns whether it sent
-   * one. The host's limit is the scarce resource: a slot left unused is a crawl lost, and pages
-   * fall due in clumps, not evenly.
-   */
-  private boolean pullForward(
-      HostStore store,
-      HostState h,
-      long now,
-      double theta,
-      double lambda0,
-      EngineContext ctx,
-      EngineOutcome out) {
-    FreeSlotSearch.Candidate best = freeSlots.best(store, h, now, theta);
-    if (best == null) {
-      return false;
-    }
-    if (best.value() >= lambda0) {
-      release(store, h, best.page(), best.url(), now, best.value(), theta, ctx, out);
-      return true;
-    }
-    dueIndex.schedule(store, h, best.page(), best.url(), theta, now);
-    return false;
-  }
-
-  /**
-   * Releases a page discovered while its host is idle in the same call, instead of at the host's
-   * next wake-up: nothing ready, no due bucket begun, nothing released at this instant, the pacing
-   * and room in flight allow a release now, and the page clears the threshold. A wake-up would send
-   * the same page, its host's only candidate, up to a due bucket later, at the cost of a slot
-   * written, read and deleted, a second write of the page, and a timer. Returns whether it sent it.
-   * A page below the threshold of a host whose own limit binds is left to the wake-up, whose
-   * free-slot search compares it with the host's due pages.
-   */
-  private boolean sendAtOnce(
-      HostStore store,
-      HostState h,
-      PageState p,
-      String url,
-      long now,
-      EngineContext ctx,
-      EngineOutcome out) {
-    if (!h.ready.isEmpty() || (!h.due.isEmpty() && h.due.firstBucket() * cfg.bucketMs <= now)) {
-      return false; // other pages may be due: the wake-up compares them
-    }
-    // Not twice in one instant: the rest of a burst goes at the wake-up, best first.
-    if (now <= h.lastRelease || !slotOpen(h, now)) {
-      return false;
-    }
-    double theta = thresholds.threshold(h, ctx.globalLambda(), now);
-    double v = valuation.crawlValue(h, p, now);
-    if (!(v >= theta)) {
-      return false;
-    }
-    release(store, h, p, url, now, v, theta, ctx, out);
-    return true;
-  }
-
-  /** Whether the host's pacing and its room in flight allow a release now. */
-  private boolean slotOpen(HostState h, long now) {
-    return now >= nextSlot(h, h.lastRelease, now) && h.inFlight < thresholds.maxInFlight(h, now);
-  }
-
-  private void release(
-      HostStore store,
-      HostState h,
-      PageState p,
-      String url,
-      long now,
-      double v,
-      double theta,
-      EngineContext ctx,
-      EngineOutcome out) {
-    long due = Math.min(now, valuation.dueTime(h, p, theta, now));
-    ReleaseReason reason = ReleaseReason.of(p, v, theta, valuation.floorReached(p, now));
-    p.forced = false;
-    p.leaseUntil = Times.plus(now, leases.durationMs(p));
-    h.inFlight++;
-    h.lastRelease = now;
-    dueIndex.index(store, h, p, url, p.leaseUntil, now);
-    CrawlRequest request =
-        new CrawlRequest(
-            url,
-            ctx.host(),
-            p.metadata == null ? Map.of() : p.metadata,
-            now,
-            due,
-            v,
-            theta,
-            p.leaseUntil);
-    out.released(request, reason, thresholds.maxRate(h, now));
+    releases.finish(store, h, ctx.now(), ctx, out);
   }
 
   private void schedule(
@@ -548,93 +347,17 @@ public final class HostEngine {
     p.status = (byte) CrawlStatus.ERROR.ordinal();
     demand.setContribution(h, p, false);
     if (cfg.errorRemove) {
-      removePage(store, h, p, url, ctx, out);
+      releases.removePage(store, h, p, url, ctx, out);
       return;
     }
     long retryAt = cfg.errorRetryMs > 0 ? Times.plus(now, cfg.errorRetryMs) : Long.MAX_VALUE;
-    long purgeAt = errorPurgeAt(p);
+    long purgeAt = releases.errorPurgeAt(p);
     p.forced = retryAt < purgeAt;
     if (Math.min(retryAt, purgeAt) == Long.MAX_VALUE) {
       DueIndex.unindex(store, p);
       store.putPage(url, p);
     } else {
       dueIndex.index(store, h, p, url, Math.min(retryAt, purgeAt), now);
-    }
-  }
-
-  /** When an ERROR page leaves state; Long.MAX_VALUE = never ({@code error.purge-after} 0). */
-  private long errorPurgeAt(PageState p) {
-    return cfg.errorPurgeMs > 0 ? Times.plus(p.errorSince, cfg.errorPurgeMs) : Long.MAX_VALUE;
-  }
-
-  private void removePage(
-      HostStore store, HostState h, PageState p, String url, EngineContext ctx, EngineOutcome out) {
-    DueIndex.unindex(store, p);
-    store.removePage(url);
-    valuation.countLearnedRate(h, p, -1);
-    h.pages--;
-    out.pageRemoved();
-    out.stateChanged(-1, 0);
-  }
-
-  private void finish(
-      HostStore store, HostState h, long now, EngineContext ctx, EngineOutcome out) {
-    if (h.pages <= 0) {
-      // A host without pages keeps its record while what it said still binds (a Retry-After, a
-      // back-off, a learned capacity): a page discovered meanwhile must not find it forgotten.
-      long heldUntil = politeness.heldUntil(h, now);
-      if (heldUntil > now) {
-        setWake(h, heldUntil, out);
-        demand.settle(h, now, out, false);
-        store.putHost(h);
-        return;
-      }
-      store.removeHost();
-      setWake(h, Long.MAX_VALUE, out);
-      demand.settle(h, now, out, true);
-      out.stateChanged(0, -1);
-      return;
-    }
-    long next = nextWake(h, now, ctx.globalLambda(), h.lastRelease);
-    if (next < h.wakeAt || h.wakeAt <= now) {
-      setWake(h, next, out);
-    }
-    demand.settle(h, now, out, false);
-    store.putHost(h);
-  }
-
-  /**
-   * The host's next wake-up: the end of its first due bucket, or its next dispatch slot (one
-   * spacing after {@code slotFrom}) if a page is ready or the host is limited, and it has room in
-   * flight.
-   */
-  private long nextWake(HostState h, long now, double lambda0, long slotFrom) {
-    long next =
-        h.due.isEmpty()
-            ? Long.MAX_VALUE
-            : Math.max(now + 1, dueIndex.bucketEnd(h.due.firstBucket()));
-    boolean wantsSlot =
-        !h.ready.isEmpty() || (!h.due.isEmpty() && thresholds.constrained(h, lambda0, now));
-    // With its crawler full, the host waits for a status or a lease expiry instead.
-    if (wantsSlot && h.inFlight < thresholds.maxInFlight(h, now)) {
-      next = Math.min(next, Math.max(now + 1, nextSlot(h, slotFrom, now)));
-    }
-    return next;
-  }
-
-  /**
-   * The first instant after {@code from} at which the host's pacing, and any block or park, allow a
-   * release.
-   */
-  private long nextSlot(HostState h, long from, long now) {
-    return Math.max(Times.plus(from, thresholds.spacingMs(h, now)), HostPoliteness.openAt(h));
-  }
-
-  private static void setWake(HostState h, long next, EngineOutcome out) {
-    if (next != h.wakeAt) {
-      long previous = h.wakeAt;
-      h.wakeAt = next;
-      out.wakeMoved(previous, next);
     }
   }
 }

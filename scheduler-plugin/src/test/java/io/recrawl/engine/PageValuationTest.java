@@ -232,7 +232,7 @@ class PageValuationTest {
         host,
         status,
         time,
-        Map.of(PageValuation.SIGNAL_KEY, List.of(Long.toString(lastmod))),
+        Map.of(ChangeSignals.SIGNAL_KEY, List.of(Long.toString(lastmod))),
         changed,
         null,
         null);
@@ -268,7 +268,7 @@ class PageValuationTest {
     HostState h = lied.store("liar.example").host();
     assertThat(h.signalChangedMade).isEqualTo(40f);
     assertThat(h.signalChangedHeld).isEqualTo(14f); // only the pages that did change
-    assertThat(lied.engine().valuation().trusted(h, true)).isFalse();
+    assertThat(lied.engine().valuation().signals().trusted(h, true)).isFalse();
     // Between fetches the liar says "changed" of every page: nothing moves.
     long later = T0 + 12 * DAY;
     Sink sink = new Sink();
@@ -300,8 +300,8 @@ class PageValuationTest {
     assertThat(h.signalChangedMade).isEqualTo(14f);
     assertThat(h.signalChangedHeld).isEqualTo(14f);
     assertThat(h.signalUnchangedMade).isEqualTo(26f);
-    assertThat(v.trusted(h, true)).isFalse(); // 15/16 < 0.95: not yet
-    assertThat(v.trusted(h, false)).isFalse(); // 27/28 < 0.99: not yet
+    assertThat(v.signals().trusted(h, true)).isFalse(); // 15/16 < 0.95: not yet
+    assertThat(v.signals().trusted(h, false)).isFalse(); // 27/28 < 0.99: not yet
     long second = T0 + 10 * DAY;
     Sink sink = new Sink();
     // Untrusted, neither kind of claim changes anything.
@@ -314,9 +314,9 @@ class PageValuationTest {
     assertThat(f.store("true.example").page(q).ageFrom).isZero();
     // Once trusted, an "unchanged" signal two days after the fetch restarts the page's age there.
     for (int k = 0; k < 80; k++) {
-      PageValuation.checkSignal(h, false, false);
+      ChangeSignals.checkSignal(h, false, false);
     }
-    assertThat(v.trusted(h, false)).isTrue(); // 107/108
+    assertThat(v.signals().trusted(h, false)).isTrue(); // 107/108
     PageState p = f.store("true.example").page(url);
     double before = v.crawlValue(h, p, second + 5 * DAY);
     f.onStatus(withSignal(url, CrawlStatus.DISCOVERED, second + 2 * DAY, null, T0 - DAY), sink);
@@ -332,9 +332,9 @@ class PageValuationTest {
     assertThat(p.changeRate).isEqualTo((float) expected.rate());
     // A "changed" claim between fetches changes nothing, trusted or not.
     for (int k = 0; k < 10; k++) {
-      PageValuation.checkSignal(h, true, true);
+      ChangeSignals.checkSignal(h, true, true);
     }
-    assertThat(v.trusted(h, true)).isTrue();
+    assertThat(v.signals().trusted(h, true)).isTrue();
     f.onStatus(withSignal(q, CrawlStatus.DISCOVERED, second + DAY, null, second + DAY / 2), sink);
     assertThat(f.store("true.example").page(q).ageFrom).isZero();
     // With both kinds trusted, a fetch's signal dates the change: "a change then, none since".

@@ -101,6 +101,7 @@ public class HostSchedulerFunction
   private String partitionMode;
   private long quarantineMaxHosts;
   private transient double[] restoredPriorMass;
+  private transient EngineConfig config;
 
   private transient HostEngine engine;
   private transient FlinkHostStore store;
@@ -116,8 +117,9 @@ public class HostSchedulerFunction
   private transient long wakeCount;
 
   /**
-   * @param engineSettings the engine keys of {@link EngineConfig#KEYS} (the {@code recrawl.engine}
-   *     section of the configuration); validated here, so a bad value fails at job build time
+   * @param engineSettings the engine keys of {@link io.recrawl.engine.EngineKeys#ALL} (the {@code
+   *     recrawl.engine} section of the configuration); validated here, so a bad value fails at job
+   *     build time
    * @param initialGlobalLambda λ_0 until the first LAMBDA message arrives
    * @param decisionLog whether to put a {@link ReleaseDecision} on {@link #DECISIONS} for every
    *     request; off, none is built
@@ -174,9 +176,12 @@ public class HostSchedulerFunction
     return partitionMode;
   }
 
-  /** The engine settings, parsed (for the operator's checks on restore, before {@link #open}). */
+  /** The engine settings, parsed once per task (the operator reads them before {@link #open}). */
   EngineConfig engineConfig() {
-    return EngineConfig.fromMap(engineSettings, "recrawl.engine.");
+    if (config == null) {
+      config = EngineConfig.fromMap(engineSettings, "recrawl.engine.");
+    }
+    return config;
   }
 
   /**
@@ -401,18 +406,7 @@ public class HostSchedulerFunction
     long now = Math.max(ctx.currentWatermark(), m.time());
     if (demand.stale()) {
       flushHostRecords(); // the rebuild reads RocksDB
-      demand.rebuild(
-          ctx,
-          SchedulerState.hostDescriptor(),
-          HOST_RATES,
-          (host, state) -> {
-            try {
-              return state.value();
-            } catch (Exception unreadable) {
-              quarantine.quarantineOrThrow(host, unreadable, now);
-              return null;
-            }
-          });
+      demand.rebuild(ctx, quarantine, now);
     }
     quarantine.sendLetters(ctx::output);
     switch (m.kind()) {

@@ -6,9 +6,7 @@ import io.recrawl.engine.GlobalLambdaController;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.HostThreshold;
 import java.util.Map;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.runtime.state.KeyedStateFunction;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 
@@ -60,27 +58,25 @@ final class SubtaskDemand {
     return !rebuilt;
   }
 
-  /** One host record read in the rebuild's pass, or null where it could not be read. */
-  interface HostReader {
-    HostState read(String host, ValueState<HostState> state);
-  }
-
   /**
-   * Rebuilds the ledger and the subtask's counts from keyed state and the host-rate table, reading
-   * each record with {@code reader} (which quarantines a record it cannot read).
+   * Rebuilds the ledger and the subtask's counts from keyed state and the host-rate table; a host
+   * record that cannot be read is quarantined, or fails the job (see {@link Quarantine}).
    */
   void rebuild(
-      KeyedBroadcastProcessFunction<String, ?, ?, ?>.Context ctx,
-      ValueStateDescriptor<HostState> hosts,
-      MapStateDescriptor<String, Double> hostRates,
-      HostReader reader)
+      KeyedBroadcastProcessFunction<String, ?, ?, ?>.Context ctx, Quarantine quarantine, long now)
       throws Exception {
     DemandLedger fresh = new DemandLedger(cfg.grid);
     long[] counts = new long[3];
     double[] inFlight = new double[1];
     KeyedStateFunction<String, ValueState<HostState>> add =
         (host, state) -> {
-          HostState h = reader.read(host, state);
+          HostState h;
+          try {
+            h = state.value();
+          } catch (Exception unreadable) {
+            quarantine.quarantineOrThrow(host, unreadable, now);
+            return;
+          }
           if (h != null) {
             fresh.replace(null, thresholds.ledgerContribution(h));
             counts[0]++;
@@ -89,10 +85,11 @@ final class SubtaskDemand {
             inFlight[0] += inFlightForBudget(h);
           }
         };
-    ctx.applyToKeyedState(hosts, add);
+    ctx.applyToKeyedState(SchedulerState.hostDescriptor(), add);
     ledger = fresh;
     int overrides = 0;
-    for (Map.Entry<String, Double> ignored : ctx.getBroadcastState(hostRates).immutableEntries()) {
+    for (Map.Entry<String, Double> ignored :
+        ctx.getBroadcastState(SchedulerState.hostRatesDescriptor()).immutableEntries()) {
       overrides++;
     }
     metrics.hostRateOverrides = overrides;
