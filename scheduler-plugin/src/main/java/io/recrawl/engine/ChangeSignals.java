@@ -18,12 +18,9 @@ final class ChangeSignals {
     this.cfg = cfg;
   }
 
-  /** The metadata key of a page's change signal: a sitemap's lastmod, a feed's date, a ping. */
-  public static final String SIGNAL_KEY = "sitemap.lastmod";
-
   /** The event's change signal as epoch ms, or -1 when it has none. */
   static long signalDate(StatusEvent e) {
-    Long d = ChangeEvidence.parseDate(e.first(SIGNAL_KEY));
+    Long d = ChangeEvidence.parseDate(e.first(StatusEvent.SIGNAL_KEY));
     return d == null || d < 0 ? -1 : d;
   }
 
@@ -52,12 +49,13 @@ final class ChangeSignals {
   }
 
   /**
-   * A change signal between fetches (a page discovered again with {@link #SIGNAL_KEY}): if the
-   * host's "unchanged" claims are trusted, a page said to be unchanged since its fetch was fresh at
-   * the signal (its age restarts there, and its next fetch learns "unchanged until then"). Returns
-   * whether the page's value changed; an untrusted signal, or a "changed" one, changes nothing.
-   * "Unchanged" claims need {@code signals.min-trust-unchanged}: their errors fall on the pages
-   * that change most, and each one costs the page's freshness until the host admits the change.
+   * A change signal between fetches (a page discovered again with {@link StatusEvent#SIGNAL_KEY}):
+   * if the host's "unchanged" claims are trusted, a page said to be unchanged since its fetch was
+   * fresh at the signal (its age restarts there, and its next fetch learns "unchanged until then").
+   * Returns whether the page's value changed; an untrusted signal, or a "changed" one, changes
+   * nothing. "Unchanged" claims need {@code signals.min-trust-unchanged}: their errors fall on the
+   * pages that change most, and each one costs the page's freshness until the host admits the
+   * change.
    */
   boolean signal(HostState h, PageState p, StatusEvent e, long now) {
     if (p.neverFetched()) {
@@ -74,8 +72,9 @@ final class ChangeSignals {
     if (date > p.lastFetch) {
       // A "changed" claim only dates the change for the estimator, at the next fetch. Made
       // certainly stale (worth its value ceiling, infinite under a shape-1 posterior), every page a
-      // late sitemap admits had changed went before every other page of its host: -0.4 % of
-      // freshness with stale hosts, nothing gained with truthful ones (decision record).
+      // late sitemap admits had changed went before every other page of its host, which cost
+      // freshness with stale hosts and gained nothing with truthful ones
+      // (docs/decisions/estimator-and-learned-rates.md).
       return false;
     }
     long at = Math.min(now, e.time());

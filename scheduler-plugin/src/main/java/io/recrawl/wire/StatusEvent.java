@@ -37,6 +37,9 @@ public record StatusEvent(
   /** StormCrawler's metadata key of the content's signature (its MD5 parse filter). */
   public static final String SIGNATURE_KEY = "signature";
 
+  /** Metadata key of a page's change signal: a sitemap's lastmod, a feed's date, a ping. */
+  public static final String SIGNAL_KEY = "sitemap.lastmod";
+
   /** StormCrawler's metadata key of the previous fetch's signature. */
   public static final String SIGNATURE_OLD_KEY = "signatureOld";
 

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Issue 20 §3: transferred metadata is bounded per value and per request, and cuts are counted. */
+/** Transferred metadata is bounded per value and per request, and cuts are counted. */
 class MetadataTransferTest {
 
   private static StatusEvent event(Map<String, List<String>> md) {

@@ -232,7 +232,7 @@ class PageValuationTest {
         host,
         status,
         time,
-        Map.of(ChangeSignals.SIGNAL_KEY, List.of(Long.toString(lastmod))),
+        Map.of(io.recrawl.wire.StatusEvent.SIGNAL_KEY, List.of(Long.toString(lastmod))),
         changed,
         null,
         null);

@@ -37,7 +37,7 @@ public interface SimPolicy {
 
   /**
    * A change signal of the signals scenario: the page discovered again with its sitemap's lastmod
-   * ({@link io.recrawl.engine.PageValuation#SIGNAL_KEY}). Only crawl-value reads them.
+   * ({@link io.recrawl.wire.StatusEvent#SIGNAL_KEY}). Only crawl-value reads them.
    */
   default void onSignal(int page, StatusEvent event, double now) {}
 

@@ -340,9 +340,7 @@ public final class Simulator {
         double lastmod = signalSource.lastmod(page, t); // before the truth draws a new change
         if (!Double.isNaN(lastmod)) {
           Map<String, List<String>> m = new java.util.HashMap<>(metadata);
-          m.put(
-              io.recrawl.engine.PageValuation.SIGNAL_KEY,
-              List.of(Long.toString(epochMillis(lastmod))));
+          m.put(StatusEvent.SIGNAL_KEY, List.of(Long.toString(epochMillis(lastmod))));
           metadata = m;
         }
       }
@@ -461,9 +459,7 @@ public final class Simulator {
                 w.hostName(w.hostOf(p)),
                 CrawlStatus.DISCOVERED,
                 epochMillis(now),
-                Map.of(
-                    io.recrawl.engine.PageValuation.SIGNAL_KEY,
-                    List.of(Long.toString(epochMillis(lastmod)))),
+                Map.of(StatusEvent.SIGNAL_KEY, List.of(Long.toString(epochMillis(lastmod)))),
                 null,
                 w.weight(p),
                 null);

@@ -18,7 +18,7 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19 §2, the operator's side of "time and restore": the end of time and drained savepoints,
+ * The operator's side of "time and restore": the end of time and drained savepoints,
  * control-message epochs, and calls that fail after the engine released a page.
  */
 class TimeAndRestoreTest {

@@ -87,8 +87,8 @@ public final class LocalFrontier {
     PreparedWake prepared;
 
     // Its record's in-flight count and ledger rate as of its last call, for inFlightForBudget: a
-    // pass over every host once per control period then reads only these objects (reading each
-    // host's record through its store was 6.6 % of the simulator's main thread).
+    // pass over every host once per control period then reads only these objects, not each host's
+    // record through its store (docs/decisions/simulator-speed.md).
     int inFlight;
     double ledgerRate;
 
