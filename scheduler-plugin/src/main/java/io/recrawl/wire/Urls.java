@@ -14,7 +14,7 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>the scheme in lower case ({@code HTTP:} is {@code http:}); only http and https;
- *   <li>the host as {@link HostKeys#normaliseHost} writes it: lower case, IDN as punycode, trailing
+ *   <li>the host as {@link HostNames#normalise} writes it: lower case, IDN as punycode, trailing
  *       dots removed, IPv4 as a dotted quad, IPv6 in RFC 5952 form;
  *   <li>the default port (80 for http, 443 for https) removed;
  *   <li>an empty path is {@code /} ({@code http://a.org} and {@code http://a.org?q} are {@code
@@ -60,7 +60,7 @@ public final class Urls {
     if (parsed.getUserInfo() != null) {
       b.append(parsed.getUserInfo()).append('@');
     }
-    b.append(HostKeys.normaliseHost(parsed.getHost()));
+    b.append(HostNames.normalise(parsed.getHost()));
     int port = parsed.getPort();
     if (port >= 0 && port != defaultPort) {
       b.append(':').append(port);
@@ -96,7 +96,7 @@ public final class Urls {
    * <p>A percent-encoded host ({@code a1%2eexample}, which the standard decodes) and a URL without
    * {@code //} before its host ({@code http:/a1.example/}, where the standard still finds one) need
    * no rule here: {@code java.net.URL} gives a host with {@code %} or none, and {@link
-   * HostKeys#normaliseHost} refuses both.
+   * HostNames#normalise} refuses both.
    *
    * @throws IllegalArgumentException if it is refused or no URL; the message says why
    */

@@ -12,9 +12,6 @@ import org.apache.flink.api.common.state.BroadcastState;
  */
 final class ControlSide {
 
-  /** Dead-letter reason of a control message the schedulers refuse. */
-  static final String BAD_CONTROL = "bad_control";
-
   /**
    * How far the epoch in force may lead a new lambda's time before it is taken as corrupt and
    * replaced: a day, 24 of the controller's default periods.
@@ -130,6 +127,7 @@ final class ControlSide {
   }
 
   private void refuse(SideOutput side, ControlMessage m, String detail, long now) {
-    side.deadLetter(metrics, DeadLetter.of(String.valueOf(m), BAD_CONTROL, detail, now));
+    side.deadLetter(
+        metrics, DeadLetter.of(String.valueOf(m), SchedulerOutputs.BAD_CONTROL, detail, now));
   }
 }

@@ -8,7 +8,6 @@ import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.HostStore;
 import io.recrawl.engine.PageState;
-import io.recrawl.flink.io.deadletters.DeadLetters;
 import io.recrawl.flink.io.decisions.ReleaseDecision;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
@@ -24,12 +23,10 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyContext;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.FlinkRuntimeException;
-import org.apache.flink.util.OutputTag;
 
 /**
  * The host-keyed scheduler: runs the {@link HostEngine} over RocksDB keyed state, with one
@@ -46,8 +43,9 @@ import org.apache.flink.util.OutputTag;
  *       ControlSide}). The broadcast side cannot register timers nor cheaply reach one key, so an
  *       override is applied lazily, on the host's next event or wake-up: releases only happen on
  *       wake-ups, so pacing always obeys the latest override.
- *   <li>{@code TICK}s only carry event time (as watermarks) and trigger the {@link #DEMAND} report
- *       ({@link SubtaskDemand}); {@code BUDGET}s are the global lambda controller's.
+ *   <li>{@code TICK}s only carry event time (as watermarks) and trigger the {@link
+ *       SchedulerOutputs#DEMAND} report ({@link SubtaskDemand}); {@code BUDGET}s are the global
+ *       lambda controller's.
  *   <li>The end of a bounded input or a drain (the Long.MAX_VALUE watermark) ends the schedule:
  *       {@link HostSchedulerOperator} does not let it fire timers, so each host keeps its wake-up
  *       for a restore; a timer it fires all the same (another operator) is dropped, instead of
@@ -60,31 +58,6 @@ public class HostSchedulerFunction
     extends KeyedBroadcastProcessFunction<String, StatusEvent, ControlMessage, CrawlRequest> {
 
   private static final long serialVersionUID = 1L;
-
-  /**
-   * Inputs the operator refused, with a reason (the job's shared tag); counted in {@code
-   * recrawl.deadLetters.<reason>}.
-   */
-  public static final OutputTag<DeadLetter> DEAD_LETTERS = DeadLetters.TAG;
-
-  /** One {@link DemandReport} per subtask per tick: input of the global lambda controller. */
-  public static final OutputTag<DemandReport> DEMAND =
-      new OutputTag<>("demand", TypeInformation.of(DemandReport.class));
-
-  /**
-   * The decision log: one {@link ReleaseDecision} per crawl request, with its reason and the host
-   * and global lambdas it was released at, when the function is built with it on (the job does so
-   * when {@code recrawl.decisions.type} names a sink).
-   */
-  public static final OutputTag<ReleaseDecision> DECISIONS =
-      new OutputTag<>("decisions", TypeInformation.of(ReleaseDecision.class));
-
-  /** Dead-letter reasons of the operator itself (parsing has its own, see DeadLetterReason). */
-  public static final String BAD_CONTROL = ControlSide.BAD_CONTROL;
-
-  public static final String REJECTED_BY_ENGINE = "rejected_by_engine";
-
-  public static final String HOST_QUARANTINED = Quarantine.HOST_QUARANTINED;
 
   // Descriptors are looked up on every event: build them once.
   private static final MapStateDescriptor<String, Double> GLOBAL =
@@ -121,8 +94,8 @@ public class HostSchedulerFunction
    *     recrawl.engine} section of the configuration); validated here, so a bad value fails at job
    *     build time
    * @param initialGlobalLambda λ_0 until the first LAMBDA message arrives
-   * @param decisionLog whether to put a {@link ReleaseDecision} on {@link #DECISIONS} for every
-   *     request; off, none is built
+   * @param decisionLog whether to put a {@link ReleaseDecision} on {@link
+   *     SchedulerOutputs#DECISIONS} for every request; off, none is built
    */
   public HostSchedulerFunction(
       Map<String, ?> engineSettings, double initialGlobalLambda, boolean decisionLog) {
@@ -262,8 +235,7 @@ public class HostSchedulerFunction
     long now = statusClock(e.time(), ctx.timerService().currentWatermark(), before);
     double lambda0 = globalLambda(ctx.getBroadcastState(GLOBAL));
     context.begin(host, now, lambda0);
-    long backlogBefore = readySize(before);
-    double inFlightBefore = SubtaskDemand.inFlightForBudget(before);
+    metrics.hostBefore(before);
     engine.begin();
     try {
       ReadOnlyBroadcastState<String, Double> rates = ctx.getBroadcastState(HOST_RATES);
@@ -288,15 +260,15 @@ public class HostSchedulerFunction
       // cannot be read or written: quarantined if allowed, and the event with it.
       quarantine.quarantineOrThrow(host, stateFailure, now);
       quarantine.sendLetters(ctx::output);
-      deadLetter(ctx::output, raw(e), HOST_QUARANTINED, "its host was quarantined", now);
+      deadLetter(
+          ctx::output, raw(e), SchedulerOutputs.HOST_QUARANTINED, "its host was quarantined", now);
       return;
     } catch (RuntimeException bad) {
       // An input the engine cannot digest must not fail (and then fail again after every restart).
       rollback();
-      deadLetter(ctx::output, raw(e), REJECTED_BY_ENGINE, bad.toString(), now);
+      deadLetter(ctx::output, raw(e), SchedulerOutputs.REJECTED_BY_ENGINE, bad.toString(), now);
     }
-    metrics.dueBacklog += readySize(store.host()) - backlogBefore;
-    metrics.inFlightForBudget += SubtaskDemand.inFlightForBudget(store.host()) - inFlightBefore;
+    metrics.hostAfter(store.host());
   }
 
   @Override
@@ -314,12 +286,9 @@ public class HostSchedulerFunction
     // output is then exact in event time, even when a replay moves the watermark in big steps.
     advance.applyTo(context.begin(host, timestamp, lambda0));
     store.begin(host);
-    long backlogBefore = 0;
-    double inFlightBefore = 0;
     engine.begin();
     try {
-      backlogBefore = readySize(store.host());
-      inFlightBefore = SubtaskDemand.inFlightForBudget(store.host());
+      metrics.hostBefore(store.host());
       syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
       engine.onWake(engineStore, context, outcome);
       commit(host);
@@ -334,8 +303,7 @@ public class HostSchedulerFunction
     outcome.clear();
     quarantine.sendLetters(ctx::output);
     HostState h = store.host();
-    metrics.dueBacklog += readySize(h) - backlogBefore;
-    metrics.inFlightForBudget += SubtaskDemand.inFlightForBudget(h) - inFlightBefore;
+    metrics.hostAfter(h);
     if (h != null && ++wakeCount % LAMBDA_SAMPLE_EVERY == 0) {
       double lambdaI = engine.thresholds().hostLambda(h, lambda0, timestamp);
       metrics.hostLambdaMicros.update(Math.round(Math.min(lambdaI, 1e12) * 1e6));
@@ -412,7 +380,7 @@ public class HostSchedulerFunction
     switch (m.kind()) {
       case LAMBDA -> control.onGlobalLambda(m, ctx.getBroadcastState(GLOBAL), ctx::output, now);
       case HOST_RATE -> control.onHostRate(m, ctx.getBroadcastState(HOST_RATES), ctx::output, now);
-      case TICK -> ctx.output(DEMAND, demand.report(m.time()));
+      case TICK -> ctx.output(SchedulerOutputs.DEMAND, demand.report(m.time()));
       case BUDGET -> {} // the global lambda controller's, not the schedulers'
       default -> control.onUnknown(m, ctx::output, now);
     }
@@ -432,10 +400,6 @@ public class HostSchedulerFunction
     } catch (RuntimeException unwritable) {
       return String.valueOf(e);
     }
-  }
-
-  private static long readySize(HostState h) {
-    return h == null ? 0 : h.ready.size();
   }
 
   private void deadLetter(SideOutput side, String raw, String reason, String detail, long now) {

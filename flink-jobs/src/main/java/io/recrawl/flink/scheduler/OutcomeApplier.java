@@ -47,7 +47,7 @@ final class OutcomeApplier {
       out.collect(request);
       if (decisionLog) {
         side.output(
-            HostSchedulerFunction.DECISIONS,
+            SchedulerOutputs.DECISIONS,
             ReleaseDecision.of(request, o.reason(i), globalLambda, o.hostMaxRate(i)));
       }
     }

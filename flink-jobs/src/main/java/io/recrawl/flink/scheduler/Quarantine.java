@@ -12,16 +12,13 @@ import org.slf4j.LoggerFactory;
  * docs/operations.md). Such a host would otherwise fail the job again after every restart.
  *
  * <p>Quarantined, the host's keyed state (record, lease slots, pages, slots) is cleared, it is
- * logged and dead-lettered with its key ({@link #HOST_QUARANTINED}, sent at the next call that has
- * an output) and counted in {@code recrawl.hostsQuarantined}; its next status starts it afresh. The
- * subtask's demand ledger and counts are rebuilt at the next control message.
+ * logged and dead-lettered with its key ({@link SchedulerOutputs#HOST_QUARANTINED}, sent at the
+ * next call that has an output) and counted in {@code recrawl.hostsQuarantined}; its next status
+ * starts it afresh. The subtask's demand ledger and counts are rebuilt at the next control message.
  */
 final class Quarantine {
 
   private static final Logger LOG = LoggerFactory.getLogger(Quarantine.class);
-
-  /** A host moved aside, its key as the dead letter's raw. */
-  static final String HOST_QUARANTINED = "host_quarantined";
 
   private final long maxHosts;
   private final FlinkHostStore store;
@@ -66,7 +63,7 @@ final class Quarantine {
     letters.add(
         DeadLetter.of(
             host,
-            HOST_QUARANTINED,
+            SchedulerOutputs.HOST_QUARANTINED,
             "host " + host + " quarantined, its state cleared, after: " + failure,
             now));
   }

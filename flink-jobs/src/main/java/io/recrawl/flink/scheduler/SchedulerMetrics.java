@@ -1,6 +1,7 @@
 package io.recrawl.flink.scheduler;
 
 import io.recrawl.engine.EngineOutcome;
+import io.recrawl.engine.HostState;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import java.util.EnumMap;
@@ -118,6 +119,22 @@ final class SchedulerMetrics {
   long deadLetterCount(String reason) {
     Counter c = deadLetters.get(reason);
     return c == null ? 0 : c.getCount();
+  }
+
+  // The host's share of dueBacklog and inFlightForBudget before the call in progress.
+  private long backlogBefore;
+  private double inFlightBefore;
+
+  /** Notes the host's share of the backlog gauges before a call. */
+  void hostBefore(HostState h) {
+    backlogBefore = h == null ? 0 : h.ready.size();
+    inFlightBefore = SubtaskDemand.inFlightForBudget(h);
+  }
+
+  /** Moves the backlog gauges by the host's change since {@link #hostBefore}. */
+  void hostAfter(HostState h) {
+    dueBacklog += (h == null ? 0 : h.ready.size()) - backlogBefore;
+    inFlightForBudget += SubtaskDemand.inFlightForBudget(h) - inFlightBefore;
   }
 
   /** Counts what a committed engine call did. */

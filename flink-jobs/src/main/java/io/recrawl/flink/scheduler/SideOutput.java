@@ -14,6 +14,6 @@ interface SideOutput {
   /** Sends a dead letter, counted under its reason. */
   default void deadLetter(SchedulerMetrics metrics, DeadLetter letter) {
     metrics.deadLetter(letter.reason());
-    output(HostSchedulerFunction.DEAD_LETTERS, letter);
+    output(SchedulerOutputs.DEAD_LETTERS, letter);
   }
 }
