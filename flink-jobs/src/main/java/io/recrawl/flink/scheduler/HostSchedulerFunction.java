@@ -40,9 +40,11 @@ import org.apache.flink.util.FlinkRuntimeException;
  *       EngineOutcome} commit together, and only then does the {@link OutcomeApplier} send what the
  *       call decided. A call rolled back sends nothing.
  *   <li>{@code LAMBDA} messages set λ_0, {@code HOST_RATE} overrides go to broadcast state ({@link
- *       ControlSide}). The broadcast side cannot register timers nor cheaply reach one key, so an
- *       override is applied lazily, on the host's next event or wake-up: releases only happen on
- *       wake-ups, so pacing always obeys the latest override.
+ *       ControlSide}). λ_0 is read at every wake-up, so a change takes effect at each waiting
+ *       page's next re-check. The broadcast side cannot register timers nor cheaply reach one key,
+ *       so an override is applied lazily, on the host's next event or wake-up: releases only happen
+ *       on wake-ups, so pacing always obeys the latest override (a raised limit may wait for the
+ *       wake-up already scheduled, at most one old spacing).
  *   <li>{@code TICK}s only carry event time (as watermarks) and trigger the {@link
  *       SchedulerOutputs#DEMAND} report ({@link SubtaskDemand}); {@code BUDGET}s are the global
  *       lambda controller's.
