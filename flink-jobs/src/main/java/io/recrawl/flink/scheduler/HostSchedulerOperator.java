@@ -76,10 +76,6 @@ public final class HostSchedulerOperator
   /** Restored with other estimator priors: every host's prior sums are marked unknown. */
   private transient boolean forgetPriorSums;
 
-  public HostSchedulerOperator(HostSchedulerFunction function) {
-    this(function, true);
-  }
-
   /**
    * @param controlCarriesTime false: event time is the status input's watermark alone (bounded
    *     replays)

@@ -66,7 +66,7 @@ final class SchedulerHarness implements AutoCloseable {
     h =
         new KeyedBroadcastOperatorTestHarness<>(
             ours
-                ? new HostSchedulerOperator(fn)
+                ? new HostSchedulerOperator(fn, true)
                 : new CoBroadcastWithKeyedOperator<>(
                     fn,
                     List.of(
