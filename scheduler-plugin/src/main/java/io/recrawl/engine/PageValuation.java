@@ -243,10 +243,10 @@ public final class PageValuation {
       setChangeStats(h, p, cfg.estimator.known(known));
     }
     String signature = e.first(StatusEvent.SIGNATURE_KEY);
-    String etag = e.first("protocol.etag");
+    String etag = e.first(StatusEvent.ETAG_KEY);
     long sigHash = signature == null ? 0 : hash64(signature);
     int etagHash = etag == null ? 0 : etag.hashCode() | 1;
-    Long lastModified = ChangeEvidence.parseDate(e.first("protocol.last-modified"));
+    Long lastModified = ChangeEvidence.parseDate(e.first(StatusEvent.LAST_MODIFIED_KEY));
     ChangeEvidence.Verdict verdict =
         ChangeEvidence.assess(
             e.changed(),
@@ -262,7 +262,7 @@ public final class PageValuation {
           verdict == ChangeEvidence.Verdict.CHANGED
               ? ChangeEvidence.sinceLastChange(
                   lastModified,
-                  ChangeEvidence.parseDate(e.first("protocol.date")),
+                  ChangeEvidence.parseDate(e.first(StatusEvent.DATE_KEY)),
                   p.lastFetch,
                   e.time())
               : -1;

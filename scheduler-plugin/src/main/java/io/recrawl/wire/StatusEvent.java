@@ -37,6 +37,15 @@ public record StatusEvent(
   /** StormCrawler's metadata key of the content's signature (its MD5 parse filter). */
   public static final String SIGNATURE_KEY = "signature";
 
+  /**
+   * The response's ETag, Last-Modified and Date headers as the job reads them: StormCrawler's
+   * {@code protocol.md.prefix} ({@code protocol.}) and the header in lower case.
+   */
+  public static final String ETAG_KEY = "protocol.etag";
+
+  public static final String LAST_MODIFIED_KEY = "protocol.last-modified";
+  public static final String DATE_KEY = "protocol.date";
+
   /** Metadata key of a page's change signal: a sitemap's lastmod, a feed's date, a ping. */
   public static final String SIGNAL_KEY = "sitemap.lastmod";
 

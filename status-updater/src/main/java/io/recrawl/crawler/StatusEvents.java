@@ -23,9 +23,9 @@ public final class StatusEvents {
   static final String SIGNATURE = StatusEvent.SIGNATURE_KEY;
 
   static final String STATUS_CODE = StatusEvent.STATUS_CODE_KEY;
-  static final String ETAG = "protocol.etag";
-  static final String LAST_MODIFIED = "protocol.last-modified";
-  static final String DATE = "protocol.date";
+  static final String ETAG = StatusEvent.ETAG_KEY;
+  static final String LAST_MODIFIED = StatusEvent.LAST_MODIFIED_KEY;
+  static final String DATE = StatusEvent.DATE_KEY;
 
   /**
    * The server's signals to slow down, under the names the job reads. StormCrawler 2.4's okhttp and

@@ -27,21 +27,12 @@ public final class LocalFrontier {
   private final HostEngine engine;
   private final Map<String, Host> hosts = new HashMap<>();
 
-  /**
-   * Hosts with a wake-up, as a binary min-heap on their wake time: one entry per host. The heap is
-   * primitive arrays (host numbers, wake times, and each host's place by number): sifting reads no
-   * host record, each a cache miss with thousands of hosts, and writes no reference, which the
-   * collector would have to track.
-   */
-  private int[] timers = new int[64];
+  /** Hosts with a wake-up, by number, ordered by their wake time. */
+  private final TimerHeap timers = new TimerHeap();
 
-  private long[] timerKeys = new long[64];
-  private int timerCount;
-
-  /** Hosts by number, and each one's index in the heap (-1 = no wake-up). */
+  /** Hosts by number. */
   private Host[] byId = new Host[64];
 
-  private int[] heapIndex = new int[64];
   private int nextId;
 
   /** Numbers of removed hosts, for reuse. */
@@ -109,12 +100,11 @@ public final class LocalFrontier {
     int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
     if (id == byId.length) {
       byId = Arrays.copyOf(byId, id * 2);
-      heapIndex = Arrays.copyOf(heapIndex, id * 2);
     }
     Host h = new Host(name, id);
     byId[id] = h;
     hostOrder = null;
-    heapIndex[id] = -1;
+    timers.track(id);
     return h;
   }
 
@@ -204,8 +194,8 @@ public final class LocalFrontier {
     if (worker != null && advanceEnd == Long.MIN_VALUE) { // prepared wakes read answers as they go
       prepareWakes(time);
     }
-    while (timerCount > 0 && timerKeys[0] <= time) {
-      Host h = byId[timers[0]];
+    while (timers.size() > 0 && timers.keyAt(0) <= time) {
+      Host h = byId[timers.idAt(0)];
       now = Math.max(now, h.wakeAt);
       setTimer(h, Long.MAX_VALUE);
       if (h.prepared != null && h.prepared.pending()) {
@@ -240,7 +230,7 @@ public final class LocalFrontier {
   private void prepareWakes(long time) {
     int n = 0;
     int top = 0;
-    if (timerCount > 0 && timerKeys[0] <= time) {
+    if (timers.size() > 0 && timers.keyAt(0) <= time) {
       heapStack[top++] = 0;
     }
     while (top > 0) { // the heap's entries due by time: a subtree is due only where its root is
@@ -248,9 +238,9 @@ public final class LocalFrontier {
       if (n == dueHosts.length) {
         dueHosts = Arrays.copyOf(dueHosts, n * 2);
       }
-      dueHosts[n++] = byId[timers[i]];
-      for (int c = 2 * i + 1; c <= 2 * i + 2 && c < timerCount; c++) {
-        if (timerKeys[c] <= time) {
+      dueHosts[n++] = byId[timers.idAt(i)];
+      for (int c = 2 * i + 1; c <= 2 * i + 2 && c < timers.size(); c++) {
+        if (timers.keyAt(c) <= time) {
           if (top == heapStack.length) {
             heapStack = Arrays.copyOf(heapStack, top * 2);
           }
@@ -377,75 +367,13 @@ public final class LocalFrontier {
 
   /** Hosts with a pending wake-up (one timer each). */
   public int timerCount() {
-    return timerCount;
+    return timers.size();
   }
 
   /** Moves the host's single timer to {@code time} (Long.MAX_VALUE = none). */
   private void setTimer(Host h, long time) {
     h.wakeAt = time;
-    int id = h.id;
-    int i = heapIndex[id];
-    if (i < 0) {
-      if (time == Long.MAX_VALUE) {
-        return;
-      }
-      if (timerCount == timers.length) {
-        timers = Arrays.copyOf(timers, timerCount * 2);
-        timerKeys = Arrays.copyOf(timerKeys, timerCount * 2);
-      }
-      up(timerCount++, id, time);
-    } else if (time == Long.MAX_VALUE) {
-      int last = timers[--timerCount];
-      heapIndex[id] = -1;
-      if (last != id) {
-        long lastKey = timerKeys[timerCount];
-        down(up(i, last, lastKey), last, lastKey);
-      }
-    } else {
-      down(up(i, id, time), id, time);
-    }
-  }
-
-  /**
-   * Sifts host {@code id} with wake time {@code key} up from the free place {@code i}; returns
-   * where it lands.
-   */
-  private int up(int i, int id, long key) {
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      if (timerKeys[parent] <= key) {
-        break;
-      }
-      place(timers[parent], timerKeys[parent], i);
-      i = parent;
-    }
-    place(id, key, i);
-    return i;
-  }
-
-  /** Sifts host {@code id} with wake time {@code key}, at place {@code i}, down. */
-  private void down(int i, int id, long key) {
-    while (true) {
-      int child = 2 * i + 1;
-      if (child >= timerCount) {
-        break;
-      }
-      if (child + 1 < timerCount && timerKeys[child + 1] < timerKeys[child]) {
-        child++;
-      }
-      if (timerKeys[child] >= key) {
-        break;
-      }
-      place(timers[child], timerKeys[child], i);
-      i = child;
-    }
-    place(id, key, i);
-  }
-
-  private void place(int id, long key, int i) {
-    timers[i] = id;
-    timerKeys[i] = key;
-    heapIndex[id] = i;
+    timers.set(h.id, time);
   }
 
   private EngineContext context(Host host) {
