@@ -1,0 +1,235 @@
+package io.recrawl.frontier;
+
+import io.recrawl.flink.cli.RunCommand;
+import io.recrawl.kafka.KafkaCommand;
+import io.recrawl.kafka.TrialBroker;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * {@code bin/recrawl frontier}: the URL Frontier service. By default on one machine, embedded: a
+ * trial Kafka broker, the job on a local MiniCluster with RocksDB (resumed from its latest
+ * checkpoint when there is one), and the service on port 7071, all under one work directory. With
+ * {@code --kafka HOST:PORT} the service alone, in front of a job that runs elsewhere.
+ */
+public final class FrontierCommand {
+
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: bin/recrawl frontier [--port PORT] [--dir DIR] [--kafka-port PORT] [--delay S]",
+          "                            [-Dkey=value ...]",
+          "       bin/recrawl frontier --kafka HOST:PORT [--port PORT] [--delay S] [--group ID]",
+          "",
+          "URL Frontier's gRPC API in front of recrawl's job: PutURLs become status events, GetURLs",
+          "hands out the crawl requests the job releases (docs/url-frontier.md).",
+          "",
+          "Embedded (the default): a trial Kafka broker, the job and the service on this machine; a",
+          "restart resumes from the job's latest checkpoint in DIR.",
+          "  --dir DIR          work directory: Kafka data, job state (default work/frontier)",
+          "  --kafka-port PORT  the trial broker's port (default 9092; its controller takes PORT+1)",
+          "  -Dkey=value        a job setting (config/recrawl.yaml), over the embedded defaults",
+          "",
+          "Alone: the service against the Kafka of a job that runs elsewhere (bin/recrawl run, flink run).",
+          "  --kafka HOST:PORT  the job's brokers",
+          "  --group ID         the service's consumer group for crawl requests (one per instance;",
+          "                     default recrawl-frontier)",
+          "",
+          "Both:",
+          "  --port PORT        gRPC port (default 7071)",
+          "  --delay S          seconds a URL handed out is held back when GetURLs asks no",
+          "                     delay_requestable (default 30; the embedded job's lease is the same)",
+          "  --help             this text",
+          "",
+          "example:",
+          "  bin/recrawl frontier --dir /tmp/frontier");
+
+  private FrontierCommand() {}
+
+  public static void main(String[] args) throws Exception {
+    int rc = run(args, System.err);
+    if (rc != 0) {
+      System.exit(rc);
+    }
+  }
+
+  static int run(String[] args, PrintStream err) throws Exception {
+    int port = FrontierSettings.DEFAULT_PORT;
+    int kafkaPort = 9092;
+    int delay = 30;
+    String kafka = null;
+    String group = "recrawl-frontier";
+    Path dir = Path.of("work", "frontier");
+    Map<String, Object> job = new LinkedHashMap<>();
+    try {
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        if (a.equals("--help") || a.equals("-h")) {
+          err.println(USAGE);
+          return 0;
+        } else if (a.equals("--port") && i + 1 < args.length) {
+          port = Integer.parseInt(args[++i]);
+        } else if (a.equals("--kafka-port") && i + 1 < args.length) {
+          kafkaPort = Integer.parseInt(args[++i]);
+        } else if (a.equals("--delay") && i + 1 < args.length) {
+          delay = Integer.parseInt(args[++i]);
+        } else if (a.equals("--kafka") && i + 1 < args.length) {
+          kafka = args[++i];
+        } else if (a.equals("--group") && i + 1 < args.length) {
+          group = args[++i];
+        } else if (a.equals("--dir") && i + 1 < args.length) {
+          dir = Path.of(args[++i]);
+        } else if (a.startsWith("-D") && a.contains("=")) {
+          job.put(a.substring(2, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
+        } else {
+          throw new IllegalArgumentException("unexpected argument '" + a + "'");
+        }
+      }
+      if (kafka != null && !job.isEmpty()) {
+        throw new IllegalArgumentException("-D sets the embedded job; with --kafka there is none");
+      }
+    } catch (IllegalArgumentException e) {
+      err.println("recrawl frontier: " + e.getMessage());
+      err.println(USAGE);
+      return 2;
+    }
+    FrontierSettings settings;
+    try {
+      FrontierSettings d =
+          FrontierSettings.defaults(kafka == null ? "127.0.0.1:" + kafkaPort : kafka);
+      settings =
+          new FrontierSettings(
+              port,
+              d.bootstrapServers(),
+              d.statusTopic(),
+              d.requestsTopic(),
+              d.controlTopic(),
+              group,
+              d.partitionMode(),
+              delay,
+              d.getWaitMs(),
+              d.putsInFlight());
+    } catch (IllegalArgumentException e) {
+      err.println("recrawl frontier: " + e.getMessage());
+      return 2;
+    }
+    if (kafka != null) {
+      try (FrontierServer server = FrontierServer.start(settings)) {
+        err.println("recrawl frontier: serving on port " + server.port() + " for Kafka " + kafka);
+        server.awaitTermination();
+      }
+      return 0;
+    }
+    return embedded(settings, dir.toAbsolutePath(), kafkaPort, job, err);
+  }
+
+  /** The broker, the job and the service; runs until the JVM stops. */
+  private static int embedded(
+      FrontierSettings settings,
+      Path dir,
+      int kafkaPort,
+      Map<String, Object> overrides,
+      PrintStream err)
+      throws Exception {
+    TrialBroker broker = TrialBroker.start(dir.resolve("kafka"), kafkaPort, kafkaPort + 1);
+    Map<String, Integer> topics = new LinkedHashMap<>();
+    for (String t : KafkaCommand.TOPICS) {
+      topics.put(t, t.equals("crawl.status") || t.equals("crawl.requests") ? 4 : 1);
+    }
+    broker.createTopics(topics);
+    Path config = writeJobConfig(dir, settings, overrides);
+    List<String> runArgs = new ArrayList<>(List.of("--config", config.toString()));
+    if (hasCheckpoint(dir.resolve("job").resolve("checkpoints"))) {
+      runArgs.add("--from-latest-checkpoint");
+    }
+    Thread jobThread =
+        new Thread(
+            () -> {
+              try {
+                RunCommand.run(runArgs.toArray(new String[0]));
+              } catch (Exception e) {
+                err.println("recrawl frontier: the job stopped: " + e);
+              }
+            },
+            "recrawl-frontier-job");
+    jobThread.setDaemon(true);
+    jobThread.start();
+    FrontierServer server = FrontierServer.start(settings);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    server.close();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  broker.close();
+                },
+                "recrawl-frontier-stop"));
+    err.println(
+        "recrawl frontier: serving URL Frontier on port "
+            + server.port()
+            + "; Kafka at "
+            + broker.bootstrapServers()
+            + ", the job's settings in "
+            + config
+            + ", state under "
+            + dir);
+    server.awaitTermination();
+    return 0;
+  }
+
+  /**
+   * The embedded job's settings: Kafka in and out, and the short delays that let a URL put now be
+   * handed out within a second (docs/url-frontier.md#latency); {@code -D} settings win.
+   */
+  static Map<String, Object> jobSettings(FrontierSettings s, Path dir) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("recrawl.input.type", "kafka");
+    m.put("recrawl.output.type", "kafka");
+    m.put("recrawl.deadletters.type", "kafka");
+    m.put("recrawl.kafka.bootstrap.servers", s.bootstrapServers());
+    m.put("recrawl.work-dir", dir.resolve("job").toString());
+    // Requests are sent as they are released, not at the next checkpoint's commit.
+    m.put("recrawl.output.delivery", "at-least-once");
+    // Event time moves with the clock: ticks every 200 ms, no wait for late or idle partitions.
+    m.put("recrawl.control.tick-interval-ms", 200);
+    m.put("recrawl.watermark.out-of-orderness-ms", 0);
+    m.put("recrawl.watermark.idleness-ms", 200);
+    m.put("recrawl.engine.due.bucket", "100 ms");
+    m.put("recrawl.engine.lease", s.defaultDelaySeconds() + " s");
+    // A fixed price: a frontier's clients set no budget (recrawl.controller.budget prices one).
+    m.put("recrawl.global-lambda", 0.0001);
+    return m;
+  }
+
+  private static Path writeJobConfig(Path dir, FrontierSettings s, Map<String, Object> overrides)
+      throws IOException {
+    Map<String, Object> m = jobSettings(s, dir);
+    m.putAll(overrides);
+    StringBuilder yaml =
+        new StringBuilder("# written by bin/recrawl frontier; -Dkey=value changes it\n");
+    m.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
+    Files.createDirectories(dir);
+    Path file = dir.resolve("job.yaml");
+    Files.writeString(file, yaml);
+    return file;
+  }
+
+  private static boolean hasCheckpoint(Path checkpoints) throws IOException {
+    if (!Files.isDirectory(checkpoints)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.walk(checkpoints, 3)) {
+      return files.anyMatch(p -> p.getFileName().toString().equals("_metadata"));
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package io.recrawl.frontier;
+
+import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
+import crawlercommons.urlfrontier.Urlfrontier.GetParams;
+import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
+import crawlercommons.urlfrontier.Urlfrontier.StringList;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** A URL Frontier client as a crawler uses one, over a real gRPC channel. */
+final class FrontierClient {
+
+  private final EmbeddedFrontier frontier;
+
+  FrontierClient(EmbeddedFrontier frontier) {
+    this.frontier = frontier;
+  }
+
+  static URLItem discovered(String url) {
+    return URLItem.newBuilder()
+        .setDiscovered(
+            DiscoveredURLItem.newBuilder().setInfo(URLInfo.newBuilder().setUrl(url).build()))
+        .build();
+  }
+
+  static URLItem known(String url, long refetchSeconds, Map<String, String> metadata) {
+    URLInfo.Builder info = URLInfo.newBuilder().setUrl(url);
+    metadata.forEach((k, v) -> info.putMetadata(k, StringList.newBuilder().addValues(v).build()));
+    return URLItem.newBuilder()
+        .setKnown(KnownURLItem.newBuilder().setInfo(info).setRefetchableFromDate(refetchSeconds))
+        .build();
+  }
+
+  /** Puts the items in one stream; the acks, in the order they came. */
+  List<AckMessage> put(List<URLItem> items) throws InterruptedException {
+    List<AckMessage> acks = new ArrayList<>();
+    CountDownLatch done = new CountDownLatch(1);
+    StreamObserver<URLItem> in =
+        frontier
+            .async()
+            .putURLs(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(AckMessage a) {
+                    synchronized (acks) {
+                      acks.add(a);
+                    }
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    done.countDown();
+                  }
+
+                  @Override
+                  public void onCompleted() {
+                    done.countDown();
+                  }
+                });
+    for (URLItem item : items) {
+      in.onNext(item);
+    }
+    in.onCompleted();
+    if (!done.await(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("PutURLs did not complete");
+    }
+    synchronized (acks) {
+      return List.copyOf(acks);
+    }
+  }
+
+  /** The URLs a GetURLs returns. */
+  List<URLInfo> get(GetParams params) {
+    List<URLInfo> out = new ArrayList<>();
+    for (Iterator<URLInfo> it = frontier.blocking().getURLs(params); it.hasNext(); ) {
+      out.add(it.next());
+    }
+    return out;
+  }
+
+  /** GetURLs until one returns something, or {@code timeoutMs} passes. */
+  List<URLInfo> getSoon(GetParams params, long timeoutMs) {
+    long end = System.currentTimeMillis() + timeoutMs;
+    List<URLInfo> out = get(params);
+    while (out.isEmpty() && System.currentTimeMillis() < end) {
+      out = get(params);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,160 @@
+package io.recrawl.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
+import crawlercommons.urlfrontier.Urlfrontier.Active;
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
+import crawlercommons.urlfrontier.Urlfrontier.Empty;
+import crawlercommons.urlfrontier.Urlfrontier.GetParams;
+import crawlercommons.urlfrontier.Urlfrontier.Local;
+import crawlercommons.urlfrontier.Urlfrontier.LogLevelParams;
+import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import io.grpc.StatusRuntimeException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The embedded service with a real gRPC channel, the trial broker and the job: the data path from a
+ * PutURLs through Kafka and the job to a GetURLs, the acks, the delay, and the service-level RPCs.
+ */
+class FrontierServiceITCase {
+
+  @TempDir static Path dir;
+  static EmbeddedFrontier frontier;
+  static FrontierClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    frontier = new EmbeddedFrontier(dir, Map.of());
+    client = new FrontierClient(frontier);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (frontier != null) {
+      frontier.close();
+    }
+  }
+
+  private static GetParams any(int delaySeconds) {
+    return GetParams.newBuilder().setDelayRequestable(delaySeconds).build();
+  }
+
+  @Test
+  void aDiscoveredUrlIsHandedOutSoonAndNotAgainBeforeItsDelayUnlessTheClientUpdatesIt()
+      throws Exception {
+    String url = "http://first.example/page";
+    assertThat(client.put(List.of(FrontierClient.discovered(url))))
+        .extracting(AckMessage::getStatus)
+        .containsExactly(AckMessage.Status.OK);
+    long put = System.nanoTime();
+    List<URLInfo> got =
+        client.getSoon(
+            GetParams.newBuilder().setKey("first.example").setDelayRequestable(3).build(), 20_000);
+    long ms = (System.nanoTime() - put) / 1_000_000;
+    assertThat(got).extracting(URLInfo::getUrl).containsExactly(url);
+    assertThat(got.get(0).getKey()).isEqualTo("first.example");
+    assertThat(ms).as("from PutURLs to GetURLs, ms").isLessThan(5_000);
+
+    // Held back for its delay: not handed out again, even once the job's lease (5 s) releases it.
+    assertThat(client.get(GetParams.newBuilder().setKey("first.example").build())).isEmpty();
+    // The crawler answers: no longer held back; the job decides when it goes next.
+    List<AckMessage> acks =
+        client.put(List.of(FrontierClient.known(url, 1, Map.of("fetch.statusCode", "200"))));
+    assertThat(acks).extracting(AckMessage::getStatus).containsExactly(AckMessage.Status.OK);
+  }
+
+  @Test
+  void anUnansweredUrlComesBackOnlyAfterItsDelay() throws Exception {
+    String url = "http://lease.example/p";
+    client.put(List.of(FrontierClient.discovered(url)));
+    GetParams oneSecond =
+        GetParams.newBuilder().setKey("lease.example").setDelayRequestable(1).build();
+    assertThat(client.getSoon(oneSecond, 20_000)).extracting(URLInfo::getUrl).containsExactly(url);
+    long handedOut = System.currentTimeMillis();
+    // The job releases it again when its lease (the embedded default delay, 5 s) runs out.
+    List<URLInfo> again = client.getSoon(oneSecond, 20_000);
+    assertThat(again).extracting(URLInfo::getUrl).containsExactly(url);
+    assertThat(System.currentTimeMillis() - handedOut).isGreaterThanOrEqualTo(1_000);
+  }
+
+  @Test
+  void whatTheJobWouldRefuseIsSkippedAndTheRestAcked() throws Exception {
+    URLItem otherCrawl =
+        URLItem.newBuilder()
+            .setDiscovered(
+                DiscoveredURLItem.newBuilder()
+                    .setInfo(URLInfo.newBuilder().setUrl("http://c.example/").setCrawlID("other")))
+            .build();
+    List<AckMessage> acks =
+        client.put(
+            List.of(
+                FrontierClient.discovered("ftp://files.example/x"),
+                FrontierClient.discovered("not a url"),
+                otherCrawl,
+                FrontierClient.discovered("http://fine.example/")));
+    assertThat(acks)
+        .extracting(a -> a.getID() + " " + a.getStatus())
+        .containsExactlyInAnyOrder(
+            "ftp://files.example/x SKIPPED",
+            "not a url SKIPPED",
+            "http://c.example/ SKIPPED",
+            "http://fine.example/ OK");
+    assertThat(frontier.server.service().skipped()).isGreaterThanOrEqualTo(3);
+  }
+
+  @Test
+  void manyItemsInOneStreamAreAllAckedOnce() throws Exception {
+    List<URLItem> items = new ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      items.add(FrontierClient.discovered("http://bulk" + (i % 50) + ".example/" + i));
+    }
+    List<AckMessage> acks = client.put(items);
+    assertThat(acks).hasSize(3_000).allMatch(a -> a.getStatus() == AckMessage.Status.OK);
+    assertThat(acks.stream().map(AckMessage::getID).distinct()).hasSize(3_000);
+  }
+
+  @Test
+  void theServiceAnswersForItselfAndSaysWhatItDoesNotServeYet() throws Exception {
+    assertThat(frontier.blocking().listNodes(Empty.getDefaultInstance()).getValuesList())
+        .hasSize(1);
+    assertThat(frontier.blocking().listCrawls(Local.getDefaultInstance()).getValuesList())
+        .containsExactly(CrawlIds.DEFAULT);
+    assertThat(frontier.blocking().getActive(Local.getDefaultInstance()).getState()).isTrue();
+    frontier
+        .blocking()
+        .setLogLevel(
+            LogLevelParams.newBuilder()
+                .setPackage("io.recrawl.frontier")
+                .setLevel(LogLevelParams.Level.DEBUG)
+                .build());
+    assertThatThrownBy(
+            () -> frontier.blocking().getStats(QueueWithinCrawlParams.getDefaultInstance()))
+        .isInstanceOf(StatusRuntimeException.class)
+        .hasMessageContaining("UNIMPLEMENTED");
+
+    String url = "http://paused.example/";
+    frontier.blocking().setActive(Active.newBuilder().setState(false).build());
+    try {
+      client.put(List.of(FrontierClient.discovered(url)));
+      assertThat(frontier.blocking().getActive(Local.getDefaultInstance()).getState()).isFalse();
+      Thread.sleep(2_000);
+      assertThat(client.get(GetParams.newBuilder().setKey("paused.example").build())).isEmpty();
+    } finally {
+      frontier.blocking().setActive(Active.newBuilder().setState(true).build());
+    }
+    assertThat(client.getSoon(GetParams.newBuilder().setKey("paused.example").build(), 20_000))
+        .extracting(URLInfo::getUrl)
+        .containsExactly(url);
+  }
+}
