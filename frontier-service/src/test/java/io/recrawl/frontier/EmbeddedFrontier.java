@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -32,6 +33,15 @@ final class EmbeddedFrontier implements AutoCloseable {
   final ManagedChannel channel;
 
   EmbeddedFrontier(Path dir, Map<String, Object> jobOverrides) throws Exception {
+    this(dir, jobOverrides, null);
+  }
+
+  /**
+   * @param restoreFrom a checkpoint or savepoint of the job to start from (as {@code bin/recrawl
+   *     frontier} starts from the latest checkpoint in its directory), or null
+   */
+  EmbeddedFrontier(Path dir, Map<String, Object> jobOverrides, String restoreFrom)
+      throws Exception {
     int kafkaPort = freePort();
     broker = TrialBroker.start(dir.resolve("kafka"), kafkaPort, freePort());
     Map<String, Integer> topics = new LinkedHashMap<>();
@@ -47,6 +57,9 @@ final class EmbeddedFrontier implements AutoCloseable {
     RecrawlConfig config = RecrawlConfig.fromMap(conf);
     Configuration local =
         RunCommand.localConfiguration(new Configuration(), dir.resolve("job").toAbsolutePath());
+    if (restoreFrom != null) {
+      local.set(StateRecoveryOptions.SAVEPOINT_PATH, restoreFrom);
+    }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(local);
     RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
     job = env.executeAsync("frontier-test");
