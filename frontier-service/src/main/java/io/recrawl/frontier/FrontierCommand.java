@@ -1,165 +1,235 @@
 package io.recrawl.frontier;
 
+import io.recrawl.flink.cli.RunCommand;
+import io.recrawl.kafka.KafkaCommand;
+import io.recrawl.kafka.TrialBroker;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 
 /**
- * {@code recrawl frontier}: URL Frontier's gRPC API on port 7071. Embedded by default (broker, job
- * and service in one JVM, data under {@code --dir}); with {@code --bootstrap} the service alone,
- * against a Kafka that a job submitted with {@code flink run} reads and writes.
+ * {@code bin/recrawl frontier}: the URL Frontier service. By default on one machine, embedded: a
+ * trial Kafka broker, the job on a local MiniCluster with RocksDB (resumed from its latest
+ * checkpoint when there is one), and the service on port 7071, all under one work directory. With
+ * {@code --kafka HOST:PORT} the service alone, in front of a job that runs elsewhere.
  */
 public final class FrontierCommand {
 
   static final String USAGE =
       String.join(
           "\n",
-          "usage: bin/recrawl frontier [--port PORT] [--dir DIR] [-Dkey=value ...]",
-          "       bin/recrawl frontier --bootstrap HOST:PORT [--port PORT]",
+          "usage: bin/recrawl frontier [--port PORT] [--dir DIR] [--kafka-port PORT] [--delay S]",
+          "                            [-Dkey=value ...]",
+          "       bin/recrawl frontier --kafka HOST:PORT [--port PORT] [--delay S] [--group ID]",
           "",
-          "recrawl as a URL Frontier service (gRPC, urlfrontier-API 2.5). Embedded (the default): a",
-          "Kafka broker, the scheduler job on a local MiniCluster with RocksDB and the service, in this",
-          "JVM, with their data under DIR; started again on the same DIR, the job resumes from its",
-          "newest checkpoint. With --bootstrap: the service alone, against an existing Kafka and a job",
-          "submitted with flink run; several instances may run. Ctrl-C stops it.",
+          "URL Frontier's gRPC API in front of recrawl's job: PutURLs become status events, GetURLs",
+          "hands out the crawl requests the job releases (docs/url-frontier.md).",
           "",
-          "options:",
-          "  --port PORT            gRPC port (default 7071, URL Frontier's)",
-          "  --dir DIR              embedded: the work directory (default work/frontier)",
-          "  -Dkey=value            embedded: a job setting over the embedded defaults",
-          "                         (docs/url-frontier.md lists them)",
-          "  --checkpoint-ms N      embedded: the job's checkpoint interval (default 5000)",
-          "  --bootstrap SERVERS    the service alone, against these Kafka brokers",
-          "  --get-wait-ms N        how long an empty GetURLs waits for URLs on their way (default 1000)",
-          "  --delay-requestable S  seconds, when a GetURLs leaves delay_requestable at 0 (default 30)",
-          "  --max-in-flight N      PutURLs items per stream waiting for Kafka (default 1024)",
-          "  --help                 this text",
+          "Embedded (the default): a trial Kafka broker, the job and the service on this machine; a",
+          "restart resumes from the job's latest checkpoint in DIR.",
+          "  --dir DIR          work directory: Kafka data, job state (default work/frontier)",
+          "  --kafka-port PORT  the trial broker's port (default 9092; its controller takes PORT+1)",
+          "  -Dkey=value        a job setting (config/recrawl.yaml), over the embedded defaults",
           "",
-          "examples:",
-          "  bin/recrawl frontier",
-          "  bin/recrawl frontier --dir /tmp/frontier -Drecrawl.controller.budget=86400",
-          "  bin/recrawl frontier --bootstrap kafka1:9092,kafka2:9092");
+          "Alone: the service against the Kafka of a job that runs elsewhere (bin/recrawl run, flink run).",
+          "  --kafka HOST:PORT  the job's brokers",
+          "  --group ID         the service's consumer group for crawl requests (one per instance;",
+          "                     default recrawl-frontier)",
+          "",
+          "Both:",
+          "  --port PORT        gRPC port (default 7071)",
+          "  --delay S          seconds a URL handed out is held back when GetURLs asks no",
+          "                     delay_requestable (default 30; the embedded job's lease is the same)",
+          "  --help             this text",
+          "",
+          "example:",
+          "  bin/recrawl frontier --dir /tmp/frontier");
 
   private FrontierCommand() {}
 
   public static void main(String[] args) throws Exception {
-    int rc = run(args, System.err, new CountDownLatch(1), true);
+    int rc = run(args, System.err);
     if (rc != 0) {
       System.exit(rc);
     }
   }
 
-  /**
-   * Runs until {@code stop} counts down (or, with {@code hook}, the JVM is asked to stop).
-   *
-   * @return the exit code
-   */
-  public static int run(String[] args, PrintStream err, CountDownLatch stop, boolean hook)
-      throws Exception {
+  static int run(String[] args, PrintStream err) throws Exception {
     int port = FrontierSettings.DEFAULT_PORT;
-    Path dir = Path.of("work", "frontier");
-    String bootstrap = null;
-    long checkpointMs = 5000;
-    long getWaitMs = 1000;
+    int kafkaPort = 9092;
     int delay = 30;
-    int maxInFlight = 1024;
-    Map<String, Object> overrides = new LinkedHashMap<>();
+    String kafka = null;
+    String group = "recrawl-frontier";
+    Path dir = Path.of("work", "frontier");
+    Map<String, Object> job = new LinkedHashMap<>();
     try {
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
-        boolean hasValue = i + 1 < args.length;
         if (a.equals("--help") || a.equals("-h")) {
           err.println(USAGE);
           return 0;
-        } else if (a.equals("--port") && hasValue) {
+        } else if (a.equals("--port") && i + 1 < args.length) {
           port = Integer.parseInt(args[++i]);
-        } else if (a.equals("--dir") && hasValue) {
-          dir = Path.of(args[++i]);
-        } else if (a.equals("--bootstrap") && hasValue) {
-          bootstrap = args[++i];
-        } else if (a.equals("--checkpoint-ms") && hasValue) {
-          checkpointMs = Long.parseLong(args[++i]);
-        } else if (a.equals("--get-wait-ms") && hasValue) {
-          getWaitMs = Long.parseLong(args[++i]);
-        } else if (a.equals("--delay-requestable") && hasValue) {
+        } else if (a.equals("--kafka-port") && i + 1 < args.length) {
+          kafkaPort = Integer.parseInt(args[++i]);
+        } else if (a.equals("--delay") && i + 1 < args.length) {
           delay = Integer.parseInt(args[++i]);
-        } else if (a.equals("--max-in-flight") && hasValue) {
-          maxInFlight = Integer.parseInt(args[++i]);
+        } else if (a.equals("--kafka") && i + 1 < args.length) {
+          kafka = args[++i];
+        } else if (a.equals("--group") && i + 1 < args.length) {
+          group = args[++i];
+        } else if (a.equals("--dir") && i + 1 < args.length) {
+          dir = Path.of(args[++i]);
         } else if (a.startsWith("-D") && a.contains("=")) {
-          overrides.put(a.substring(2, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
+          job.put(a.substring(2, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
         } else {
-          return usage(err, "unexpected argument '" + a + "'");
+          throw new IllegalArgumentException("unexpected argument '" + a + "'");
         }
       }
-    } catch (NumberFormatException e) {
-      return usage(err, "not a number: " + e.getMessage());
-    }
-    if (bootstrap != null && !overrides.isEmpty()) {
-      return usage(
-          err, "-D job settings are for the embedded job; with --bootstrap the job runs apart");
-    }
-    AutoCloseable running;
-    int boundPort;
-    try {
-      if (bootstrap == null) {
-        EmbeddedFrontier f = EmbeddedFrontier.start(dir, port, overrides, checkpointMs);
-        running = f;
-        boundPort = f.port();
-        err.println(
-            "recrawl frontier: embedded: broker "
-                + f.bootstrapServers()
-                + ", job "
-                + f.job().getJobID()
-                + ", data under "
-                + dir.toAbsolutePath()
-                + f.restoredFrom().map(p -> "; resumed from " + p).orElse("; a new crawl"));
-      } else {
-        FrontierSettings d = FrontierSettings.defaults(bootstrap, port);
-        FrontierServer s =
-            FrontierServer.start(
-                new FrontierSettings(
-                    port,
-                    bootstrap,
-                    d.statusTopic(),
-                    d.requestsTopic(),
-                    d.controlTopic(),
-                    d.groupId(),
-                    d.partitionMode(),
-                    maxInFlight,
-                    getWaitMs,
-                    delay,
-                    d.advertisedAddress()));
-        running = s;
-        boundPort = s.port();
-        err.println("recrawl frontier: service alone, Kafka at " + bootstrap);
+      if (kafka != null && !job.isEmpty()) {
+        throw new IllegalArgumentException("-D sets the embedded job; with --kafka there is none");
       }
     } catch (IllegalArgumentException e) {
-      err.println("recrawl frontier: refused: " + e.getMessage());
+      err.println("recrawl frontier: " + e.getMessage());
+      err.println(USAGE);
       return 2;
     }
-    err.println("recrawl frontier: URL Frontier API on port " + boundPort + "; Ctrl-C stops it");
-    if (hook) {
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> close(running, err), "frontier-stop"));
+    FrontierSettings settings;
+    try {
+      FrontierSettings d =
+          FrontierSettings.defaults(kafka == null ? "127.0.0.1:" + kafkaPort : kafka);
+      settings =
+          new FrontierSettings(
+              port,
+              d.bootstrapServers(),
+              d.statusTopic(),
+              d.requestsTopic(),
+              d.controlTopic(),
+              group,
+              d.partitionMode(),
+              delay,
+              d.getWaitMs(),
+              d.putsInFlight());
+    } catch (IllegalArgumentException e) {
+      err.println("recrawl frontier: " + e.getMessage());
+      return 2;
     }
-    stop.await();
-    close(running, err);
+    if (kafka != null) {
+      try (FrontierServer server = FrontierServer.start(settings)) {
+        err.println("recrawl frontier: serving on port " + server.port() + " for Kafka " + kafka);
+        server.awaitTermination();
+      }
+      return 0;
+    }
+    return embedded(settings, dir.toAbsolutePath(), kafkaPort, job, err);
+  }
+
+  /** The broker, the job and the service; runs until the JVM stops. */
+  private static int embedded(
+      FrontierSettings settings,
+      Path dir,
+      int kafkaPort,
+      Map<String, Object> overrides,
+      PrintStream err)
+      throws Exception {
+    TrialBroker broker = TrialBroker.start(dir.resolve("kafka"), kafkaPort, kafkaPort + 1);
+    Map<String, Integer> topics = new LinkedHashMap<>();
+    for (String t : KafkaCommand.TOPICS) {
+      topics.put(t, t.equals("crawl.status") || t.equals("crawl.requests") ? 4 : 1);
+    }
+    broker.createTopics(topics);
+    Path config = writeJobConfig(dir, settings, overrides);
+    List<String> runArgs = new ArrayList<>(List.of("--config", config.toString()));
+    if (hasCheckpoint(dir.resolve("job").resolve("checkpoints"))) {
+      runArgs.add("--from-latest-checkpoint");
+    }
+    Thread jobThread =
+        new Thread(
+            () -> {
+              try {
+                RunCommand.run(runArgs.toArray(new String[0]));
+              } catch (Exception e) {
+                err.println("recrawl frontier: the job stopped: " + e);
+              }
+            },
+            "recrawl-frontier-job");
+    jobThread.setDaemon(true);
+    jobThread.start();
+    FrontierServer server = FrontierServer.start(settings);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    server.close();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  broker.close();
+                },
+                "recrawl-frontier-stop"));
+    err.println(
+        "recrawl frontier: serving URL Frontier on port "
+            + server.port()
+            + "; Kafka at "
+            + broker.bootstrapServers()
+            + ", the job's settings in "
+            + config
+            + ", state under "
+            + dir);
+    server.awaitTermination();
     return 0;
   }
 
-  private static void close(AutoCloseable running, PrintStream err) {
-    try {
-      running.close();
-      err.println("recrawl frontier: stopped");
-    } catch (Exception e) {
-      err.println("recrawl frontier: stopping failed: " + e);
-    }
+  /**
+   * The embedded job's settings: Kafka in and out, and the short delays that let a URL put now be
+   * handed out within a second (docs/url-frontier.md#latency); {@code -D} settings win.
+   */
+  static Map<String, Object> jobSettings(FrontierSettings s, Path dir) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("recrawl.input.type", "kafka");
+    m.put("recrawl.output.type", "kafka");
+    m.put("recrawl.deadletters.type", "kafka");
+    m.put("recrawl.kafka.bootstrap.servers", s.bootstrapServers());
+    m.put("recrawl.work-dir", dir.resolve("job").toString());
+    // Requests are sent as they are released, not at the next checkpoint's commit.
+    m.put("recrawl.output.delivery", "at-least-once");
+    // Event time moves with the clock: ticks every 200 ms, no wait for late or idle partitions.
+    m.put("recrawl.control.tick-interval-ms", 200);
+    m.put("recrawl.watermark.out-of-orderness-ms", 0);
+    m.put("recrawl.watermark.idleness-ms", 200);
+    m.put("recrawl.engine.due.bucket", "100 ms");
+    m.put("recrawl.engine.lease", s.defaultDelaySeconds() + " s");
+    // A fixed price: a frontier's clients set no budget (recrawl.controller.budget prices one).
+    m.put("recrawl.global-lambda", 0.0001);
+    return m;
   }
 
-  private static int usage(PrintStream err, String problem) {
-    err.println("recrawl frontier: " + problem);
-    err.println(USAGE);
-    return 2;
+  private static Path writeJobConfig(Path dir, FrontierSettings s, Map<String, Object> overrides)
+      throws IOException {
+    Map<String, Object> m = jobSettings(s, dir);
+    m.putAll(overrides);
+    StringBuilder yaml =
+        new StringBuilder("# written by bin/recrawl frontier; -Dkey=value changes it\n");
+    m.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
+    Files.createDirectories(dir);
+    Path file = dir.resolve("job.yaml");
+    Files.writeString(file, yaml);
+    return file;
+  }
+
+  private static boolean hasCheckpoint(Path checkpoints) throws IOException {
+    if (!Files.isDirectory(checkpoints)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.walk(checkpoints, 3)) {
+      return files.anyMatch(p -> p.getFileName().toString().equals("_metadata"));
+    }
   }
 }

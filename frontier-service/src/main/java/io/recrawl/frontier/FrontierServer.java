@@ -2,55 +2,67 @@ package io.recrawl.frontier;
 
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
-/** The gRPC server that serves a {@link FrontierService} on a port. */
+/** The URL Frontier service on its gRPC port, with its Kafka clients. */
 public final class FrontierServer implements AutoCloseable {
 
+  private final ReleasedUrls released = new ReleasedUrls();
+  private final CrawlTopics topics;
   private final FrontierService service;
   private final Server server;
 
-  private FrontierServer(FrontierService service, Server server) {
-    this.service = service;
-    this.server = server;
-  }
-
-  /** Starts the service and its server; port 0 picks a free one. */
-  public static FrontierServer start(FrontierSettings settings) throws java.io.IOException {
-    Server server = null;
-    FrontierService service = new FrontierService(settings);
+  private FrontierServer(FrontierSettings settings) throws IOException {
+    this.topics = new CrawlTopics(settings, released::released);
+    Server s = null;
     try {
-      server =
+      String node = InetAddress.getLocalHost().getHostName() + ":" + settings.port();
+      this.service = new FrontierService(settings, released, topics, node);
+      s =
           NettyServerBuilder.forAddress(new InetSocketAddress(settings.port()))
               .addService(service)
               .build()
               .start();
-    } catch (java.io.IOException | RuntimeException e) {
-      try {
-        service.close();
-      } catch (Exception ignored) {
-        // the start failure is what matters
-      }
+    } catch (IOException | RuntimeException e) {
+      topics.close();
       throw e;
     }
-    return new FrontierServer(service, server);
+    this.server = s;
   }
 
+  /** Starts the service; {@code settings.port()} 0 takes a free port. */
+  public static FrontierServer start(FrontierSettings settings) throws IOException {
+    return new FrontierServer(settings);
+  }
+
+  /** The port it listens on. */
   public int port() {
     return server.getPort();
+  }
+
+  /** Requests released by the job and not taken yet. */
+  public int waiting() {
+    return released.waiting();
   }
 
   public FrontierService service() {
     return service;
   }
 
+  /** Blocks until the server stops. */
+  public void awaitTermination() throws InterruptedException {
+    server.awaitTermination();
+  }
+
   @Override
-  public void close() throws Exception {
+  public void close() throws InterruptedException {
     server.shutdown();
     if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
       server.shutdownNow();
     }
-    service.close();
+    topics.close();
   }
 }

@@ -26,263 +26,291 @@ import crawlercommons.urlfrontier.Urlfrontier.URLStatusRequest;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import io.recrawl.wire.ControlMessage;
-import io.recrawl.wire.ControlMessageCodec;
-import io.recrawl.wire.HostKeys;
-import java.util.ArrayList;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.Parsed;
+import io.recrawl.wire.StatusEvent;
 import java.util.List;
-import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.core.config.Configurator;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * URL Frontier's gRPC API in front of the recrawl job: PutURLs writes status events to {@code
- * crawl.status}, GetURLs hands out the crawl requests the job released on {@code crawl.requests},
- * SetDelay becomes a host rate ceiling on {@code crawl.control}. The service keeps no frontier of
- * its own, only the released URLs no client has taken yet ({@link ReadyQueues}).
+ * URL Frontier's API in front of the job. {@code PutURLs} turns each item into a status event on
+ * the job's status topic; {@code GetURLs} hands out the crawl requests the job released. What to
+ * crawl and when is the job's: this service keeps no frontier of its own.
+ *
+ * <p>The RPCs that need the job's state (queries, deletions, queue blocks and limits) and crawls
+ * other than the default one are not served yet: they answer UNIMPLEMENTED, and an item of another
+ * crawl is SKIPPED (docs/url-frontier.md).
  */
-public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase
-    implements AutoCloseable {
+public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(FrontierService.class);
 
   private final FrontierSettings settings;
-  private final HostKeys hostKeys;
-  private final ItemMapping mapping;
-  private final TopicWriter writer;
-  private final ReadyQueues queues = new ReadyQueues();
-  private final RequestFeed feed;
-  private final FrontierCounters counters = new FrontierCounters();
+  private final ReleasedUrls released;
+  private final CrawlTopics topics;
+  private final String node;
+  private final AtomicBoolean active = new AtomicBoolean(true);
+  private final AtomicLong skipped = new AtomicLong();
 
-  public FrontierService(FrontierSettings settings) {
+  FrontierService(
+      FrontierSettings settings, ReleasedUrls released, CrawlTopics topics, String node) {
     this.settings = settings;
-    this.hostKeys = HostKeys.of(settings.partitionMode());
-    this.mapping = new ItemMapping(settings.partitionMode());
-    this.writer = new TopicWriter(settings.bootstrap());
-    this.feed =
-        new RequestFeed(settings.bootstrap(), settings.requestsTopic(), settings.groupId(), queues);
+    this.released = released;
+    this.topics = topics;
+    this.node = node;
   }
 
-  // ---- PutURLs and GetURLs: the crawl loop
+  /** Items refused with SKIPPED since the start. */
+  public long skipped() {
+    return skipped.get();
+  }
+
+  // ---------------------------------------------------------------- the crawl's data
 
   @Override
   public StreamObserver<URLItem> putURLs(StreamObserver<AckMessage> acks) {
-    return new PutUrlsCall(
-        acks, settings.maxInFlight(), mapping, writer, settings.statusTopic(), queues, counters);
+    return new PutStream((ServerCallStreamObserver<AckMessage>) acks);
   }
 
-  @Override
-  public void getURLs(GetParams p, StreamObserver<URLInfo> out) {
-    ServerCallStreamObserver<URLInfo> call = (ServerCallStreamObserver<URLInfo>) out;
-    String crawl = p.hasAnyCrawlID() ? null : CrawlIds.normalise(p.getCrawlID());
-    String key = p.getKey().isEmpty() ? "" : queueKey(p.getKey());
-    long delayMs =
-        1000L
-            * (p.getDelayRequestable() == 0
-                ? settings.defaultDelayRequestable()
-                : p.getDelayRequestable());
-    long deadline = System.currentTimeMillis() + settings.getWaitMs();
-    List<URLInfo> batch;
-    try {
-      while (true) {
-        long now = System.currentTimeMillis();
-        batch = queues.take(crawl, key, p.getMaxUrlsPerQueue(), p.getMaxQueues(), delayMs, now);
-        if (!batch.isEmpty() || now >= deadline || call.isCancelled()) {
-          break;
-        }
-        // URLs on their way from the job: a short, bounded wait, woken by each arrival.
-        queues.await(Math.min(50, deadline - now));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      out.onError(Status.CANCELLED.withDescription("interrupted").asRuntimeException());
-      return;
+  /**
+   * One {@code PutURLs} stream. At most {@code putsInFlight} items wait for Kafka at once: the
+   * stream asks the client for one more item per ack, so a fast client is held back by gRPC's flow
+   * control, and nothing is buffered without bound.
+   */
+  private final class PutStream implements StreamObserver<URLItem> {
+    private final ServerCallStreamObserver<AckMessage> acks;
+    private int pending;
+    private boolean completed;
+
+    PutStream(ServerCallStreamObserver<AckMessage> acks) {
+      this.acks = acks;
+      acks.disableAutoRequest();
+      acks.request(settings.putsInFlight());
     }
-    for (int i = 0; i < batch.size(); i++) {
-      try {
-        if (call.isCancelled()) {
-          throw Status.CANCELLED.asRuntimeException();
-        }
-        out.onNext(batch.get(i));
-      } catch (RuntimeException cancelled) {
-        queues.giveBack(batch.subList(i, batch.size()));
+
+    @Override
+    public void onNext(URLItem item) {
+      String id = item.getID().isEmpty() ? UrlItems.url(item) : item.getID();
+      if (!CrawlIds.DEFAULT.equals(UrlItems.crawl(item))) {
+        skip(id, "crawl " + UrlItems.crawl(item) + ": only the default crawl is served");
         return;
       }
+      long now = System.currentTimeMillis();
+      Parsed<StatusEvent> checked = topics.check(UrlItems.toEvent(item, now), now);
+      if (!checked.ok()) {
+        skip(id, checked.deadLetter().reason() + ": " + checked.deadLetter().detail());
+        return;
+      }
+      StatusEvent e = checked.value();
+      if (item.hasKnown()) {
+        released.updated(e.url());
+      }
+      synchronized (this) {
+        pending++;
+      }
+      topics.send(
+          e, error -> ack(id, error == null ? AckMessage.Status.OK : AckMessage.Status.FAIL));
     }
-    out.onCompleted();
+
+    private void skip(String id, String why) {
+      skipped.incrementAndGet();
+      LOG.info("PutURLs item {} skipped: {}", id, why);
+      synchronized (this) {
+        pending++;
+      }
+      ack(id, AckMessage.Status.SKIPPED);
+    }
+
+    private synchronized void ack(String id, AckMessage.Status status) {
+      pending--;
+      if (!acks.isCancelled()) {
+        acks.onNext(AckMessage.newBuilder().setID(id).setStatus(status).build());
+        acks.request(1);
+      }
+      if (completed && pending == 0) {
+        acks.onCompleted();
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      LOG.debug("PutURLs stream ended by the client", t);
+    }
+
+    @Override
+    public synchronized void onCompleted() {
+      completed = true;
+      if (pending == 0) {
+        acks.onCompleted();
+      }
+    }
   }
 
-  // ---- Queue control
-
   @Override
-  public void blockQueueUntil(BlockQueueParams p, StreamObserver<Empty> out) {
-    queues.block(CrawlIds.normalise(p.getCrawlID()), queueKey(p.getKey()), p.getTime() * 1000L);
-    done(out, Empty.getDefaultInstance());
-  }
-
-  @Override
-  public void setDelay(QueueDelayParams p, StreamObserver<Empty> out) {
-    String crawl = CrawlIds.normalise(p.getCrawlID());
-    String key = p.getKey().isEmpty() ? "" : queueKey(p.getKey());
-    long delayMs = 1000L * p.getDelayRequestable();
-    queues.delay(crawl, key, delayMs);
-    if (key.isEmpty()) {
-      done(out, Empty.getDefaultInstance());
+  public void getURLs(GetParams request, StreamObserver<URLInfo> out) {
+    ServerCallStreamObserver<URLInfo> call = (ServerCallStreamObserver<URLInfo>) out;
+    if (!active.get()
+        || (request.hasCrawlID()
+            && !CrawlIds.DEFAULT.equals(CrawlIds.orDefault(request.getCrawlID())))) {
+      out.onCompleted();
       return;
     }
-    // The host's rate ceiling in the job: one fetch per delay (0 removes it).
-    double perDay = p.getDelayRequestable() == 0 ? 0 : 86_400.0 / p.getDelayRequestable();
-    String json =
-        ControlMessageCodec.toJson(
-            ControlMessage.hostRate(System.currentTimeMillis(), key, perDay));
-    writer
-        .write(settings.controlTopic(), key, json)
-        .whenComplete(
-            (ok, error) -> {
-              if (error == null) {
-                done(out, Empty.getDefaultInstance());
-              } else {
-                out.onError(
-                    Status.UNAVAILABLE
-                        .withDescription("host rate not written to Kafka: " + error)
-                        .asRuntimeException());
-              }
-            });
-  }
-
-  @Override
-  public void setCrawlLimit(CrawlLimitParams p, StreamObserver<Empty> out) {
-    queues.limit(CrawlIds.normalise(p.getCrawlID()), queueKey(p.getKey()), p.getLimit());
-    done(out, Empty.getDefaultInstance());
-  }
-
-  @Override
-  public void deleteQueue(QueueWithinCrawlParams p, StreamObserver<Long> out) {
-    long n = queues.deleteQueue(CrawlIds.normalise(p.getCrawlID()), queueKey(p.getKey()));
-    done(out, Long.newBuilder().setValue(n).build());
-  }
-
-  @Override
-  public void deleteCrawl(DeleteCrawlMessage p, StreamObserver<Long> out) {
-    long n = queues.deleteCrawl(CrawlIds.normalise(p.getValue()));
-    done(out, Long.newBuilder().setValue(n).build());
-  }
-
-  // ---- Queries
-
-  @Override
-  public void getStats(QueueWithinCrawlParams p, StreamObserver<Stats> out) {
-    String crawl = CrawlIds.normalise(p.getCrawlID());
-    String key = p.getKey().isEmpty() ? "" : queueKey(p.getKey());
-    long now = System.currentTimeMillis();
-    long size = queues.waiting(crawl, key);
-    long inProcess = queues.inProcess(crawl, key, now);
-    done(
-        out,
-        Stats.newBuilder()
-            .setCrawlID(crawl)
-            .setSize(size)
-            .setInProcess((int) Math.min(Integer.MAX_VALUE, inProcess))
-            .setNumberOfQueues(key.isEmpty() ? queues.queueCount(crawl) : 1)
-            .putCounts("active_queues", queues.queueKeys(crawl, false, now).size())
-            .build());
-  }
-
-  @Override
-  public void listQueues(Pagination p, StreamObserver<QueueList> out) {
-    String crawl = CrawlIds.normalise(p.getCrawlID());
-    List<String> all = queues.queueKeys(crawl, p.getIncludeInactive(), System.currentTimeMillis());
-    int start = Math.min(p.getStart(), all.size());
-    int size = p.getSize() == 0 ? 100 : p.getSize();
-    List<String> page = all.subList(start, Math.min(all.size(), start + size));
-    done(
-        out,
-        QueueList.newBuilder()
-            .addAllValues(page)
-            .setTotal(all.size())
-            .setStart(start)
-            .setSize(page.size())
-            .setCrawlID(crawl)
-            .build());
-  }
-
-  @Override
-  public void countURLs(CountUrlParams p, StreamObserver<Long> out) {
-    out.onError(jobQueryMissing("CountURLs"));
-  }
-
-  @Override
-  public void getURLStatus(URLStatusRequest p, StreamObserver<URLItem> out) {
-    out.onError(jobQueryMissing("GetURLStatus"));
-  }
-
-  @Override
-  public void listURLs(ListUrlParams p, StreamObserver<URLItem> out) {
-    out.onError(jobQueryMissing("ListURLs"));
-  }
-
-  // ---- Service-level
-
-  @Override
-  public void listNodes(Empty p, StreamObserver<StringList> out) {
-    done(out, StringList.newBuilder().addValues(settings.advertisedAddress()).build());
-  }
-
-  @Override
-  public void listCrawls(Local p, StreamObserver<StringList> out) {
-    done(out, StringList.newBuilder().addAllValues(new ArrayList<>(queues.crawlIds())).build());
-  }
-
-  @Override
-  public void setActive(Active p, StreamObserver<Empty> out) {
-    queues.setActive(p.getState());
-    done(out, Empty.getDefaultInstance());
-  }
-
-  @Override
-  public void getActive(Local p, StreamObserver<Boolean> out) {
-    done(out, Boolean.newBuilder().setState(queues.active()).build());
-  }
-
-  @Override
-  public void setLogLevel(LogLevelParams p, StreamObserver<Empty> out) {
-    Configurator.setLevel(p.getPackage(), Level.valueOf(p.getLevel().name()));
-    LOG.info("log level of {} set to {}", p.getPackage(), p.getLevel());
-    done(out, Empty.getDefaultInstance());
-  }
-
-  /** What PutURLs wrote, skipped and failed so far. */
-  FrontierCounters counters() {
-    return counters;
-  }
-
-  /** A queue key as the job keys hosts: a client may name the host in any spelling. */
-  String queueKey(String key) {
+    int delaySeconds =
+        request.getDelayRequestable() > 0
+            ? request.getDelayRequestable()
+            : settings.defaultDelaySeconds();
+    List<CrawlRequest> taken;
     try {
-      return hostKeys.keyOfHost(key);
-    } catch (IllegalArgumentException e) {
-      return key;
+      taken =
+          released.take(
+              request.getMaxUrlsPerQueue(),
+              request.getMaxQueues(),
+              request.getKey(),
+              delaySeconds * 1_000L,
+              System.currentTimeMillis(),
+              settings.getWaitMs());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      out.onError(Status.CANCELLED.withDescription("the service is stopping").asException());
+      return;
+    }
+    for (int i = 0; i < taken.size(); i++) {
+      if (call.isCancelled()) {
+        released.giveBack(taken.subList(i, taken.size()));
+        return;
+      }
+      out.onNext(info(taken.get(i)));
+    }
+    out.onCompleted();
+  }
+
+  private static URLInfo info(CrawlRequest r) {
+    URLInfo.Builder b =
+        URLInfo.newBuilder().setUrl(r.url()).setKey(r.host()).setCrawlID(CrawlIds.DEFAULT);
+    for (Map.Entry<String, List<String>> e : r.metadata().entrySet()) {
+      b.putMetadata(e.getKey(), StringList.newBuilder().addAllValues(e.getValue()).build());
+    }
+    return b.build();
+  }
+
+  // ---------------------------------------------------------------- queue control
+
+  /**
+   * The host's rate limit in the job: one URL per {@code delay} seconds, as a host-rate override
+   * (an empty key would set the default of every queue: not served yet).
+   */
+  @Override
+  public void setDelay(QueueDelayParams request, StreamObserver<Empty> out) {
+    if (request.getKey().isEmpty()) {
+      unimplemented(out, "SetDelay without a key (the default of every queue)");
+      return;
+    }
+    try {
+      double perDay =
+          request.getDelayRequestable() == 0 ? 0 : 86_400.0 / request.getDelayRequestable();
+      topics.hostRate(request.getKey(), perDay, System.currentTimeMillis());
+      out.onNext(Empty.getDefaultInstance());
+      out.onCompleted();
+    } catch (IllegalArgumentException bad) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription(bad.getMessage()).asException());
+    } catch (Exception e) {
+      out.onError(Status.UNAVAILABLE.withDescription(String.valueOf(e)).asException());
     }
   }
 
-  private static io.grpc.StatusRuntimeException jobQueryMissing(String rpc) {
-    return Status.UNIMPLEMENTED
-        .withDescription(
-            rpc
-                + " is answered from the job's state through a query path that this build of"
-                + " recrawl does not have yet (docs/url-frontier.md)")
-        .asRuntimeException();
+  @Override
+  public void blockQueueUntil(BlockQueueParams request, StreamObserver<Empty> out) {
+    unimplemented(out, "BlockQueueUntil");
   }
 
-  private static <T> void done(StreamObserver<T> out, T value) {
-    out.onNext(value);
+  @Override
+  public void setCrawlLimit(CrawlLimitParams request, StreamObserver<Empty> out) {
+    unimplemented(out, "SetCrawlLimit");
+  }
+
+  @Override
+  public void deleteQueue(QueueWithinCrawlParams request, StreamObserver<Long> out) {
+    unimplemented(out, "DeleteQueue");
+  }
+
+  @Override
+  public void deleteCrawl(DeleteCrawlMessage request, StreamObserver<Long> out) {
+    unimplemented(out, "DeleteCrawl");
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  @Override
+  public void getStats(QueueWithinCrawlParams request, StreamObserver<Stats> out) {
+    unimplemented(out, "GetStats");
+  }
+
+  @Override
+  public void listQueues(Pagination request, StreamObserver<QueueList> out) {
+    unimplemented(out, "ListQueues");
+  }
+
+  @Override
+  public void countURLs(CountUrlParams request, StreamObserver<Long> out) {
+    unimplemented(out, "CountURLs");
+  }
+
+  @Override
+  public void getURLStatus(URLStatusRequest request, StreamObserver<URLItem> out) {
+    unimplemented(out, "GetURLStatus");
+  }
+
+  @Override
+  public void listURLs(ListUrlParams request, StreamObserver<URLItem> out) {
+    unimplemented(out, "ListURLs");
+  }
+
+  // ---------------------------------------------------------------- the service itself
+
+  @Override
+  public void listNodes(Empty request, StreamObserver<StringList> out) {
+    out.onNext(StringList.newBuilder().addValues(node).build());
     out.onCompleted();
   }
 
   @Override
-  public void close() throws Exception {
-    feed.close();
-    writer.close();
+  public void listCrawls(Local request, StreamObserver<StringList> out) {
+    out.onNext(StringList.newBuilder().addValues(CrawlIds.DEFAULT).build());
+    out.onCompleted();
+  }
+
+  @Override
+  public void setActive(Active request, StreamObserver<Empty> out) {
+    active.set(request.getState());
+    out.onNext(Empty.getDefaultInstance());
+    out.onCompleted();
+  }
+
+  @Override
+  public void getActive(Local request, StreamObserver<Boolean> out) {
+    out.onNext(Boolean.newBuilder().setState(active.get()).build());
+    out.onCompleted();
+  }
+
+  @Override
+  public void setLogLevel(LogLevelParams request, StreamObserver<Empty> out) {
+    if (LogLevels.set(request.getPackage(), request.getLevel().name())) {
+      out.onNext(Empty.getDefaultInstance());
+      out.onCompleted();
+    } else {
+      unimplemented(out, "SetLogLevel without Log4j 2 on the class path");
+    }
+  }
+
+  private static void unimplemented(StreamObserver<?> out, String what) {
+    out.onError(
+        Status.UNIMPLEMENTED
+            .withDescription(
+                what + " is not served yet: it needs the job's state (docs/url-frontier.md)")
+            .asException());
   }
 }

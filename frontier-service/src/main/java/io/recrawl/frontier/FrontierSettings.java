@@ -6,77 +6,87 @@ import io.recrawl.wire.HostKeys;
  * The service's settings.
  *
  * @param port the gRPC port (URL Frontier's default is 7071)
- * @param bootstrap Kafka's bootstrap servers
- * @param statusTopic where PutURLs writes ({@code recrawl.kafka.topic.status})
- * @param requestsTopic where GetURLs reads ({@code recrawl.kafka.topic.requests})
- * @param controlTopic where SetDelay writes ({@code recrawl.kafka.topic.control})
- * @param groupId the consumer group of the service's instances on the requests topic
- * @param partitionMode the job's host keys ({@code recrawl.partition.mode})
- * @param maxInFlight PutURLs items per stream waiting for Kafka
- * @param getWaitMs how long an empty GetURLs waits for URLs on their way
- * @param defaultDelayRequestable seconds, when a GetURLs leaves delay_requestable at 0
- * @param advertisedAddress what ListNodes answers for this instance
+ * @param bootstrapServers the Kafka brokers the job reads and writes
+ * @param statusTopic where status events go (the job's {@code recrawl.kafka.topic.status})
+ * @param requestsTopic where the job's crawl requests come from ({@code
+ *     recrawl.kafka.topic.requests})
+ * @param controlTopic where host-rate overrides go ({@code recrawl.kafka.topic.control})
+ * @param groupId the consumer group of the requests; each service instance needs its own
+ * @param partitionMode how URLs are keyed to hosts, as the job keys them
+ * @param defaultDelaySeconds the delay a {@code GetURLs} with {@code delay_requestable} 0 gets:
+ *     keep it equal to the job's {@code recrawl.engine.lease}, after which the job releases an
+ *     unanswered URL again
+ * @param getWaitMs how long a {@code GetURLs} that finds nothing waits for URLs on their way
+ * @param putsInFlight how many items of one {@code PutURLs} stream may wait for Kafka at once
  */
 public record FrontierSettings(
     int port,
-    String bootstrap,
+    String bootstrapServers,
     String statusTopic,
     String requestsTopic,
     String controlTopic,
     String groupId,
     HostKeys.Mode partitionMode,
-    int maxInFlight,
+    int defaultDelaySeconds,
     long getWaitMs,
-    int defaultDelayRequestable,
-    String advertisedAddress) {
+    int putsInFlight) {
 
   public static final int DEFAULT_PORT = 7071;
 
   public FrontierSettings {
-    check(port >= 0 && port <= 65535, "--port", "must be a port number, got " + port);
-    check(maxInFlight > 0, "--max-in-flight", "must be positive, got " + maxInFlight);
-    check(getWaitMs >= 0, "--get-wait-ms", "must not be negative, got " + getWaitMs);
-    check(
-        defaultDelayRequestable > 0,
-        "--delay-requestable",
-        "must be positive, got " + defaultDelayRequestable);
-    check(bootstrap != null && !bootstrap.isBlank(), "--bootstrap", "must not be empty");
+    require(port >= 0 && port <= 65535, "port", "must be within [0, 65535]");
+    require(bootstrapServers != null && !bootstrapServers.isBlank(), "kafka", "must be set");
+    require(defaultDelaySeconds > 0, "delay", "must be > 0 seconds");
+    require(getWaitMs >= 0, "get-wait-ms", "must be >= 0");
+    require(putsInFlight > 0, "puts-in-flight", "must be > 0");
   }
 
-  /** The defaults, against a broker. */
-  public static FrontierSettings defaults(String bootstrap, int port) {
+  /** The defaults, against the brokers at {@code bootstrapServers}. */
+  public static FrontierSettings defaults(String bootstrapServers) {
     return new FrontierSettings(
-        port,
-        bootstrap,
+        DEFAULT_PORT,
+        bootstrapServers,
         "crawl.status",
         "crawl.requests",
         "crawl.control",
         "recrawl-frontier",
         HostKeys.Mode.BY_HOST,
-        1024,
-        1000,
         30,
-        "localhost:" + port);
+        1_000,
+        1_000);
   }
 
-  public FrontierSettings withPort(int newPort) {
+  public FrontierSettings withPort(int p) {
     return new FrontierSettings(
-        newPort,
-        bootstrap,
+        p,
+        bootstrapServers,
         statusTopic,
         requestsTopic,
         controlTopic,
         groupId,
         partitionMode,
-        maxInFlight,
+        defaultDelaySeconds,
         getWaitMs,
-        defaultDelayRequestable,
-        "localhost:" + newPort);
+        putsInFlight);
   }
 
-  private static void check(boolean ok, String key, String problem) {
+  public FrontierSettings withDefaultDelaySeconds(int seconds) {
+    return new FrontierSettings(
+        port,
+        bootstrapServers,
+        statusTopic,
+        requestsTopic,
+        controlTopic,
+        groupId,
+        partitionMode,
+        seconds,
+        getWaitMs,
+        putsInFlight);
+  }
+
+  private static void require(boolean ok, String option, String why) {
     if (!ok) {
-      throw new IllegalArgumentException(key + ": " + problem);
+      throw new IllegalArgumentException("--" + option + ": " + why);
     }
   }
 }

@@ -1,6 +1,5 @@
 package io.recrawl.frontier;
 
-import crawlercommons.urlfrontier.URLFrontierGrpc;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
@@ -8,90 +7,92 @@ import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.StringList;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
-import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** A URL Frontier client over a real gRPC channel, as a crawler would use one. */
-final class FrontierClient implements AutoCloseable {
+/** A URL Frontier client as a crawler uses one, over a real gRPC channel. */
+final class FrontierClient {
 
-  final ManagedChannel channel;
-  final URLFrontierGrpc.URLFrontierBlockingStub blocking;
-  final URLFrontierGrpc.URLFrontierStub async;
+  private final EmbeddedFrontier frontier;
 
-  FrontierClient(int port) {
-    channel = ManagedChannelBuilder.forAddress("localhost", port).usePlaintext().build();
-    blocking = URLFrontierGrpc.newBlockingStub(channel);
-    async = URLFrontierGrpc.newStub(channel);
+  FrontierClient(EmbeddedFrontier frontier) {
+    this.frontier = frontier;
   }
 
-  static URLItem discovered(String url, String crawl) {
+  static URLItem discovered(String url) {
     return URLItem.newBuilder()
-        .setDiscovered(DiscoveredURLItem.newBuilder().setInfo(info(url, crawl, Map.of())))
+        .setDiscovered(
+            DiscoveredURLItem.newBuilder().setInfo(URLInfo.newBuilder().setUrl(url).build()))
         .build();
   }
 
-  static URLItem known(String url, String crawl, Map<String, String> metadata, long refetchAt) {
+  static URLItem known(String url, long refetchSeconds, Map<String, String> metadata) {
+    URLInfo.Builder info = URLInfo.newBuilder().setUrl(url);
+    metadata.forEach((k, v) -> info.putMetadata(k, StringList.newBuilder().addValues(v).build()));
     return URLItem.newBuilder()
-        .setKnown(
-            KnownURLItem.newBuilder()
-                .setInfo(info(url, crawl, metadata))
-                .setRefetchableFromDate(refetchAt))
+        .setKnown(KnownURLItem.newBuilder().setInfo(info).setRefetchableFromDate(refetchSeconds))
         .build();
   }
 
-  static URLInfo info(String url, String crawl, Map<String, String> metadata) {
-    URLInfo.Builder b = URLInfo.newBuilder().setUrl(url).setCrawlID(crawl);
-    metadata.forEach((k, v) -> b.putMetadata(k, StringList.newBuilder().addValues(v).build()));
-    return b.build();
-  }
-
-  /** Sends the items on one PutURLs stream and returns the acks once the stream has ended. */
-  List<AckMessage> put(List<URLItem> items) throws Exception {
+  /** Puts the items in one stream; the acks, in the order they came. */
+  List<AckMessage> put(List<URLItem> items) throws InterruptedException {
     List<AckMessage> acks = new ArrayList<>();
-    CompletableFuture<List<AckMessage>> done = new CompletableFuture<>();
+    CountDownLatch done = new CountDownLatch(1);
     StreamObserver<URLItem> in =
-        async.putURLs(
-            new StreamObserver<>() {
-              @Override
-              public void onNext(AckMessage a) {
-                synchronized (acks) {
-                  acks.add(a);
-                }
-              }
+        frontier
+            .async()
+            .putURLs(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(AckMessage a) {
+                    synchronized (acks) {
+                      acks.add(a);
+                    }
+                  }
 
-              @Override
-              public void onError(Throwable t) {
-                done.completeExceptionally(t);
-              }
+                  @Override
+                  public void onError(Throwable t) {
+                    done.countDown();
+                  }
 
-              @Override
-              public void onCompleted() {
-                done.complete(acks);
-              }
-            });
+                  @Override
+                  public void onCompleted() {
+                    done.countDown();
+                  }
+                });
     for (URLItem item : items) {
       in.onNext(item);
     }
     in.onCompleted();
-    return done.get(60, TimeUnit.SECONDS);
+    if (!done.await(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("PutURLs did not complete");
+    }
+    synchronized (acks) {
+      return List.copyOf(acks);
+    }
   }
 
+  /** The URLs a GetURLs returns. */
   List<URLInfo> get(GetParams params) {
     List<URLInfo> out = new ArrayList<>();
-    Iterator<URLInfo> it = blocking.getURLs(params);
-    it.forEachRemaining(out::add);
+    for (Iterator<URLInfo> it = frontier.blocking().getURLs(params); it.hasNext(); ) {
+      out.add(it.next());
+    }
     return out;
   }
 
-  @Override
-  public void close() throws InterruptedException {
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  /** GetURLs until one returns something, or {@code timeoutMs} passes. */
+  List<URLInfo> getSoon(GetParams params, long timeoutMs) {
+    long end = System.currentTimeMillis() + timeoutMs;
+    List<URLInfo> out = get(params);
+    while (out.isEmpty() && System.currentTimeMillis() < end) {
+      out = get(params);
+    }
+    return out;
   }
 }

@@ -1,47 +1,65 @@
 package io.recrawl.engine;
 
-import io.recrawl.wire.CrawlRequest;
+/**
+ * The inputs of one engine call: the host, its clock and λ_0, fixed for the length of the call. The
+ * caller owns one and reuses it; what the call decides goes to an {@link EngineOutcome}.
+ */
+public final class EngineContext {
 
-/** What the {@link HostEngine} needs from its caller for one call. */
-public interface EngineContext {
+  private String host;
+  private long now;
+  private double globalLambda;
+  private long answeredUntil;
+  private long advanceEnd;
+
+  /** Fixes the host, its clock and λ_0 for the next engine call; returns this context. */
+  public EngineContext begin(String host, long now, double globalLambda) {
+    this.host = host;
+    this.now = now;
+    this.globalLambda = globalLambda;
+    this.answeredUntil = now;
+    this.advanceEnd = now;
+    return this;
+  }
+
+  /**
+   * For a call made while time advances in one step from {@code answeredUntil} to {@code
+   * advanceEnd} (see {@link #answeredUntil}); after {@link #begin}.
+   */
+  public EngineContext advancing(long answeredUntil, long advanceEnd) {
+    this.answeredUntil = Math.min(now, answeredUntil);
+    this.advanceEnd = Math.max(now, advanceEnd);
+    return this;
+  }
+
   /** The host being worked on (the key). */
-  String host();
+  public String host() {
+    return host;
+  }
 
   /** The current event time, epoch ms. */
-  long now();
+  public long now() {
+    return now;
+  }
 
   /** The current global lambda. */
-  double globalLambda();
-
-  /** Emits a crawl request. */
-  void release(CrawlRequest request);
-
-  /**
-   * The host's single wake-up moves from {@code previous} to {@code next} (Long.MAX_VALUE = none).
-   */
-  void reschedule(long previous, long next);
-
-  /**
-   * Replaces the host's capped demand curve in the ledger it belongs to (either may be null =
-   * nothing); see {@link DemandLedger#replace}.
-   */
-  void replaceDemand(double[] before, double[] after);
-
-  EngineListener listener();
+  public double globalLambda() {
+    return globalLambda;
+  }
 
   /**
    * The event time up to which the crawler's answers have all been read. A URL released after it
    * cannot have been answered yet, so its lease does not run out in this call: after downtime, one
    * advance of the watermark fires hours of wake-ups before any status comes in, and a URL released
-   * within it is not released again within it. Defaults to {@link #now()}: answers are read as time
-   * goes.
+   * within it is not released again within it. {@link #now()} unless the call is {@link
+   * #advancing}: answers are read as time goes.
    */
-  default long answeredUntil() {
-    return now();
+  public long answeredUntil() {
+    return answeredUntil;
   }
 
   /** The event time the current advance of time reaches, at least {@link #now()}. */
-  default long advanceEnd() {
-    return now();
+  public long advanceEnd() {
+    return advanceEnd;
   }
 }

@@ -36,12 +36,10 @@ package io.recrawl.engine;
  * fallen to {@link #START_UP_OVER_DAYS} of budget ({@link #armed()}): the first crawl's backlog is
  * days of budget, a steady crawl's an hour or two. Waiting for the allowance itself could last for
  * ever: with learned rates the curve runs ahead of the releases, the backlog stays above the
- * allowance, and only the feedback and the backlog term, which wait, would bring it down (learned
- * rates, seed 1: not armed until day 56, the crawler at its budget with up to 1,856 URLs queued).
- * The feedback waits {@link #BIAS_AVERAGING_DAYS} more: right after the first crawl few pages fall
- * due (they were all just fetched), and learned as model error that trough lowered lambda for weeks
- * (1,000,000 pages: a crawler at its budget for the whole run, 0.9922 of the optimum against
- * 0.9992).
+ * allowance, and only the feedback and the backlog term, which wait, would bring it down. The
+ * feedback waits {@link #BIAS_AVERAGING_DAYS} more: right after the first crawl few pages fall due
+ * (they were all just fetched), and learned as model error that trough would lower lambda for
+ * weeks. The figures behind both waits are in docs/decisions/global-price-controller.md.
  */
 public final class GlobalLambdaController {
 
@@ -126,8 +124,8 @@ public final class GlobalLambdaController {
   /**
    * How long the feedback averages its evidence, days: one hour's count is noise, not model error.
    * Three days, not ten: the model error moves over days while learned rates converge and after the
-   * frontier moves, and ten days kept the error of the first weeks for weeks after (learned rates:
-   * 0.9657 of the optimum against 0.9672 on seed 3, simulator, 30-day warm-up).
+   * frontier moves, and ten days kept the error of the first weeks for weeks after
+   * (docs/decisions/global-price-controller.md).
    */
   static final double BIAS_AVERAGING_DAYS = 3;
 

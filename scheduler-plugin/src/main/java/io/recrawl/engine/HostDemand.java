@@ -79,11 +79,11 @@ final class HostDemand {
    * Brings the ledger up to date with the host's curve and current cap. Untouched curve and same
    * cap: nothing to do, which is the common case and spares two curve copies per call.
    */
-  void settle(HostState h, long now, EngineContext ctx, boolean removed) {
+  void settle(HostState h, long now, EngineOutcome out, boolean removed) {
     double k = removed ? 0 : thresholds.maxRate(h, now);
     if (ledgerTouched || k != h.ledgerRate) {
       double[] before = ledgerTouched ? ledgerBefore : HostThreshold.capped(h.curve, h.ledgerRate);
-      ctx.replaceDemand(before, HostThreshold.capped(h.curve, k));
+      out.demandReplaced(before, HostThreshold.capped(h.curve, k));
       h.ledgerRate = k;
     }
     ledgerTouched = false;

@@ -40,15 +40,16 @@ final class HostPoliteness {
   }
 
   /** Learns from one status event of the host; says whether it blocked the host. */
-  Outcome observe(HostState h, StatusEvent e, String host, long now, EngineListener listener) {
-    crawlDelay(h, e, now, listener);
+  Outcome observe(HostState h, StatusEvent e, String host, long now, EngineOutcome out) {
+    crawlDelay(h, e, now, out);
     if (!cfg.pushBack) {
       return Outcome.PAGE;
     }
     Integer code = e.statusCode();
     if (code != null && (code == 429 || code == 503)) {
       if (pushBack(h, e, host, now, code == 429)) {
-        listener.hostBlocked(code == 429 ? "429" : "503");
+        out.blocked(
+            code == 429 ? EngineOutcome.Block.TOO_MANY_REQUESTS : EngineOutcome.Block.UNAVAILABLE);
       }
       return Outcome.HOST_BLOCKED;
     }
@@ -63,7 +64,7 @@ final class HostPoliteness {
     if (failure) {
       if (hostDown(h)) {
         if (pushBack(h, e, host, now, false)) {
-          listener.hostBlocked("outage");
+          out.blocked(EngineOutcome.Block.OUTAGE);
         }
         return Outcome.HOST_BLOCKED;
       }
@@ -111,7 +112,7 @@ final class HostPoliteness {
     return until;
   }
 
-  private void crawlDelay(HostState h, StatusEvent e, long now, EngineListener listener) {
+  private void crawlDelay(HostState h, StatusEvent e, long now, EngineOutcome out) {
     Double seconds = number(e.first(CRAWL_DELAY_KEY));
     if (seconds == null || seconds < 0) {
       return;
@@ -122,7 +123,7 @@ final class HostPoliteness {
       // Not worth crawling at that pace, or slower than any rate limit can pace (host.min-rate
       // raises every limit to itself): park it until robots.txt is read again.
       if (h.parkedUntil <= now) {
-        listener.hostParked();
+        out.hostParked();
       }
       h.parkedUntil = Times.plus(now, parkMs(delayMs));
       // The first request after the park re-reads robots.txt; until its answer re-parks the host,

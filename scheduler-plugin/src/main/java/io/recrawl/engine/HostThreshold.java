@@ -109,7 +109,7 @@ public final class HostThreshold {
   }
 
   /** The same from a host record's in-flight count and ledger rate. */
-  static double inFlightForBudget(int inFlight, double ledgerRate, double windowDays) {
+  public static double inFlightForBudget(int inFlight, double ledgerRate, double windowDays) {
     if (inFlight <= 0) {
       return 0;
     }

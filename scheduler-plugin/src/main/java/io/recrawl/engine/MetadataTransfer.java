@@ -16,7 +16,7 @@ import java.util.Map;
  * metadata.transfer.max-chars} (each key counting 6 characters more and each value 3 more, for
  * their quotes and separators in JSON) the further values are dropped. Keys are taken in
  * alphabetical order, so what is dropped does not depend on the JVM. Every value cut or dropped is
- * reported to {@link EngineListener#metadataCut}.
+ * counted in the call's {@link EngineOutcome#metadataCut}.
  *
  * <p>A 304 keeps what it does not repeat: it says the version the request validated is still
  * current, so the validators the request carried (a {@code last-modified}, an ETag) still hold, and
@@ -39,7 +39,7 @@ final class MetadataTransfer {
    * Keeps on the page the event's values of the configured keys (replacing what it kept); after a
    * 304, a key the event does not carry keeps the page's previous values.
    */
-  void keep(PageState p, StatusEvent e, EngineListener listener) {
+  void keep(PageState p, StatusEvent e, EngineOutcome out) {
     if (keys.isEmpty()) {
       return;
     }
@@ -84,7 +84,7 @@ final class MetadataTransfer {
       p.metadata = kept;
     }
     if (cut > 0) {
-      listener.metadataCut(cut);
+      out.metadataCut(cut);
     }
   }
 

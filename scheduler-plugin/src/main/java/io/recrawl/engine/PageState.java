@@ -87,9 +87,10 @@ public final class PageState {
   /** Metadata carried into crawl requests (only the configured transfer keys); may be null. */
   public Map<String, List<String>> metadata;
 
-  // Not state (no serializer writes them): the in-memory store that holds this very object, and
-  // under which URL, so that it can answer a re-put or a slot's page without a URL look-up.
-  transient InMemoryHostStore heldBy;
+  // Not state (no serializer writes them): a token of the store that holds this very object, and
+  // under which URL, so that an in-memory store can answer a re-put or a slot's page without a URL
+  // look-up.
+  transient Object heldBy;
   transient String heldAs;
   // Not state either: the known change rate text this record's last event carried, and its value
   // (see HostEngine#knownChangeRate).

@@ -3,7 +3,6 @@ package io.recrawl.engine;
 import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.estimate.ChangeStats;
 import io.recrawl.estimate.RateGrid;
-import io.recrawl.estimate.SignalTrust;
 import io.recrawl.wire.StatusEvent;
 
 /**
@@ -28,6 +27,8 @@ public final class PageValuation {
    * reads nothing of it.
    */
   private final RateGrid.Prior gridPrior;
+
+  private final ChangeSignals signals;
 
   /**
    * The crawl's learned prior over the rate grid ({@code estimator.posterior: grid}), or null. The
@@ -78,6 +79,7 @@ public final class PageValuation {
 
   PageValuation(EngineConfig cfg) {
     this.cfg = cfg;
+    this.signals = new ChangeSignals(cfg);
     this.gridPrior = cfg.gridPosterior ? new RateGrid.Prior(1.0, cfg.estimator.prior()) : null;
     ChangeStats prior = cfg.estimator.prior();
     this.priorShape = (float) prior.shape();
@@ -240,11 +242,11 @@ public final class PageValuation {
     if (known != null) {
       setChangeStats(h, p, cfg.estimator.known(known));
     }
-    String signature = e.first("signature");
-    String etag = e.first("protocol.etag");
+    String signature = e.first(StatusEvent.SIGNATURE_KEY);
+    String etag = e.first(StatusEvent.ETAG_KEY);
     long sigHash = signature == null ? 0 : hash64(signature);
     int etagHash = etag == null ? 0 : etag.hashCode() | 1;
-    Long lastModified = ChangeEvidence.parseDate(e.first("protocol.last-modified"));
+    Long lastModified = ChangeEvidence.parseDate(e.first(StatusEvent.LAST_MODIFIED_KEY));
     ChangeEvidence.Verdict verdict =
         ChangeEvidence.assess(
             e.changed(),
@@ -260,25 +262,25 @@ public final class PageValuation {
           verdict == ChangeEvidence.Verdict.CHANGED
               ? ChangeEvidence.sinceLastChange(
                   lastModified,
-                  ChangeEvidence.parseDate(e.first("protocol.date")),
+                  ChangeEvidence.parseDate(e.first(StatusEvent.DATE_KEY)),
                   p.lastFetch,
                   e.time())
               : -1;
-      long signal = signalDate(e);
+      long signal = ChangeSignals.signalDate(e);
       if (signal >= 0 && verdict != ChangeEvidence.Verdict.UNKNOWN) {
         boolean claimsChange = signal > p.lastFetch;
         if (since < 0
             && claimsChange
             && verdict == ChangeEvidence.Verdict.CHANGED
-            && trusted(h, true)
-            && trusted(h, false)
+            && signals.trusted(h, true)
+            && signals.trusted(h, false)
             && signal <= e.time()) {
           // A signal dates the last change only if it misses none: a sitemap regenerated late
           // says "changed" truly, but dates an earlier change, and "none since" would then be
           // learned wrongly.
           since = e.time() - signal;
         }
-        checkSignal(h, claimsChange, verdict == ChangeEvidence.Verdict.CHANGED);
+        ChangeSignals.checkSignal(h, claimsChange, verdict == ChangeEvidence.Verdict.CHANGED);
       }
       long from = p.lastFetch;
       double quiet = 0;
@@ -358,72 +360,14 @@ public final class PageValuation {
         h, p, RateGrid.project(RateGrid.posterior(after, gridPrior.probabilities()), cap));
   }
 
-  /** The metadata key of a page's change signal: a sitemap's lastmod, a feed's date, a ping. */
-  public static final String SIGNAL_KEY = "sitemap.lastmod";
-
-  /** The event's change signal as epoch ms, or -1 when it has none. */
-  static long signalDate(StatusEvent e) {
-    Long d = ChangeEvidence.parseDate(e.first(SIGNAL_KEY));
-    return d == null || d < 0 ? -1 : d;
+  /** The host's change signals, and whether they are trusted. */
+  ChangeSignals signals() {
+    return signals;
   }
 
-  /** Whether the host's claims of this kind ("changed" or "unchanged") are trusted. */
-  boolean trusted(HostState h, boolean changedClaim) {
-    return changedClaim
-        ? SignalTrust.trusted(h.signalChangedHeld, h.signalChangedMade, cfg.signalMinTrust)
-        : SignalTrust.trusted(
-            h.signalUnchangedHeld, h.signalUnchangedMade, cfg.signalMinTrustUnchanged);
-  }
-
-  /** Records whether a signal's claim held, by a fetch's verdict. */
-  static void checkSignal(HostState h, boolean claimsChange, boolean changed) {
-    float[] r =
-        claimsChange
-            ? new float[] {h.signalChangedHeld, h.signalChangedMade}
-            : new float[] {h.signalUnchangedHeld, h.signalUnchangedMade};
-    SignalTrust.record(r, claimsChange == changed);
-    if (claimsChange) {
-      h.signalChangedHeld = r[0];
-      h.signalChangedMade = r[1];
-    } else {
-      h.signalUnchangedHeld = r[0];
-      h.signalUnchangedMade = r[1];
-    }
-  }
-
-  /**
-   * A change signal between fetches (a page discovered again with {@link #SIGNAL_KEY}): if the
-   * host's "unchanged" claims are trusted, a page said to be unchanged since its fetch was fresh at
-   * the signal (its age restarts there, and its next fetch learns "unchanged until then"). Returns
-   * whether the page's value changed; an untrusted signal, or a "changed" one, changes nothing.
-   * "Unchanged" claims need {@code signals.min-trust-unchanged}: their errors fall on the pages
-   * that change most, and each one costs the page's freshness until the host admits the change.
-   */
+  /** See {@link ChangeSignals#signal}. */
   boolean signal(HostState h, PageState p, StatusEvent e, long now) {
-    if (p.neverFetched()) {
-      return false;
-    }
-    long date = signalDate(e);
-    if (date < 0) {
-      return false;
-    }
-    ChangeStats s = new ChangeStats(p.changeShape, p.changeRate);
-    if (cfg.estimator.isKnown(s)) {
-      return false; // a known rate plans from its age as is
-    }
-    if (date > p.lastFetch) {
-      // A "changed" claim only dates the change for the estimator, at the next fetch. Made
-      // certainly stale (worth its value ceiling, infinite under a shape-1 posterior), every page a
-      // late sitemap admits had changed went before every other page of its host: -0.4 % of
-      // freshness with stale hosts, nothing gained with truthful ones (decision record).
-      return false;
-    }
-    long at = Math.min(now, e.time());
-    if (!trusted(h, false) || at <= p.ageStart()) {
-      return false;
-    }
-    p.ageFrom = at;
-    return true;
+    return signals.signal(h, p, e, now);
   }
 
   /**

@@ -4,6 +4,8 @@ import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.estimate.ChangeEvidence.Verdict;
 import io.recrawl.estimate.ChangeRateEstimator;
 import io.recrawl.estimate.ChangeStats;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
 import java.util.OptionalLong;
 
 /**
@@ -13,21 +15,6 @@ import java.util.OptionalLong;
  * With a fixed theta this is the blog's policy for one host and one budget price.
  */
 public final class RevisitPolicy {
-
-  /** What happened to the URL; the names are StormCrawler's statuses. */
-  public enum Outcome {
-    DISCOVERED,
-    FETCHED,
-    REDIRECTION,
-    FETCH_ERROR,
-    ERROR
-  }
-
-  /** Metadata keys the fetcher and parser write (StormCrawler's names). */
-  static final String STATUS_CODE = "fetch.statusCode";
-
-  static final String SIGNATURE = "signature";
-  static final String SIGNATURE_OLD = "signatureOld";
 
   private static final double MINUTES_PER_DAY = 1440.0;
   private static final long MILLIS_PER_MINUTE = 60_000L;
@@ -45,8 +32,8 @@ public final class RevisitPolicy {
    * Updates the URL's history in {@code md} and returns the epoch ms of its next fetch, or empty
    * for never.
    */
-  public OptionalLong schedule(Outcome outcome, MetadataView md, long nowMillis) {
-    switch (outcome) {
+  public OptionalLong schedule(CrawlStatus status, MetadataView md, long nowMillis) {
+    switch (status) {
       case DISCOVERED:
         return OptionalLong.of(nowMillis);
       case FETCHED:
@@ -68,14 +55,14 @@ public final class RevisitPolicy {
   /** The change verdict of a fetch, from the fetcher's metadata and the page's history. */
   public Verdict evidence(MetadataView md) {
     String prefix = settings.protocolPrefix();
-    String previousSignature = md.get(SIGNATURE_OLD);
+    String previousSignature = md.get(StatusEvent.SIGNATURE_OLD_KEY);
     if (previousSignature == null) {
       previousSignature = md.get(PageHistory.SIGNATURE);
     }
     return ChangeEvidence.assess(
         null,
-        statusCode(md.get(STATUS_CODE)),
-        md.get(SIGNATURE),
+        statusCode(md.get(StatusEvent.STATUS_CODE_KEY)),
+        md.get(StatusEvent.SIGNATURE_KEY),
         previousSignature,
         md.get(prefix + "etag"),
         md.get(PageHistory.ETAG),
@@ -105,8 +92,8 @@ public final class RevisitPolicy {
       md.set(PageHistory.IF_MODIFIED_SINCE, ifModifiedSince);
     }
     // Keep our own copy of the signature only when the parser does not keep signatureOld.
-    String signature = md.get(SIGNATURE);
-    if (md.get(SIGNATURE_OLD) != null) {
+    String signature = md.get(StatusEvent.SIGNATURE_KEY);
+    if (md.get(StatusEvent.SIGNATURE_OLD_KEY) != null) {
       md.remove(PageHistory.SIGNATURE);
     } else if (signature != null && !signature.isBlank()) {
       md.set(PageHistory.SIGNATURE, signature);

@@ -61,19 +61,22 @@ public record RevisitSettings(
   public static final String ERROR_INTERVAL = "fetchInterval.error";
   public static final String PROTOCOL_PREFIX = "protocol.md.prefix";
 
-  /** Reads and checks the settings; absent keys take the documented defaults. */
+  /**
+   * Reads and checks the settings; an absent key takes its default from {@link
+   * DefaultConf#SCHEDULER}, the documented default file (config/crawler-conf-scheduler.yaml).
+   */
   public static RevisitSettings fromConf(Map<String, ?> conf) {
-    ConfReader r = new ConfReader(conf);
+    ConfReader r = new ConfReader(conf, DefaultConf.SCHEDULER);
     Objective objective;
-    String name = r.string(OBJECTIVE, "freshness");
+    String name = r.string(OBJECTIVE);
     try {
       objective = Objective.byName(name);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(OBJECTIVE + ": " + e.getMessage());
     }
-    double threshold = r.positive(THRESHOLD, 0.1);
-    double min = r.nonNegative(INTERVAL_MIN, 60);
-    double max = r.number(INTERVAL_MAX, 20160);
+    double threshold = r.positive(THRESHOLD);
+    double min = r.nonNegative(INTERVAL_MIN);
+    double max = r.number(INTERVAL_MAX);
     if (max >= 0 && max < min) {
       throw new IllegalArgumentException(
           INTERVAL_MAX
@@ -84,29 +87,29 @@ public record RevisitSettings(
               + ") or negative for no bound, got "
               + max);
     }
-    String weightKey = r.string(WEIGHT_KEY, io.recrawl.wire.StatusEventCodec.WEIGHT_KEY);
+    String weightKey = r.string(WEIGHT_KEY);
     if (weightKey.isBlank()) {
       throw new IllegalArgumentException(WEIGHT_KEY + ": must not be empty");
     }
-    double weight = r.positive(WEIGHT_DEFAULT, 1.0);
-    double priorRate = r.positive(PRIOR_RATE, 1.0);
-    double priorShape = r.positive(PRIOR_SHAPE, 1.0);
-    double maxShape = r.positive(MAX_SHAPE, 200);
+    double weight = r.positive(WEIGHT_DEFAULT);
+    double priorRate = r.positive(PRIOR_RATE);
+    double priorShape = r.positive(PRIOR_SHAPE);
+    double maxShape = r.positive(MAX_SHAPE);
     if (maxShape < priorShape) {
       throw new IllegalArgumentException(
           MAX_SHAPE + ": must be >= " + PRIOR_SHAPE + " (" + priorShape + "), got " + maxShape);
     }
-    double fetchError = r.positive(FETCH_ERROR_INTERVAL, 120);
-    double maxErrors = r.positive(MAX_FETCH_ERRORS, 3);
+    double fetchError = r.positive(FETCH_ERROR_INTERVAL);
+    double maxErrors = r.positive(MAX_FETCH_ERRORS);
     if (maxErrors != Math.rint(maxErrors)) {
       throw new IllegalArgumentException(
           MAX_FETCH_ERRORS + ": must be a whole number >= 1, got " + maxErrors);
     }
-    double errorRetry = r.number(ERROR_INTERVAL, -1);
-    String prefix = r.string(PROTOCOL_PREFIX, "protocol.");
-    boolean setLastModified = r.bool(SET_LAST_MODIFIED, true);
-    boolean lastModifiedTiming = r.bool(LAST_MODIFIED_TIMING, true);
-    boolean expectedValue = r.bool(EXPECTED_VALUE, true);
+    double errorRetry = r.number(ERROR_INTERVAL);
+    String prefix = r.string(PROTOCOL_PREFIX);
+    boolean setLastModified = r.bool(SET_LAST_MODIFIED);
+    boolean lastModifiedTiming = r.bool(LAST_MODIFIED_TIMING);
+    boolean expectedValue = r.bool(EXPECTED_VALUE);
     return new RevisitSettings(
         objective,
         threshold,

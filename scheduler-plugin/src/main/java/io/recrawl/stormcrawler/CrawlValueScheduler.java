@@ -6,6 +6,7 @@ import com.digitalpebble.stormcrawler.persistence.Status;
 import io.recrawl.schedule.MetadataView;
 import io.recrawl.schedule.RevisitPolicy;
 import io.recrawl.schedule.RevisitSettings;
+import io.recrawl.wire.CrawlStatus;
 import java.time.Clock;
 import java.util.Date;
 import java.util.Map;
@@ -39,9 +40,7 @@ public class CrawlValueScheduler extends Scheduler {
   public Optional<Date> schedule(Status status, Metadata metadata) {
     OptionalLong next =
         policy.schedule(
-            RevisitPolicy.Outcome.valueOf(status.name()),
-            new MetadataAdapter(metadata),
-            clock.millis());
+            CrawlStatus.valueOf(status.name()), new MetadataAdapter(metadata), clock.millis());
     return next.isPresent() ? Optional.of(new Date(next.getAsLong())) : Optional.empty();
   }
 

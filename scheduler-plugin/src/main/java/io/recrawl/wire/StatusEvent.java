@@ -31,6 +31,27 @@ public record StatusEvent(
    */
   public static final String CHANGE_RATE_KEY = "recrawl.change-rate";
 
+  /** StormCrawler's metadata key of the fetch's HTTP status. */
+  public static final String STATUS_CODE_KEY = "fetch.statusCode";
+
+  /** StormCrawler's metadata key of the content's signature (its MD5 parse filter). */
+  public static final String SIGNATURE_KEY = "signature";
+
+  /**
+   * The response's ETag, Last-Modified and Date headers as the job reads them: StormCrawler's
+   * {@code protocol.md.prefix} ({@code protocol.}) and the header in lower case.
+   */
+  public static final String ETAG_KEY = "protocol.etag";
+
+  public static final String LAST_MODIFIED_KEY = "protocol.last-modified";
+  public static final String DATE_KEY = "protocol.date";
+
+  /** Metadata key of a page's change signal: a sitemap's lastmod, a feed's date, a ping. */
+  public static final String SIGNAL_KEY = "sitemap.lastmod";
+
+  /** StormCrawler's metadata key of the previous fetch's signature. */
+  public static final String SIGNATURE_OLD_KEY = "signatureOld";
+
   /** The same event at another time (a replay that spreads or moves events). */
   public StatusEvent at(long otherTime) {
     return new StatusEvent(url, host, status, otherTime, metadata, changed, weight, httpStatus);
@@ -53,7 +74,7 @@ public record StatusEvent(
     if (httpStatus != null) {
       return httpStatus;
     }
-    String code = first("fetch.statusCode");
+    String code = first(STATUS_CODE_KEY);
     if (code == null) {
       return null;
     }

@@ -14,7 +14,7 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>the scheme in lower case ({@code HTTP:} is {@code http:}); only http and https;
- *   <li>the host as {@link HostKeys#normaliseHost} writes it: lower case, IDN as punycode, trailing
+ *   <li>the host as {@link HostNames#normalise} writes it: lower case, IDN as punycode, trailing
  *       dots removed, IPv4 as a dotted quad, IPv6 in RFC 5952 form;
  *   <li>the default port (80 for http, 443 for https) removed;
  *   <li>an empty path is {@code /} ({@code http://a.org} and {@code http://a.org?q} are {@code
@@ -55,19 +55,12 @@ public final class Urls {
     }
     URL parsed = parse(url);
     String scheme = parsed.getProtocol().toLowerCase(Locale.ROOT);
-    int defaultPort;
-    if (scheme.equals("http")) {
-      defaultPort = 80;
-    } else if (scheme.equals("https")) {
-      defaultPort = 443;
-    } else {
-      throw new IllegalArgumentException("scheme '" + scheme + "' is not http or https");
-    }
+    int defaultPort = defaultPort(scheme);
     StringBuilder b = new StringBuilder(url.length() + 8).append(scheme).append("://");
     if (parsed.getUserInfo() != null) {
       b.append(parsed.getUserInfo()).append('@');
     }
-    b.append(HostKeys.normaliseHost(parsed.getHost()));
+    b.append(HostNames.normalise(parsed.getHost()));
     int port = parsed.getPort();
     if (port >= 0 && port != defaultPort) {
       b.append(':').append(port);
@@ -103,7 +96,7 @@ public final class Urls {
    * <p>A percent-encoded host ({@code a1%2eexample}, which the standard decodes) and a URL without
    * {@code //} before its host ({@code http:/a1.example/}, where the standard still finds one) need
    * no rule here: {@code java.net.URL} gives a host with {@code %} or none, and {@link
-   * HostKeys#normaliseHost} refuses both.
+   * HostNames#normalise} refuses both.
    *
    * @throws IllegalArgumentException if it is refused or no URL; the message says why
    */
@@ -144,6 +137,26 @@ public final class Urls {
     return parsed;
   }
 
+  /**
+   * The default port of an http(s) scheme in lower case.
+   *
+   * @throws IllegalArgumentException for any other scheme
+   */
+  static int defaultPort(String scheme) {
+    return switch (scheme) {
+      case "http" -> 80;
+      case "https" -> 443;
+      default -> throw new IllegalArgumentException("scheme '" + scheme + "' is not http or https");
+    };
+  }
+
+  /** Whether a port is up to five ASCII digits of at most 65535 (empty: no port). */
+  static boolean validPort(String port) {
+    return port.length() <= 5
+        && port.chars().allMatch(c -> c >= '0' && c <= '9')
+        && (port.isEmpty() || Integer.parseInt(port) <= 65535);
+  }
+
   /** Refuses a port that the WHATWG URL standard would not read as java.net.URL does. */
   private static void checkPort(String hostAndPort) {
     int colon =
@@ -154,8 +167,7 @@ public final class Urls {
       return;
     }
     String port = hostAndPort.substring(colon + 1);
-    boolean digits = port.length() <= 5 && port.chars().allMatch(c -> c >= '0' && c <= '9');
-    if (!digits || (!port.isEmpty() && Integer.parseInt(port) > 65535)) {
+    if (!validPort(port)) {
       throw new IllegalArgumentException(
           "port '" + port + "' is not a number from 0 to 65535 in ASCII digits");
     }

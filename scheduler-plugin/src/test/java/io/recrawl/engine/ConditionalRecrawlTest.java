@@ -3,6 +3,7 @@ package io.recrawl.engine;
 import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
@@ -52,8 +53,8 @@ class ConditionalRecrawlTest {
   private static List<CrawlRequest> crawl(List<String> transfer) {
     LocalFrontier f =
         new LocalFrontier(
-            EngineConfig.with(Map.of("metadata.transfer", transfer, "revisit.max-interval", "1 d")),
-            EngineListener.NONE);
+            EngineConfig.with(
+                Map.of("metadata.transfer", transfer, "revisit.max-interval", "1 d")));
     f.setGlobalLambda(1e5); // only the revisit floor recrawls the page: once a day
     Sink sink = new Sink();
     f.onStatus(discovered(URL, T0), sink);

@@ -3,6 +3,7 @@ package io.recrawl.engine;
 import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.wire.CrawlStatus;
 import java.util.List;
 import java.util.Map;
@@ -45,9 +46,7 @@ class DueIndexTest {
     // The host record holds one entry per due bucket and is rewritten at every event: it must stay
     // small however the host's due times spread.
     LocalFrontier f =
-        new LocalFrontier(
-            config(Map.of("estimator.prior-shape", 1e6, "estimator.max-shape", 1e7)),
-            EngineListener.NONE);
+        new LocalFrontier(config(Map.of("estimator.prior-shape", 1e6, "estimator.max-shape", 1e7)));
     f.setGlobalLambda(0.05);
     Sink sink = new Sink();
     java.util.Random r = new java.util.Random(3);

@@ -6,6 +6,7 @@ import io.recrawl.wire.StatusEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** Builders shared by the engine tests. */
 final class EngineTestSupport {
@@ -31,16 +32,18 @@ final class EngineTestSupport {
   }
 
   /** Collects what the engine says of each release: the request and why it went. */
-  static final class Reasons implements EngineListener {
+  static final class Reasons implements Consumer<EngineOutcome> {
     final List<CrawlRequest> requests = new ArrayList<>();
     final List<ReleaseReason> reasons = new ArrayList<>();
     final List<Double> hostMaxRates = new ArrayList<>();
 
     @Override
-    public void released(CrawlRequest request, ReleaseReason reason, double hostMaxRate) {
-      requests.add(request);
-      reasons.add(reason);
-      hostMaxRates.add(hostMaxRate);
+    public void accept(EngineOutcome o) {
+      for (int i = 0; i < o.releases().size(); i++) {
+        requests.add(o.releases().get(i));
+        reasons.add(o.reason(i));
+        hostMaxRates.add(o.hostMaxRate(i));
+      }
     }
 
     /** "url REASON", one per release, in order. */

@@ -3,6 +3,7 @@ package io.recrawl.engine;
 import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.util.List;
@@ -18,7 +19,7 @@ class HostDemandTest {
   @Test
   void aHostWhoseDemandExceedsItsLimitGetsAPositiveHostLambda() {
     EngineConfig cfg = config(Map.of("host.max-rate", 10));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     for (int i = 0; i < 200; i++) {
       f.onStatus(discovered("http://big.example/p" + i, T0), sink);
@@ -39,7 +40,7 @@ class HostDemandTest {
   @Test
   void aHostsDemandCurveCountsEachPageAtTheRateItsOwnPlanGivesIt() {
     EngineConfig cfg = config(Map.of());
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     java.util.Random rnd = new java.util.Random(5);
     for (int i = 0; i < 40; i++) {

@@ -4,6 +4,7 @@ import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.value.CrawlValue;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
@@ -24,7 +25,7 @@ class HostEngineTest {
   @Test
   void discoveredPagesAreReleasedOnceEachAndPacedAtTheHostLimit() {
     // 24 crawls a day = one an hour.
-    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24)), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24)));
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     for (int i = 0; i < 10; i++) {
@@ -47,7 +48,7 @@ class HostEngineTest {
   @Test
   void everyReleaseSaysWhy() {
     Reasons why = new Reasons();
-    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 h")), why);
+    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 h"))).observe(why);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     f.onStatus(discovered("http://a.example/new", T0), sink);
@@ -77,7 +78,8 @@ class HostEngineTest {
   void aLimitedHostFillsAFreeSlotEarlyAndSaysSo() {
     Reasons why = new Reasons();
     // Four crawls a day for ten pages that change daily: the host's own limit sets its price.
-    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 4, "lease", "1 d")), why);
+    LocalFrontier f =
+        new LocalFrontier(config(Map.of("host.max-rate", 4, "lease", "1 d"))).observe(why);
     f.setGlobalLambda(0.001);
     Sink sink = new Sink();
     for (int i = 0; i < 10; i++) {
@@ -116,8 +118,8 @@ class HostEngineTest {
     Reasons why = new Reasons();
     LocalFrontier f =
         new LocalFrontier(
-            config(Map.of("host.max-rate", 24, "revisit.min-interval", "6 h", "lease", "1 d")),
-            why);
+                config(Map.of("host.max-rate", 24, "revisit.min-interval", "6 h", "lease", "1 d")))
+            .observe(why);
     f.setGlobalLambda(1e-9);
     Sink sink = new Sink();
     String url = "http://a.example/x";
@@ -136,7 +138,8 @@ class HostEngineTest {
   void aPageNeverWorthItsThresholdIsReleasedAtTheMaximumIntervalAndSaysSo() {
     Reasons why = new Reasons();
     LocalFrontier f =
-        new LocalFrontier(config(Map.of("revisit.max-interval", "2 d", "lease", "1 d")), why);
+        new LocalFrontier(config(Map.of("revisit.max-interval", "2 d", "lease", "1 d")))
+            .observe(why);
     f.setGlobalLambda(1e5); // far above any page's value ceiling
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, false), sink);
@@ -147,8 +150,7 @@ class HostEngineTest {
   @Test
   void aPageDiscoveredWhileItsHostIsIdleIsSentAtOnceButNeverFasterThanTheLimit() {
     // One crawl an hour; the lease outlasts the test, so every release is a first one.
-    LocalFrontier f =
-        new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")));
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     // A new host's first page waits for the host's first wake-up, at the end of its due bucket.
@@ -172,7 +174,7 @@ class HostEngineTest {
 
   @Test
   void ofABurstOfDiscoveriesOnlyTheFirstGoesAtOnceAndTheRestGoBestFirst() {
-    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 d")));
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     f.onStatus(discovered("http://a.example/p0", T0), sink);
@@ -217,7 +219,7 @@ class HostEngineTest {
                 1e6,
                 "estimator.max-shape",
                 1e7));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     double lambda0 = 0.1;
     f.setGlobalLambda(lambda0);
     Sink sink = new Sink();
@@ -248,7 +250,7 @@ class HostEngineTest {
                 1e6,
                 "estimator.max-shape",
                 1e7));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     f.setGlobalLambda(0.5); // w/delta = 1: tau* finite
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
@@ -285,7 +287,7 @@ class HostEngineTest {
                 "1 d",
                 "timer.horizon",
                 "30 d"));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     f.setGlobalLambda(CrawlValue.value(1, rate, 20));
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
@@ -301,7 +303,7 @@ class HostEngineTest {
   @Test
   void anExpiredLeaseReleasesTheUrlAgainAndAStatusEndsTheLease() {
     EngineConfig cfg = config(Map.of("lease", "2 h"));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     f.onStatus(discovered("http://a.example/x", T0), sink);
@@ -323,7 +325,7 @@ class HostEngineTest {
     // not end the lease of the request released since, nor move the page's last visit back: the
     // page would be due again at once and sent while its request is still in the crawler's queue.
     EngineConfig cfg = config(Map.of("lease", "2 h", "revisit.min-interval", "1 min"));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     String url = "http://a.example/x";
@@ -346,7 +348,7 @@ class HostEngineTest {
   void anotherStatusAtTheSameInstantAsTheLastVisitIsApplied() {
     // A FETCHED and then an ERROR for the same URL in one millisecond (a parse failure after the
     // fetch) are two statuses, not one delivered twice.
-    LocalFrontier f = new LocalFrontier(config(Map.of("error.remove", true)), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("error.remove", true)));
     Sink sink = new Sink();
     String url = "http://a.example/x";
     f.onStatus(fetched(url, T0, true), sink);
@@ -360,7 +362,7 @@ class HostEngineTest {
     // twice, it would double the back-off, bring the page nearer to ERROR, and end the lease of
     // the retry released since, which would then go again while it waits in the crawler's queue.
     EngineConfig cfg = config(Map.of("lease", "2 h", "fetch-error.backoff", "1 h"));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     String url = "http://a.example/x";
@@ -383,8 +385,7 @@ class HostEngineTest {
   @Test
   void leasesThatRunOutInARowDoubleUpToTheMaximumAndAStatusResetsThem() {
     // A crawler that is down: the URL goes out again after 1 h, 2 h, 4 h, 8 h, then every 12 h.
-    LocalFrontier f =
-        new LocalFrontier(config(Map.of("lease", "1 h", "lease.max", "12 h")), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 h", "lease.max", "12 h")));
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     f.onStatus(discovered("http://a.example/x", T0), sink);
@@ -430,9 +431,7 @@ class HostEngineTest {
   void aFetchErrorBackOffThatSaturatesRetriesNeverRatherThanAtOnce() {
     long backoff = 100_000 * DAY;
     LocalFrontier f =
-        new LocalFrontier(
-            config(Map.of("fetch-error.backoff", "100000 d", "fetch-error.max", 32)),
-            EngineListener.NONE);
+        new LocalFrontier(config(Map.of("fetch-error.backoff", "100000 d", "fetch-error.max", 32)));
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     String url = "http://a.example/p0";
@@ -461,7 +460,7 @@ class HostEngineTest {
   @Test
   void removingEveryPageOfAHostLeavesNoStateAndNoTimer() {
     EngineConfig cfg = config(Map.of("error.remove", true));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     for (int i = 0; i < 5; i++) {
       f.onStatus(discovered("http://a.example/p" + i, T0), sink);
@@ -477,7 +476,7 @@ class HostEngineTest {
 
   @Test
   void anExplanationSaysNeverWhenTheCeilingIsBelowTheThreshold() {
-    LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of()));
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
     InMemoryHostStore store = f.store("a.example");
@@ -502,8 +501,7 @@ class HostEngineTest {
   void aLimitedHostUsesEverySlotAndDoesNotSpin() {
     // 400 pages that all look alike (never fetched): the host lambda must stay below their common
     // value ceiling, or the host would price all of them out and sit idle.
-    LocalFrontier f =
-        new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")));
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     for (int i = 0; i < 400; i++) {
@@ -534,8 +532,7 @@ class HostEngineTest {
     // at the global price (after about 90 minutes).
     LocalFrontier f =
         new LocalFrontier(
-            config(Map.of("host.max-rate", 24, "lease", "1 d", "fetch-error.backoff", "12 h")),
-            EngineListener.NONE);
+            config(Map.of("host.max-rate", 24, "lease", "1 d", "fetch-error.backoff", "12 h")));
     f.setGlobalLambda(0.001);
     Sink sink = new Sink();
     for (int i = 0; i < 100; i++) {
@@ -568,8 +565,7 @@ class HostEngineTest {
   @Test
   void aCrawlerThatFallsBehindIsNotSentMoreThanHalfALeaseOfTheHostsLimit() {
     // 24 a day with a 1-day lease: at most 12 in flight; nothing comes back.
-    LocalFrontier f =
-        new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")));
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     for (int i = 0; i < 100; i++) {
@@ -587,8 +583,7 @@ class HostEngineTest {
   @Test
   void aPageDiscoveredAgainWithANewKnownRateIsRescheduledUnderIt() {
     LocalFrontier f =
-        new LocalFrontier(
-            config(Map.of("estimator.optimism", 0, "timer.horizon", "30 d")), EngineListener.NONE);
+        new LocalFrontier(config(Map.of("estimator.optimism", 0, "timer.horizon", "30 d")));
     double lambda0 =
         CrawlValue.value(1, 0.02, 20); // due 20 days after a fetch at one change in 50 days
     f.setGlobalLambda(lambda0);
@@ -616,9 +611,7 @@ class HostEngineTest {
     // Three pages fetched together at one change a day; five days later a sitemap says they change
     // once in 50 days. Each has most likely changed since its fetch and will now stay changed: all
     // three are overdue, and their values differ by their weights.
-    LocalFrontier f =
-        new LocalFrontier(
-            config(Map.of("lease", "1 d", "timer.recheck", "6 h")), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("lease", "1 d", "timer.recheck", "6 h")));
     double lambda0 = 1.0;
     f.setGlobalLambda(lambda0);
     Sink sink = new Sink();
@@ -656,8 +649,7 @@ class HostEngineTest {
   void pagesNeverFetchedWhoseValueIsUnboundedGoHeaviestFirst() {
     // Under the default prior (one observation's worth) a page never fetched may never change, so
     // its value is unbounded; its host's pages share that prior, and their weights rank them.
-    LocalFrontier f =
-        new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("host.max-rate", 24, "lease", "1 d")));
     f.setGlobalLambda(0.5);
     Sink sink = new Sink();
     for (String[] page : new String[][] {{"light", "1"}, {"middle", "3"}, {"heavy", "5"}}) {

@@ -4,6 +4,7 @@ import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.util.Map;
@@ -13,8 +14,7 @@ class LocalFrontierTest {
 
   @Test
   void theBacklogForTheBudgetCountsALimitedHostOnlyUpToWhatItsLimitFetchesInTheWindow() {
-    LocalFrontier f =
-        new LocalFrontier(EngineConfig.with(Map.of("lease", "1 d")), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(EngineConfig.with(Map.of("lease", "1 d")));
     Sink out = new Sink();
     f.setHostRate("slow.example", 48, out); // one fetch per 30 minutes
     for (int p = 0; p < 50; p++) {

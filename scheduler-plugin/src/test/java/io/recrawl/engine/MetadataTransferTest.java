@@ -14,17 +14,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Issue 20 §3: transferred metadata is bounded per value and per request, and cuts are counted. */
+/** Transferred metadata is bounded per value and per request, and cuts are counted. */
 class MetadataTransferTest {
-
-  private static final class Cuts implements EngineListener {
-    int values;
-
-    @Override
-    public void metadataCut(int n) {
-      values += n;
-    }
-  }
 
   private static StatusEvent event(Map<String, List<String>> md) {
     return new StatusEvent("http://a.org/", "a.org", CrawlStatus.FETCHED, 1, md, null, null, null);
@@ -35,10 +26,10 @@ class MetadataTransferTest {
     MetadataTransfer t =
         new MetadataTransfer(EngineConfig.with(Map.of("metadata.transfer", List.of("a", "b"))));
     PageState p = new PageState();
-    Cuts cuts = new Cuts();
+    EngineOutcome cuts = new EngineOutcome();
     t.keep(p, event(Map.of("a", List.of("1", "2"), "b", List.of("x"), "c", List.of("no"))), cuts);
     assertThat(p.metadata).isEqualTo(Map.of("a", List.of("1", "2"), "b", List.of("x")));
-    assertThat(cuts.values).isZero();
+    assertThat(cuts.metadataCut()).isZero();
   }
 
   @Test
@@ -59,14 +50,14 @@ class MetadataTransferTest {
             null,
             null,
             304),
-        EngineListener.NONE);
+        new EngineOutcome());
     assertThat(p.metadata)
         .isEqualTo(Map.of("depth", List.of("2"), "last-modified", List.of("2025-11-01T10:00:00Z")));
     // A 200 without it: the date belonged to the version the 200 replaced.
     t.keep(
         p,
         event(Map.of("depth", List.of("3"), "fetch.statusCode", List.of("200"))),
-        EngineListener.NONE);
+        new EngineOutcome());
     assertThat(p.metadata).isEqualTo(Map.of("depth", List.of("3")));
   }
 
@@ -78,10 +69,10 @@ class MetadataTransferTest {
                 Map.of(
                     "metadata.transfer", List.of("a"), "metadata.transfer.max-value-chars", 10)));
     PageState p = new PageState();
-    Cuts cuts = new Cuts();
+    EngineOutcome cuts = new EngineOutcome();
     t.keep(p, event(Map.of("a", List.of("0123456789abc", "short", "012345678\uD83D\uDE00"))), cuts);
     assertThat(p.metadata.get("a")).containsExactly("0123456789", "short", "012345678");
-    assertThat(cuts.values).isEqualTo(2);
+    assertThat(cuts.metadataCut()).isEqualTo(2);
   }
 
   @Test
@@ -91,12 +82,12 @@ class MetadataTransferTest {
             EngineConfig.with(
                 Map.of("metadata.transfer", List.of("b", "a"), "metadata.transfer.max-chars", 30)));
     PageState p = new PageState();
-    Cuts cuts = new Cuts();
+    EngineOutcome cuts = new EngineOutcome();
     // a: 1 + 6, then "0123456789" 10 + 3 = 20 used; "xxxxxxxx" 11 more: 31 > 30, dropped;
     // b: 1 + 6 = 27, "y" + 3 = 31 > 30, dropped.
     t.keep(p, event(Map.of("a", List.of("0123456789", "xxxxxxxx"), "b", List.of("y"))), cuts);
     assertThat(p.metadata).isEqualTo(Map.of("a", List.of("0123456789"), "b", List.of()));
-    assertThat(cuts.values).isEqualTo(2);
+    assertThat(cuts.metadataCut()).isEqualTo(2);
   }
 
   @Test
@@ -113,9 +104,9 @@ class MetadataTransferTest {
       md.put(k, values);
     }
     PageState p = new PageState();
-    Cuts cuts = new Cuts();
+    EngineOutcome cuts = new EngineOutcome();
     t.keep(p, event(md), cuts);
-    assertThat(cuts.values).isPositive();
+    assertThat(cuts.metadataCut()).isPositive();
     String url = "http://a.org/" + "\u20ac".repeat(Urls.MAX_URL_CHARS - 13);
     CrawlRequest r =
         new CrawlRequest(url, "a.org", p.metadata, Long.MAX_VALUE, 0, -Double.MAX_VALUE, 1e-300, 0);

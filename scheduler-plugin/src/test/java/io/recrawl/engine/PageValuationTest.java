@@ -3,6 +3,7 @@ package io.recrawl.engine;
 import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.util.List;
@@ -27,7 +28,7 @@ class PageValuationTest {
     for (boolean expected : new boolean[] {true, false}) {
       EngineConfig cfg =
           config(Map.of("estimator.expected-value", expected, "estimator.optimism", 0.0));
-      LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+      LocalFrontier f = new LocalFrontier(cfg);
       Sink sink = new Sink();
       f.onStatus(fetched("http://a.example/x", T0, true), sink);
       long second = T0 + DAY / 10;
@@ -48,7 +49,7 @@ class PageValuationTest {
   @Test
   void aPageWithLittleEvidenceTakesItsPriorFromTheOtherPagesOfItsHost() {
     EngineConfig cfg = config(GAMMA);
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     // Twenty pages of slow.example stay unchanged over 20 days; one page of fresh.example is alike.
     for (int i = 0; i < 20; i++) {
@@ -79,8 +80,7 @@ class PageValuationTest {
     // Off, every page starts from estimator.prior-rate.
     LocalFrontier off =
         new LocalFrontier(
-            config(Map.of("estimator.host-prior", false, "estimator.posterior", "gamma")),
-            EngineListener.NONE);
+            config(Map.of("estimator.host-prior", false, "estimator.posterior", "gamma")));
     for (int i = 0; i < 20; i++) {
       off.onStatus(fetched("http://slow.example/p" + i, T0, true), sink);
       off.onStatus(fetched("http://slow.example/p" + i, T0 + 20 * DAY, false), sink);
@@ -103,7 +103,7 @@ class PageValuationTest {
 
   @Test
   void aHostWhoseSumsAreUnknownPlansFromTheConfiguredPriorAndLeavesThemAlone() {
-    LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of()));
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/p", T0, true), sink);
     HostState h = f.store("a.example").host();
@@ -119,7 +119,7 @@ class PageValuationTest {
 
   @Test
   void removedPagesTakeTheirEvidenceOutOfTheHostPrior() {
-    LocalFrontier f = new LocalFrontier(config(Map.of("error.remove", true)), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of("error.remove", true)));
     Sink sink = new Sink();
     for (int i = 0; i < 3; i++) {
       f.onStatus(fetched("http://a.example/p" + i, T0, true), sink);
@@ -143,7 +143,7 @@ class PageValuationTest {
   @Test
   void aTrustworthyLastModifiedTellsTheEngineWhenThePageChanged() {
     EngineConfig cfg = config(Map.of("estimator.optimism", 0, "estimator.posterior", "gamma"));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
     long second = T0 + 10 * DAY;
@@ -174,7 +174,7 @@ class PageValuationTest {
   @Test
   void withoutTheExpectedValueAPageWithLittleEvidenceIsPlannedAsTheSlowerChangingPageItMayBe() {
     EngineConfig cfg = config(Map.of("estimator.expected-value", false));
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     f.onStatus(fetched("http://a.example/x", T0, true), sink);
     PageState p = f.store("a.example").page("http://a.example/x");
@@ -196,7 +196,7 @@ class PageValuationTest {
 
   @Test
   void aKnownChangeRateInTheMetadataSetsTheEstimateAndLearningGoesOnFromThere() {
-    LocalFrontier f = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(config(Map.of()));
     Sink sink = new Sink();
     String url = "http://a.example/x";
     f.onStatus(
@@ -232,7 +232,7 @@ class PageValuationTest {
         host,
         status,
         time,
-        Map.of(PageValuation.SIGNAL_KEY, List.of(Long.toString(lastmod))),
+        Map.of(io.recrawl.wire.StatusEvent.SIGNAL_KEY, List.of(Long.toString(lastmod))),
         changed,
         null,
         null);
@@ -261,14 +261,14 @@ class PageValuationTest {
   @Test
   void aLyingHostsSignalsAreIgnored() {
     EngineConfig cfg = config(Map.of());
-    LocalFrontier lied = new LocalFrontier(cfg, EngineListener.NONE);
-    LocalFrontier plain = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier lied = new LocalFrontier(cfg);
+    LocalFrontier plain = new LocalFrontier(cfg);
     train(lied, "liar.example", true, true);
     train(plain, "liar.example", true, false);
     HostState h = lied.store("liar.example").host();
     assertThat(h.signalChangedMade).isEqualTo(40f);
     assertThat(h.signalChangedHeld).isEqualTo(14f); // only the pages that did change
-    assertThat(lied.engine().valuation().trusted(h, true)).isFalse();
+    assertThat(lied.engine().valuation().signals().trusted(h, true)).isFalse();
     // Between fetches the liar says "changed" of every page: nothing moves.
     long later = T0 + 12 * DAY;
     Sink sink = new Sink();
@@ -293,15 +293,15 @@ class PageValuationTest {
   @Test
   void aTruthfulHostsSignalsAreUsedOnceTrusted() {
     EngineConfig cfg = config(GAMMA);
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     train(f, "true.example", false, true);
     HostState h = f.store("true.example").host();
     PageValuation v = f.engine().valuation();
     assertThat(h.signalChangedMade).isEqualTo(14f);
     assertThat(h.signalChangedHeld).isEqualTo(14f);
     assertThat(h.signalUnchangedMade).isEqualTo(26f);
-    assertThat(v.trusted(h, true)).isFalse(); // 15/16 < 0.95: not yet
-    assertThat(v.trusted(h, false)).isFalse(); // 27/28 < 0.99: not yet
+    assertThat(v.signals().trusted(h, true)).isFalse(); // 15/16 < 0.95: not yet
+    assertThat(v.signals().trusted(h, false)).isFalse(); // 27/28 < 0.99: not yet
     long second = T0 + 10 * DAY;
     Sink sink = new Sink();
     // Untrusted, neither kind of claim changes anything.
@@ -314,9 +314,9 @@ class PageValuationTest {
     assertThat(f.store("true.example").page(q).ageFrom).isZero();
     // Once trusted, an "unchanged" signal two days after the fetch restarts the page's age there.
     for (int k = 0; k < 80; k++) {
-      PageValuation.checkSignal(h, false, false);
+      ChangeSignals.checkSignal(h, false, false);
     }
-    assertThat(v.trusted(h, false)).isTrue(); // 107/108
+    assertThat(v.signals().trusted(h, false)).isTrue(); // 107/108
     PageState p = f.store("true.example").page(url);
     double before = v.crawlValue(h, p, second + 5 * DAY);
     f.onStatus(withSignal(url, CrawlStatus.DISCOVERED, second + 2 * DAY, null, T0 - DAY), sink);
@@ -332,9 +332,9 @@ class PageValuationTest {
     assertThat(p.changeRate).isEqualTo((float) expected.rate());
     // A "changed" claim between fetches changes nothing, trusted or not.
     for (int k = 0; k < 10; k++) {
-      PageValuation.checkSignal(h, true, true);
+      ChangeSignals.checkSignal(h, true, true);
     }
-    assertThat(v.trusted(h, true)).isTrue();
+    assertThat(v.signals().trusted(h, true)).isTrue();
     f.onStatus(withSignal(q, CrawlStatus.DISCOVERED, second + DAY, null, second + DAY / 2), sink);
     assertThat(f.store("true.example").page(q).ageFrom).isZero();
     // With both kinds trusted, a fetch's signal dates the change: "a change then, none since".
@@ -351,7 +351,7 @@ class PageValuationTest {
   void theGridPosteriorKeepsThePagesEvidenceAndPlansWithItsMoments() {
     EngineConfig cfg = config(Map.of());
     assertThat(cfg.gridPosterior).isTrue(); // the default
-    LocalFrontier f = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(cfg);
     Sink sink = new Sink();
     String url = "http://g.example/x";
     f.onStatus(fetched(url, T0, true), sink);
@@ -372,13 +372,13 @@ class PageValuationTest {
   void aPageLearnedBeforeTheGridKeepsItsEvidenceAtItsFirstGridFetch() {
     // Seen unchanged for 30 days under the Gamma (shape 1, rate 31): under the grid its next
     // verdict builds on 30 days of quiet, not on nothing.
-    LocalFrontier gamma = new LocalFrontier(config(GAMMA), EngineListener.NONE);
+    LocalFrontier gamma = new LocalFrontier(config(GAMMA));
     Sink sink = new Sink();
     String url = "http://old.example/x";
     gamma.onStatus(fetched(url, T0, true), sink);
     gamma.onStatus(fetched(url, T0 + 30 * DAY, false), sink);
     PageState learned = gamma.store("old.example").page(url);
-    LocalFrontier grid = new LocalFrontier(config(Map.of()), EngineListener.NONE);
+    LocalFrontier grid = new LocalFrontier(config(Map.of()));
     grid.onStatus(fetched(url, T0 + 30 * DAY, true), sink); // a page of the same host, fetched
     PageState p = grid.store("old.example").page(url);
     p.changeShape = learned.changeShape; // as restored from the earlier state

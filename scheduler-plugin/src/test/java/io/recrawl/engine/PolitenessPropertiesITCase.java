@@ -2,6 +2,7 @@ package io.recrawl.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
@@ -10,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -96,9 +98,9 @@ class PolitenessPropertiesITCase {
   }
 
   /** A frontier, a crawler that answers in flight requests, and the checks on what went out. */
-  private static final class Run implements EngineListener {
+  private static final class Run implements Consumer<EngineOutcome> {
     final EngineConfig cfg = EngineConfig.with(CONFIG);
-    final LocalFrontier f = new LocalFrontier(cfg, this);
+    final LocalFrontier f = new LocalFrontier(cfg).observe(this);
     final List<CrawlRequest> out = new ArrayList<>();
     long now = T0;
 
@@ -265,7 +267,13 @@ class PolitenessPropertiesITCase {
     }
 
     @Override
-    public void released(CrawlRequest r, ReleaseReason reason, double hostMaxRate) {
+    public void accept(EngineOutcome o) {
+      for (int i = 0; i < o.releases().size(); i++) {
+        check(o.releases().get(i), o.hostMaxRate(i));
+      }
+    }
+
+    private void check(CrawlRequest r, double hostMaxRate) {
       String host = r.host();
       // Never faster than the limit the operator configured, however the host's rate moved.
       double configured = Math.min(override.getOrDefault(host, MAX_RATE), cfg.hostRateCeiling);

@@ -3,6 +3,7 @@ package io.recrawl.engine;
 import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** What servers say (429, 503, Retry-After, crawl-delay, outages, response times), obeyed. */
@@ -33,7 +35,7 @@ class PolitenessTest {
 
   /** A frontier with ten pages of one host discovered and their first requests out by T0 + 1 h. */
   private static LocalFrontier tenPages(Map<String, Object> config, Sink sink) {
-    LocalFrontier f = new LocalFrontier(EngineConfig.with(config), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(EngineConfig.with(config));
     f.setGlobalLambda(0.01);
     for (int i = 0; i < 10; i++) {
       f.onStatus(discovered("http://a.example/p" + i, T0), sink);
@@ -218,7 +220,8 @@ class PolitenessTest {
   @Test
   void aCrawlDelayAboveTheMaximumParksTheHostUntilRobotsSayOtherwise() {
     Counting why = new Counting();
-    LocalFrontier f = new LocalFrontier(EngineConfig.with(Map.of("host.max-rate", 1440)), why);
+    LocalFrontier f =
+        new LocalFrontier(EngineConfig.with(Map.of("host.max-rate", 1440))).observe(why);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     for (int i = 0; i < 10; i++) {
@@ -263,8 +266,8 @@ class PolitenessTest {
   void aCrawlDelayLongerThanTheMinimumRateAllowsParksTheHostAndIsNeverExceeded() {
     Counting why = new Counting();
     LocalFrontier f =
-        new LocalFrontier(
-            EngineConfig.with(Map.of("host.max-rate", 1440, "host.min-rate", 24)), why);
+        new LocalFrontier(EngineConfig.with(Map.of("host.max-rate", 1440, "host.min-rate", 24)))
+            .observe(why);
     f.setGlobalLambda(0.01);
     Sink sink = new Sink();
     for (int i = 0; i < 10; i++) {
@@ -395,8 +398,7 @@ class PolitenessTest {
   @Test
   void aPushBackDeliveredAgainAfterItsPageWentOutAgainLeavesTheRequestOutNowAlone() {
     Sink sink = new Sink();
-    LocalFrontier f =
-        new LocalFrontier(EngineConfig.with(Map.of("host.max-rate", 1440)), EngineListener.NONE);
+    LocalFrontier f = new LocalFrontier(EngineConfig.with(Map.of("host.max-rate", 1440)));
     f.setGlobalLambda(0.01);
     String url = "http://a.example/p0";
     f.onStatus(discovered(url, T0), sink);
@@ -500,12 +502,12 @@ class PolitenessTest {
   }
 
   /** Counts parked hosts. */
-  private static final class Counting implements EngineListener {
+  private static final class Counting implements Consumer<EngineOutcome> {
     int parked;
 
     @Override
-    public void hostParked() {
-      parked++;
+    public void accept(EngineOutcome o) {
+      parked += o.parked();
     }
   }
 }

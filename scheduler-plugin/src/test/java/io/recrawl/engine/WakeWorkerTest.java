@@ -3,6 +3,7 @@ package io.recrawl.engine;
 import static io.recrawl.engine.EngineTestSupport.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.recrawl.engine.local.LocalFrontier;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
@@ -21,8 +22,8 @@ class WakeWorkerTest {
   @Test
   void aFrontierWithAWakeWorkerReleasesTheSameRequestsAndKeepsTheSameLedger() {
     EngineConfig cfg = EngineConfig.with(Map.of("lease", "6 h"));
-    LocalFrontier one = new LocalFrontier(cfg, EngineListener.NONE);
-    LocalFrontier two = new LocalFrontier(cfg, EngineListener.NONE);
+    LocalFrontier one = new LocalFrontier(cfg);
+    LocalFrontier two = new LocalFrontier(cfg);
     two.useWakeWorker(true);
     GlobalLambdaController controller = new GlobalLambdaController(cfg.grid, 4_000, 1.0 / 24);
     Random random = new Random(11);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.recrawl.estimate.ChangeEvidence.Verdict;
-import io.recrawl.schedule.RevisitPolicy.Outcome;
 import io.recrawl.value.HarmonicStaleness;
+import io.recrawl.wire.CrawlStatus;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -46,9 +46,9 @@ class RevisitPolicyTest {
     RevisitPolicy p = policy(Map.of("recrawl.scheduler.threshold", 0.01));
     MapView md = new MapView();
     md.set("signature", "A");
-    long firstDue = p.schedule(Outcome.FETCHED, md, T0).getAsLong();
+    long firstDue = p.schedule(CrawlStatus.FETCHED, md, T0).getAsLong();
     Map<String, String> before = new HashMap<>(md.map);
-    OptionalLong redirected = p.schedule(Outcome.REDIRECTION, md, T0 + DAY);
+    OptionalLong redirected = p.schedule(CrawlStatus.REDIRECTION, md, T0 + DAY);
     assertThat(md.map).isEqualTo(before);
     // Same rule as after the fetch, counted from now.
     assertThat(redirected.getAsLong() - (T0 + DAY)).isEqualTo(firstDue - T0);
@@ -59,7 +59,7 @@ class RevisitPolicyTest {
     RevisitPolicy p = policy(Map.of("protocol.md.prefix", "http."));
     MapView md = new MapView();
     md.set("http.etag", "\"a\"");
-    p.schedule(Outcome.FETCHED, md, T0);
+    p.schedule(CrawlStatus.FETCHED, md, T0);
     md.set("http.etag", "W/\"a\"");
     assertThat(p.evidence(md)).isEqualTo(Verdict.UNCHANGED);
     md.set("http.etag", "\"b\"");
@@ -84,7 +84,7 @@ class RevisitPolicyTest {
     md.set(PageHistory.RATE, "-3");
     md.set(PageHistory.LAST_FETCH, "yesterday");
     md.set(PageHistory.ERRORS, "x");
-    long due = p.schedule(Outcome.FETCHED, md, T0).getAsLong();
+    long due = p.schedule(CrawlStatus.FETCHED, md, T0).getAsLong();
     double expectedDays = HarmonicStaleness.INSTANCE.timeToThreshold(1, 1, 0.2);
     assertThat((due - T0) / (double) DAY).isCloseTo(expectedDays, within(1e-6));
     assertThat(md.get(PageHistory.SHAPE)).isEqualTo("1.0");
@@ -95,12 +95,12 @@ class RevisitPolicyTest {
     RevisitPolicy p = policy(Map.of());
     MapView md = new MapView();
     md.set("signature", "A");
-    p.schedule(Outcome.FETCHED, md, T0);
+    p.schedule(CrawlStatus.FETCHED, md, T0);
     String shape = md.get(PageHistory.SHAPE);
     String rate = md.get(PageHistory.RATE);
     md.set("signatureOld", "A");
     md.set("signature", "B");
-    p.schedule(Outcome.FETCHED, md, T0 - DAY);
+    p.schedule(CrawlStatus.FETCHED, md, T0 - DAY);
     assertThat(md.get(PageHistory.SHAPE)).isEqualTo(shape);
     assertThat(md.get(PageHistory.RATE)).isEqualTo(rate);
   }
@@ -115,7 +115,7 @@ class RevisitPolicyTest {
     md.set("signature", "A");
 
     assertThat(PageHistory.lastFetch(md)).isZero();
-    assertThat(p.schedule(Outcome.FETCHED, md, T0)).isPresent();
+    assertThat(p.schedule(CrawlStatus.FETCHED, md, T0)).isPresent();
     assertThat(md.get(PageHistory.IF_MODIFIED_SINCE)).isNull();
     assertThat(PageHistory.lastFetch(md)).isEqualTo(T0);
   }

@@ -8,9 +8,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 20 §3: a dead letter stays under {@link DeadLetter#MAX_JSON_BYTES} whatever the input, one
- * reason at a time, each made from an input of over 1 MB whose bulk sits where the detail quotes
- * it.
+ * A dead letter stays under {@link DeadLetter#MAX_JSON_BYTES} whatever the input, one reason at a
+ * time, each made from an input of over 1 MB whose bulk sits where the detail quotes it.
  */
 class DeadLetterBoundsTest {
 

@@ -245,8 +245,8 @@ class StatusEventCodecTest {
   }
 
   /**
-   * Issue 20 §4: java.net.URL skips leading characters up to U+0020, so this URL was accepted with
-   * the key of example.com; stored as it came, its U+0001 was then read back by {@code
+   * java.net.URL skips leading characters up to U+0020, so this URL was accepted with the key of
+   * example.com; stored as it came, its U+0001 was then read back by {@code
    * SchedulerState.expandUrl} as the https marker, and the page was never indexed again.
    */
   @Test

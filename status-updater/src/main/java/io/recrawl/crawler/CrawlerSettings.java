@@ -1,6 +1,7 @@
 package io.recrawl.crawler;
 
 import io.recrawl.schedule.ConfReader;
+import io.recrawl.schedule.DefaultConf;
 import io.recrawl.wire.HostKeys;
 import java.io.Serializable;
 import java.util.Collection;
@@ -97,20 +98,23 @@ public record CrawlerSettings(
    */
   static final Map<String, String> CONSUMER_DEFAULTS = Map.of("isolation.level", "read_committed");
 
-  /** Reads and checks the settings; absent optional keys take the documented defaults. */
+  /**
+   * Reads and checks the settings; an absent key takes its default from {@link
+   * DefaultConf#CRAWLER}, the documented default file (config/crawler-conf-recrawl.yaml).
+   */
   public static CrawlerSettings fromConf(Map<String, ?> conf) {
-    ConfReader r = new ConfReader(conf);
-    String servers = r.string(BOOTSTRAP_SERVERS, null);
+    ConfReader r = new ConfReader(conf, DefaultConf.CRAWLER);
+    String servers = r.required(BOOTSTRAP_SERVERS);
     if (servers == null || servers.isEmpty()) {
       throw new IllegalArgumentException(
           BOOTSTRAP_SERVERS + ": required (host:port of the Kafka brokers), not set");
     }
-    String status = topic(r, STATUS_TOPIC, "crawl.status", false);
-    String requests = topic(r, REQUESTS_TOPIC, "crawl.requests", false);
-    String deadLetters = topic(r, DEAD_LETTERS_TOPIC, "crawl.deadletters", true);
+    String status = topic(r, STATUS_TOPIC, false);
+    String requests = topic(r, REQUESTS_TOPIC, false);
+    String deadLetters = topic(r, DEAD_LETTERS_TOPIC, true);
     HostKeys.Mode mode;
     try {
-      mode = HostKeys.Mode.fromConfigName(r.string(PARTITION_MODE, "byHost"));
+      mode = HostKeys.Mode.fromConfigName(r.string(PARTITION_MODE));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(PARTITION_MODE + ": " + e.getMessage());
     }
@@ -124,9 +128,8 @@ public record CrawlerSettings(
     Map<String, String> consumer = new TreeMap<>(CONSUMER_DEFAULTS);
     consumer.putAll(common);
     consumer.putAll(properties(conf, CONSUMER_PREFIX));
-    String weightKey = r.string(WEIGHT_KEY, io.recrawl.wire.StatusEventCodec.WEIGHT_KEY);
-    String firstPoll =
-        r.string(SPOUT_FIRST_POLL_OFFSET, "UNCOMMITTED_EARLIEST").toUpperCase(Locale.ROOT);
+    String weightKey = r.string(WEIGHT_KEY);
+    String firstPoll = r.string(SPOUT_FIRST_POLL_OFFSET).toUpperCase(Locale.ROOT);
     if (!FIRST_POLL_OFFSETS.contains(firstPoll)) {
       throw new IllegalArgumentException(
           SPOUT_FIRST_POLL_OFFSET
@@ -134,11 +137,11 @@ public record CrawlerSettings(
               + firstPoll
               + "'");
     }
-    String groupId = r.string(SPOUT_GROUP_ID, "recrawl-crawler");
+    String groupId = r.string(SPOUT_GROUP_ID);
     if (groupId.isEmpty()) {
       throw new IllegalArgumentException(SPOUT_GROUP_ID + ": must not be empty");
     }
-    String cacheSpec = r.string(CACHE_SPEC, "maximumSize=10000,expireAfterAccess=1h");
+    String cacheSpec = r.string(CACHE_SPEC);
     try {
       com.github.benmanes.caffeine.cache.CaffeineSpec.parse(cacheSpec);
     } catch (IllegalArgumentException e) {
@@ -154,16 +157,16 @@ public record CrawlerSettings(
         Map.copyOf(consumer),
         r.list(METADATA_KEYS),
         weightKey,
-        r.bool(SET_LAST_MODIFIED, true),
-        r.string(PROTOCOL_PREFIX, "protocol."),
-        r.bool(USE_CACHE, true),
+        r.bool(SET_LAST_MODIFIED),
+        r.string(PROTOCOL_PREFIX),
+        r.bool(USE_CACHE),
         cacheSpec,
         groupId,
         firstPoll,
-        (int) r.longInRange(SPOUT_MAX_UNCOMMITTED, 10_000, 1, Integer.MAX_VALUE),
-        r.longInRange(SPOUT_COMMIT_PERIOD_MS, 30_000, 1, Long.MAX_VALUE),
-        r.longInRange(SPOUT_POLL_TIMEOUT_MS, 200, 1, Long.MAX_VALUE),
-        (int) r.longInRange(SPOUT_PARALLELISM, 1, 1, 10_000));
+        (int) r.longInRange(SPOUT_MAX_UNCOMMITTED, 1, Integer.MAX_VALUE),
+        r.longInRange(SPOUT_COMMIT_PERIOD_MS, 1, Long.MAX_VALUE),
+        r.longInRange(SPOUT_POLL_TIMEOUT_MS, 1, Long.MAX_VALUE),
+        (int) r.longInRange(SPOUT_PARALLELISM, 1, 10_000));
   }
 
   private static void checkProducerGuarantees(Map<String, String> props, String prefix) {
@@ -183,8 +186,8 @@ public record CrawlerSettings(
     }
   }
 
-  private static String topic(ConfReader r, String key, String dflt, boolean mayBeEmpty) {
-    String t = r.string(key, dflt);
+  private static String topic(ConfReader r, String key, boolean mayBeEmpty) {
+    String t = r.string(key);
     if (t.isEmpty() && mayBeEmpty) {
       return t;
     }

@@ -6,6 +6,8 @@ import com.digitalpebble.stormcrawler.protocol.ProtocolResponse;
 import com.digitalpebble.stormcrawler.util.ConfUtils;
 import com.digitalpebble.stormcrawler.util.InitialisationUtil;
 import crawlercommons.robots.BaseRobotRules;
+import io.recrawl.schedule.ConfReader;
+import io.recrawl.schedule.DefaultConf;
 import java.net.URL;
 import org.apache.storm.Config;
 
@@ -25,8 +27,6 @@ import org.apache.storm.Config;
 public class PoliteProtocol implements Protocol {
 
   public static final String DELEGATE = "recrawl.protocol.implementation";
-  public static final String DEFAULT_DELEGATE =
-      "com.digitalpebble.stormcrawler.protocol.httpclient.HttpProtocol";
   public static final String MAX_RETRY_AFTER = "recrawl.protocol.retry-after.max";
 
   /** Marks an answer given here for a host inside its Retry-After. */
@@ -46,15 +46,12 @@ public class PoliteProtocol implements Protocol {
 
   @Override
   public void configure(Config conf) {
-    String name = ConfUtils.getString(conf, DELEGATE, DEFAULT_DELEGATE);
+    ConfReader own = new ConfReader(conf, DefaultConf.CRAWLER);
+    String name = own.string(DELEGATE);
     if (name.equals(getClass().getName())) {
       throw new IllegalArgumentException(DELEGATE + ": must name the protocol that fetches");
     }
-    int maxRetryAfter = ConfUtils.getInt(conf, MAX_RETRY_AFTER, 86_400);
-    if (maxRetryAfter < 0) {
-      throw new IllegalArgumentException(MAX_RETRY_AFTER + ": must be >= 0, got " + maxRetryAfter);
-    }
-    maxRetryAfterMs = maxRetryAfter * 1_000L;
+    maxRetryAfterMs = own.longInRange(MAX_RETRY_AFTER, 0, Integer.MAX_VALUE) * 1_000L;
     // The fetcher's own keys, read as FetcherBolt reads them.
     threadsPerQueue = ConfUtils.getInt(conf, "fetcher.threads.per.queue", 1);
     serverDelayMs =

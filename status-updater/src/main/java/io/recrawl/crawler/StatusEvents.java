@@ -20,12 +20,12 @@ import java.util.function.Function;
 public final class StatusEvents {
 
   /** Keys the Flink job reads as change evidence, under the names it reads them by. */
-  static final String SIGNATURE = "signature";
+  static final String SIGNATURE = StatusEvent.SIGNATURE_KEY;
 
-  static final String STATUS_CODE = "fetch.statusCode";
-  static final String ETAG = "protocol.etag";
-  static final String LAST_MODIFIED = "protocol.last-modified";
-  static final String DATE = "protocol.date";
+  static final String STATUS_CODE = StatusEvent.STATUS_CODE_KEY;
+  static final String ETAG = StatusEvent.ETAG_KEY;
+  static final String LAST_MODIFIED = StatusEvent.LAST_MODIFIED_KEY;
+  static final String DATE = StatusEvent.DATE_KEY;
 
   /**
    * The server's signals to slow down, under the names the job reads. StormCrawler 2.4's okhttp and

@@ -423,12 +423,15 @@ public final class ThroughputBenchmark {
     long localBytes = 0;
     double cpuSeconds = 0;
     double processCpuAtStart = Double.NaN;
+    double schedulerCpuAtStart = 0;
     double processCpu = 0;
     CheckpointFootprint.Result checkpointed = CheckpointFootprint.Result.NONE;
     if (scheduler) {
       while (SEEN.get() < events) {
         if (Double.isNaN(processCpuAtStart) && SEEN.get() > 0) {
+          // The scheduler threads' CPU over the window of the whole JVM's, which holds it.
           processCpuAtStart = processCpuSeconds();
+          schedulerCpuAtStart = threadCpuSeconds("host-scheduler");
         }
         if (running.getJobStatus().get().isGloballyTerminalState()) {
           running.getJobExecutionResult().get(); // throws the job's failure
@@ -438,7 +441,7 @@ public final class ThroughputBenchmark {
       }
       // Every event has entered the operator; wait until it has drained its input.
       Thread.sleep(2_000);
-      cpuSeconds = threadCpuSeconds("host-scheduler");
+      cpuSeconds = threadCpuSeconds("host-scheduler") - schedulerCpuAtStart;
       // From the first event in (start-up excluded), unless the input went by before a look.
       processCpu =
           processCpuSeconds()

@@ -2,6 +2,7 @@ package io.recrawl.flink.cli;
 
 import io.recrawl.sim.PolicyRun;
 import io.recrawl.sim.Simulator;
+import io.recrawl.sim.cli.SimOptions;
 import io.recrawl.sim.policy.Policies;
 import io.recrawl.sim.workload.Workload;
 import io.recrawl.sim.workload.WorkloadGenerator;

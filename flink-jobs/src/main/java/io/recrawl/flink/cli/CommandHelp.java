@@ -2,6 +2,9 @@ package io.recrawl.flink.cli;
 
 import io.recrawl.flink.tools.StateToolsCommand;
 import io.recrawl.flink.tools.frontier.ImportCommand;
+import io.recrawl.sim.cli.EstimatorReport;
+import io.recrawl.sim.cli.SimulateCommand;
+import io.recrawl.sim.cli.WorkloadCommand;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package io.recrawl.flink.cli;
 
 import io.recrawl.live.LiveBench;
 import io.recrawl.live.LiveWebOptions;
+import io.recrawl.sim.cli.SimOptions;
 import io.recrawl.sim.workload.WorkloadGenerator;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,5 +1,8 @@
 package io.recrawl.flink.cli;
 
+import io.recrawl.sim.cli.EstimatorReport;
+import io.recrawl.sim.cli.SimulateCommand;
+import io.recrawl.sim.cli.WorkloadCommand;
 import java.util.Arrays;
 
 /** Entry point of {@code bin/recrawl} and of the shaded job jar: dispatches sub-commands. */
@@ -50,14 +53,9 @@ public final class RecrawlCli {
       case "import":
         rc = io.recrawl.flink.tools.frontier.ImportCommand.run(rest, System.err);
         break;
-      case "kafka":
+      case "kafka", "frontier":
         System.err.println(
-            "recrawl: the trial broker runs on a class path of its own: use bin/recrawl kafka");
-        rc = 2;
-        break;
-      case "frontier":
-        System.err.println(
-            "recrawl: the URL Frontier service runs on a class path of its own: use bin/recrawl frontier");
+            "recrawl: " + args[0] + " runs on a class path of its own: use bin/recrawl " + args[0]);
         rc = 2;
         break;
       default:
@@ -80,9 +78,8 @@ public final class RecrawlCli {
             "  run --config FILE         run the scheduler job (local MiniCluster, or the cluster under flink run);",
             "                            [--from-savepoint PATH | --from-latest-checkpoint]",
             "  kafka [--dir DIR]         a single-node Kafka broker with the crawl's topics, for a trial crawl",
-            "  frontier [--port 7071] [--dir DIR] | --bootstrap SERVERS",
-            "                            recrawl as a URL Frontier gRPC service: embedded broker, job and",
-            "                            service, or the service alone against an existing Kafka",
+            "  frontier [--dir DIR]      the URL Frontier service (port 7071) with the job and a trial broker,",
+            "                            or alone in front of a job's Kafka (--kafka HOST:PORT)",
             "  demo [--seconds N] [--dir DIR] [--metrics-port PORT|A-B]",
             "                            the job on a local MiniCluster with a toy crawler in the loop;",
             "                            ends with a savepoint and prints explain and export commands",

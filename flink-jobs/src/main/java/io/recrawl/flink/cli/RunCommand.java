@@ -158,7 +158,7 @@ public final class RunCommand {
    * checkpoints every 10 s, no Kryo, and state and checkpoints under the work directory wherever
    * they say nothing (the same defaults as {@code config/flink-config.yaml}).
    */
-  static Configuration localConfiguration(Configuration flink, Path work) {
+  public static Configuration localConfiguration(Configuration flink, Path work) {
     Configuration local = new Configuration(flink);
     if (!local.contains(StateBackendOptions.STATE_BACKEND)) {
       local.set(StateBackendOptions.STATE_BACKEND, "rocksdb");

@@ -1,6 +1,6 @@
 package io.recrawl.flink.config;
 
-import io.recrawl.engine.EngineConfig;
+import io.recrawl.engine.EngineKeys;
 import java.util.List;
 
 /**
@@ -54,7 +54,7 @@ public final class ConfigDocs {
         "# Uncomment to change; the values shown are the defaults. recrawl.metadata.transfer above is\n");
     b.append("# passed on as metadata.transfer.\n");
     b.append("recrawl.engine:\n");
-    for (var e : EngineConfig.KEYS.entrySet()) {
+    for (var e : EngineKeys.ALL.entrySet()) {
       if (e.getKey().equals("metadata.transfer")) {
         continue;
       }
@@ -88,7 +88,7 @@ public final class ConfigDocs {
   public static String engineMarkdown() {
     StringBuilder b =
         new StringBuilder("| key (under `recrawl.engine.`) | default | meaning |\n|---|---|---|\n");
-    for (var e : EngineConfig.KEYS.entrySet()) {
+    for (var e : EngineKeys.ALL.entrySet()) {
       if (e.getKey().equals("metadata.transfer")) {
         continue;
       }

@@ -17,8 +17,8 @@ public final class GlobalLambdaControl {
 
   /**
    * One {@code LAMBDA} control message per control period, computed by one subtask from the reports
-   * of all scheduler subtasks ({@code HostSchedulerFunction.DEMAND}); {@code BUDGET} messages of
-   * the control stream change the budget. The caller sends the prices where the schedulers' control
+   * of all scheduler subtasks ({@code SchedulerOutputs.DEMAND}); {@code BUDGET} messages of the
+   * control stream change the budget. The caller sends the prices where the schedulers' control
    * stream reads them (the control topic).
    */
   public static SingleOutputStreamOperator<ControlMessage> globalLambdas(

@@ -8,6 +8,7 @@ import io.recrawl.flink.io.deadletters.DeadLetters;
 import io.recrawl.flink.io.deadletters.RouteDeadLetters;
 import io.recrawl.flink.scheduler.HostScheduler;
 import io.recrawl.flink.scheduler.HostSchedulerFunction;
+import io.recrawl.flink.scheduler.SchedulerOutputs;
 import io.recrawl.flink.types.WireTypes;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
@@ -102,13 +103,13 @@ public final class RecrawlJob {
             .getSideOutput(DeadLetters.TAG)
             .union(control.getSideOutput(DeadLetters.TAG), requests.getSideOutput(DeadLetters.TAG));
     sinks.deadLetters(deadLetters);
-    sinks.decisions(requests.getSideOutput(HostSchedulerFunction.DECISIONS));
+    sinks.decisions(requests.getSideOutput(SchedulerOutputs.DECISIONS));
 
     // 6. The price of the global budget, back to the schedulers through the control topic.
     if (config.controllerOn()) {
       sinks.globalLambdas(
           GlobalLambdaControl.globalLambdas(
-              requests.getSideOutput(HostSchedulerFunction.DEMAND),
+              requests.getSideOutput(SchedulerOutputs.DEMAND),
               control,
               config.engineSettings(),
               config.get(RecrawlOptions.CONTROLLER_BUDGET),

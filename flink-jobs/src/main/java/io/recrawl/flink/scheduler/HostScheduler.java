@@ -25,7 +25,7 @@ public final class HostScheduler {
    * {@code decisionLog}, {@link HostSchedulerFunction#DECISIONS}.
    *
    * @param engineSettings the {@code recrawl.engine} section (keys of {@link
-   *     io.recrawl.engine.EngineConfig#KEYS})
+   *     io.recrawl.engine.EngineKeys#ALL})
    * @param initialGlobalLambda λ_0 until the control stream sends one
    * @param decisionLog whether to write the decision log's side output
    */

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  *   <li>A restore re-registers every host's wake-up timer (one pass over the host records; a timer
  *       already there is not doubled), which repairs savepoints drained before the rule above. A
  *       record that cannot be read there fails the restore, or is quarantined (see {@code
- *       HostSchedulerFunction#quarantineOrThrow}).
+ *       Quarantine}).
  *   <li>Optionally (bounded replays, see {@code ControlSources#eventTimeFromStatusOnly}) event time
  *       is the status input's alone: the control input's watermarks are ignored. Its messages
  *       arrive at an instant that depends on the machine's speed, and so would its watermark.
@@ -75,10 +75,6 @@ public final class HostSchedulerOperator
 
   /** Restored with other estimator priors: every host's prior sums are marked unknown. */
   private transient boolean forgetPriorSums;
-
-  public HostSchedulerOperator(HostSchedulerFunction function) {
-    this(function, true);
-  }
 
   /**
    * @param controlCarriesTime false: event time is the status input's watermark alone (bounded
@@ -173,6 +169,7 @@ public final class HostSchedulerOperator
                 h = state.value();
               } catch (Exception unreadable) {
                 scheduler()
+                    .quarantine()
                     .quarantineOrThrow(
                         String.valueOf(host), unreadable, Math.max(0, lastWatermark));
                 return;
@@ -221,11 +218,11 @@ public final class HostSchedulerOperator
       return;
     }
     // The wake-ups this advance fires run before any status it covers is read.
-    scheduler().advancing(lastWatermark, mark.getTimestamp());
+    scheduler().watermarkAdvance().begin(lastWatermark, mark.getTimestamp());
     try {
       super.processWatermark(mark);
     } finally {
-      scheduler().advanced();
+      scheduler().watermarkAdvance().end();
     }
     lastWatermark = Math.max(lastWatermark, mark.getTimestamp());
   }

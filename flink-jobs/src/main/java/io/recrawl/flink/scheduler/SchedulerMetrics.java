@@ -1,11 +1,12 @@
 package io.recrawl.flink.scheduler;
 
-import io.recrawl.engine.EngineListener;
-import io.recrawl.engine.ReleaseReason;
+import io.recrawl.engine.EngineOutcome;
+import io.recrawl.engine.HostState;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
@@ -13,11 +14,11 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
 /**
- * The scheduler's metrics, in the {@code recrawl} metric group of each subtask. It is also the
- * engine's {@link EngineListener}. Counts of URLs, hosts and backlog are per subtask and are
- * rebuilt from state after a restore (see {@link HostSchedulerFunction}).
+ * The scheduler's metrics, in the {@code recrawl} metric group of each subtask; each committed
+ * engine call is counted from its {@link EngineOutcome}. Counts of URLs, hosts and backlog are per
+ * subtask and are rebuilt from state after a restore (see {@link HostSchedulerFunction}).
  */
-final class SchedulerMetrics implements EngineListener {
+final class SchedulerMetrics {
 
   /** Histograms keep this many recent samples. */
   private static final int WINDOW = 1024;
@@ -120,58 +121,50 @@ final class SchedulerMetrics implements EngineListener {
     return c == null ? 0 : c.getCount();
   }
 
-  @Override
-  public void released(CrawlRequest request, ReleaseReason reason, double hostMaxRate) {
-    requestsOut.inc();
-    releasedSinceReport++;
-    releaseLagMs.update(Math.max(0, request.time() - request.due()));
+  // The host's share of dueBacklog and inFlightForBudget before the call in progress.
+  private long backlogBefore;
+  private double inFlightBefore;
+
+  /** Notes the host's share of the backlog gauges before a call. */
+  void hostBefore(HostState h) {
+    backlogBefore = h == null ? 0 : h.ready.size();
+    inFlightBefore = SubtaskDemand.inFlightForBudget(h);
   }
 
-  @Override
-  public void leaseExpired() {
-    leaseExpiries.inc();
+  /** Moves the backlog gauges by the host's change since {@link #hostBefore}. */
+  void hostAfter(HostState h) {
+    dueBacklog += (h == null ? 0 : h.ready.size()) - backlogBefore;
+    inFlightForBudget += SubtaskDemand.inFlightForBudget(h) - inFlightBefore;
   }
 
-  /** Counts a block of a host under its reason (429, 503, outage). */
-  @Override
-  public void hostBlocked(String reason) {
-    hostsBlocked.computeIfAbsent(reason, r -> blockedGroup.counter("reason_" + r)).inc();
+  /** Counts what a committed engine call did. */
+  void count(EngineOutcome o) {
+    List<CrawlRequest> requests = o.releases();
+    for (int i = 0; i < requests.size(); i++) {
+      CrawlRequest r = requests.get(i);
+      requestsOut.inc();
+      releasedSinceReport++;
+      releaseLagMs.update(Math.max(0, r.time() - r.due()));
+    }
+    for (EngineOutcome.Block b : EngineOutcome.Block.values()) {
+      int n = o.blocks(b);
+      if (n > 0) {
+        hostsBlocked.computeIfAbsent(b.label(), r -> blockedGroup.counter("reason_" + r)).inc(n);
+      }
+    }
+    leaseExpiries.inc(o.leaseExpiries());
+    hostsParked.inc(o.parked());
+    duplicateDiscovered.inc(o.duplicates());
+    staleStatuses.inc(o.staleStatuses());
+    pagesRemoved.inc(o.pagesRemoved());
+    metadataCut.inc(o.metadataCut());
+    urls += o.pagesDelta();
+    hosts += o.hostsDelta();
   }
 
-  @Override
-  public void hostParked() {
-    hostsParked.inc();
-  }
-
-  /** The blocks counted under one reason; for tests. */
+  /** The blocks counted under one reason (429, 503, outage); for tests. */
   long hostsBlocked(String reason) {
     Counter c = hostsBlocked.get(reason);
     return c == null ? 0 : c.getCount();
-  }
-
-  @Override
-  public void metadataCut(int values) {
-    metadataCut.inc(values);
-  }
-
-  @Override
-  public void duplicateDiscovered() {
-    duplicateDiscovered.inc();
-  }
-
-  @Override
-  public void staleStatus() {
-    staleStatuses.inc();
-  }
-
-  @Override
-  public void pageRemoved(String url) {
-    pagesRemoved.inc();
-  }
-
-  @Override
-  public void stateChanged(int pagesDelta, int hostsDelta) {
-    urls += pagesDelta;
-    hosts += hostsDelta;
   }
 }

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 19 end to end: a server's push-back is obeyed across the whole loop. The production job and
+ * End to end: a server's push-back is obeyed across the whole loop. The production job and
  * StormCrawler's example topology ({@link LocalCrawler}), joined by Kafka, crawl a local site of
  * two hosts ({@link PushBackSite}); one answers its first page request with {@code 429 Too Many
  * Requests} and {@code Retry-After: 5}. Its next request comes no sooner than the Retry-After

@@ -30,9 +30,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 19 §2, deterministic replay: one bounded replay (JSON-lines status files read once, no
- * ticks) run with different parallelism, watermark intervals and source speeds gives the same
- * requests, host by host, and ends at the last event's time.
+ * Deterministic replay: one bounded replay (JSON-lines status files read once, no ticks) run with
+ * different parallelism, watermark intervals and source speeds gives the same requests, host by
+ * host, and ends at the last event's time.
  */
 class ReplayDeterminismITCase {
 

@@ -14,8 +14,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 20 §3: with metadata.transfer, a 1 MB metadata value makes a bounded crawl request, and the
- * cut is counted in recrawl.metadataCut.
+ * With metadata.transfer, a 1 MB metadata value makes a bounded crawl request, and the cut is
+ * counted in recrawl.metadataCut.
  */
 class BoundedRequestsTest {
 

@@ -9,7 +9,7 @@ import static io.recrawl.wire.CrawlStatus.DISCOVERED;
 import static io.recrawl.wire.CrawlStatus.ERROR;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.recrawl.engine.EngineListener;
+import io.recrawl.engine.EngineOutcome;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.DeadLetter;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -37,11 +37,11 @@ class BoundedStateTest {
           .hasSize(2)
           .allSatisfy(
               d -> {
-                assertThat(d.reason()).isEqualTo(EngineListener.HOST_FULL);
+                assertThat(d.reason()).isEqualTo(EngineOutcome.HOST_FULL);
                 assertThat(d.detail()).contains("recrawl.engine.host.max-pages = 2");
                 assertThat(d.raw()).contains("https://a.example/p");
               });
-      assertThat(s.fn.metrics().deadLetterCount(EngineListener.HOST_FULL)).isEqualTo(2);
+      assertThat(s.fn.metrics().deadLetterCount(EngineOutcome.HOST_FULL)).isEqualTo(2);
     }
   }
 
@@ -82,7 +82,7 @@ class BoundedStateTest {
       assertThat(s.deadLetters())
           .singleElement()
           .extracting(DeadLetter::reason)
-          .isEqualTo(EngineListener.RATE_TABLE_FULL);
+          .isEqualTo(EngineOutcome.RATE_TABLE_FULL);
       assertThat(s.fn.metrics().hostRateOverrides).isEqualTo(2);
       snapshot = s.snapshot();
     }

@@ -61,7 +61,7 @@ class HostSchedulerFunctionTest {
       assertThat(failing.failed).isTrue();
       assertThat(a.deadLetters())
           .extracting(DeadLetter::reason)
-          .containsExactly(HostSchedulerFunction.REJECTED_BY_ENGINE);
+          .containsExactly(SchedulerOutputs.REJECTED_BY_ENGINE);
       for (SchedulerHarness s : List.of(a, b)) {
         s.status("https://b.example/", DISCOVERED, T0 + DAY);
       }
@@ -393,10 +393,8 @@ class HostSchedulerFunctionTest {
       s.control(ControlMessage.hostRate(T0, null, 10));
       s.control(ControlMessage.hostRate(T0, "a.example", Double.POSITIVE_INFINITY));
       List<DeadLetter> dead = s.deadLetters();
-      assertThat(dead)
-          .hasSize(4)
-          .allMatch(d -> d.reason().equals(HostSchedulerFunction.BAD_CONTROL));
-      assertThat(s.fn.metrics().deadLetterCount(HostSchedulerFunction.BAD_CONTROL)).isEqualTo(4);
+      assertThat(dead).hasSize(4).allMatch(d -> d.reason().equals(SchedulerOutputs.BAD_CONTROL));
+      assertThat(s.fn.metrics().deadLetterCount(SchedulerOutputs.BAD_CONTROL)).isEqualTo(4);
       assertThat(s.fn.metrics().globalLambda).isEqualTo(0.0); // unchanged
       // The job goes on.
       s.status(A, DISCOVERED, T0);
@@ -606,10 +604,9 @@ class HostSchedulerFunctionTest {
               A, "a.example", null, T0, java.util.Map.of(), null, null, null));
       assertThat(s.deadLetters())
           .extracting(DeadLetter::reason)
-          .containsExactly(HostSchedulerFunction.REJECTED_BY_ENGINE);
+          .containsExactly(SchedulerOutputs.REJECTED_BY_ENGINE);
       assertThat(s.deadLetters().get(0).raw()).contains(A);
-      assertThat(s.fn.metrics().deadLetterCount(HostSchedulerFunction.REJECTED_BY_ENGINE))
-          .isEqualTo(1);
+      assertThat(s.fn.metrics().deadLetterCount(SchedulerOutputs.REJECTED_BY_ENGINE)).isEqualTo(1);
       assertThat(s.keyedStateEntries()).isZero(); // nothing half-written
       s.status(A, DISCOVERED, T0); // and the host goes on
       s.advance(T0 + MIN);

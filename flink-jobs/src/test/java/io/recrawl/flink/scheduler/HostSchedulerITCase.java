@@ -293,8 +293,8 @@ class HostSchedulerITCase {
       SingleOutputStreamOperator<CrawlRequest> scheduled =
           HostScheduler.schedule(statuses, control, ENGINE, 0.0, true);
       scheduled.sinkTo(requests);
-      scheduled.getSideOutput(HostSchedulerFunction.DEMAND).sinkTo(demand);
-      scheduled.getSideOutput(HostSchedulerFunction.DECISIONS).sinkTo(decisions);
+      scheduled.getSideOutput(SchedulerOutputs.DEMAND).sinkTo(demand);
+      scheduled.getSideOutput(SchedulerOutputs.DECISIONS).sinkTo(decisions);
       return env;
     }
   }

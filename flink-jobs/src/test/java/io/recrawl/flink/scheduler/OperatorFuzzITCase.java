@@ -311,7 +311,7 @@ class OperatorFuzzITCase {
         // the codec's validation (a weight of 4.9E-324 was one: 0 as the engine's float).
         assertThat(d.reason())
             .as("the engine refused what the codec passed: %s (%s)", d.raw(), d.detail())
-            .isNotEqualTo(HostSchedulerFunction.REJECTED_BY_ENGINE);
+            .isNotEqualTo(SchedulerOutputs.REJECTED_BY_ENGINE);
       }
       assertThat(dead.size()).as("dead letters of the operator").isLessThanOrEqualTo(fed);
       Statistics.label("refused by the codec").collect(refusedByCodec > 0);

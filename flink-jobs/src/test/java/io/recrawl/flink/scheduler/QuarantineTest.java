@@ -95,8 +95,7 @@ class QuarantineTest {
       assertThat(s.deadLetters())
           .extracting(DeadLetter::reason, DeadLetter::raw)
           .containsExactly(
-              org.assertj.core.groups.Tuple.tuple(
-                  HostSchedulerFunction.HOST_QUARANTINED, "a.example"));
+              org.assertj.core.groups.Tuple.tuple(SchedulerOutputs.HOST_QUARANTINED, "a.example"));
       assertThat(s.deadLetters().get(0).detail()).contains("a.example");
       assertThat(s.fn.metrics().hostsQuarantined.getCount()).isEqualTo(1);
       assertThat(s.fn.metrics().hosts).isEqualTo(2);
@@ -128,7 +127,7 @@ class QuarantineTest {
       assertThat(s.newRequests()).isEmpty();
       assertThat(s.deadLetters())
           .extracting(DeadLetter::reason)
-          .containsExactly(HostSchedulerFunction.HOST_QUARANTINED);
+          .containsExactly(SchedulerOutputs.HOST_QUARANTINED);
       assertThat(s.keyedStateEntries()).isZero();
       s.status(B, DISCOVERED, T0 + 2 * MIN); // the job goes on
       s.advance(T0 + 3 * MIN);

@@ -66,7 +66,7 @@ final class SchedulerHarness implements AutoCloseable {
     h =
         new KeyedBroadcastOperatorTestHarness<>(
             ours
-                ? new HostSchedulerOperator(fn)
+                ? new HostSchedulerOperator(fn, true)
                 : new CoBroadcastWithKeyedOperator<>(
                     fn,
                     List.of(
@@ -128,15 +128,15 @@ final class SchedulerHarness implements AutoCloseable {
   }
 
   List<DeadLetter> deadLetters() {
-    return sideOutput(HostSchedulerFunction.DEAD_LETTERS);
+    return sideOutput(SchedulerOutputs.DEAD_LETTERS);
   }
 
   List<ReleaseDecision> decisions() {
-    return sideOutput(HostSchedulerFunction.DECISIONS);
+    return sideOutput(SchedulerOutputs.DECISIONS);
   }
 
   List<DemandReport> demandReports() {
-    return sideOutput(HostSchedulerFunction.DEMAND);
+    return sideOutput(SchedulerOutputs.DEMAND);
   }
 
   private <T> List<T> sideOutput(OutputTag<T> tag) {

@@ -18,7 +18,7 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19 §2, the operator's side of "time and restore": the end of time and drained savepoints,
+ * The operator's side of "time and restore": the end of time and drained savepoints,
  * control-message epochs, and calls that fail after the engine released a page.
  */
 class TimeAndRestoreTest {
@@ -104,7 +104,7 @@ class TimeAndRestoreTest {
       s.control(ControlMessage.hostRate(T0, "c.example", 24));
       assertThat(s.deadLetters())
           .extracting(DeadLetter::reason)
-          .containsExactly(HostSchedulerFunction.BAD_CONTROL, HostSchedulerFunction.BAD_CONTROL);
+          .containsExactly(SchedulerOutputs.BAD_CONTROL, SchedulerOutputs.BAD_CONTROL);
       assertThat(s.deadLetters().get(0).detail()).contains("recrawl.engine.host.min-rate");
       var rates = s.h.getBroadcastState(SchedulerState.hostRatesDescriptor());
       assertThat(rates.contains("a.example") || rates.contains("b.example")).isFalse();
@@ -155,7 +155,7 @@ class TimeAndRestoreTest {
       s.control(ControlMessage.lambda(T0, Long.MAX_VALUE / 2, 0.5));
       assertThat(s.deadLetters())
           .extracting(DeadLetter::reason)
-          .containsExactly(HostSchedulerFunction.BAD_CONTROL);
+          .containsExactly(SchedulerOutputs.BAD_CONTROL);
       s.control(ControlMessage.lambda(T0 + MIN, T0 + MIN, 0.2)); // the controller's next round
       assertThat(lambda0(s)).isEqualTo(0.2);
       s.control(ControlMessage.lambda(T0, T0, 0.9)); // a late message of an older round: stale
@@ -216,7 +216,7 @@ class TimeAndRestoreTest {
       s.status("https://a.example/1", DISCOVERED, T0 + 2 * HOUR);
       assertThat(s.deadLetters())
           .extracting(DeadLetter::reason)
-          .containsExactly(HostSchedulerFunction.REJECTED_BY_ENGINE);
+          .containsExactly(SchedulerOutputs.REJECTED_BY_ENGINE);
       assertThat(s.newRequests()).as("rolled back: nothing went out").isEmpty();
       assertThat(s.decisions()).hasSize(1);
       assertThat(s.fn.metrics().requestsOut.getCount()).isEqualTo(1);

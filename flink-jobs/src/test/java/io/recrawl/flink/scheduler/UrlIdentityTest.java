@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Issue 20 §4: a page is one URL however it is spelled, and its stored form is unambiguous. */
+/** A page is one URL however it is spelled, and its stored form is unambiguous. */
 class UrlIdentityTest {
 
   private final StatusEventCodec codec = StatusEventCodec.withDefaults();

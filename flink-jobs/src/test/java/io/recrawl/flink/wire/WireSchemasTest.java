@@ -9,7 +9,7 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-import io.recrawl.flink.scheduler.HostSchedulerFunction;
+import io.recrawl.flink.scheduler.SchedulerOutputs;
 import io.recrawl.flink.testutil.RepoFiles;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.ControlMessageCodec;
@@ -205,11 +205,11 @@ class WireSchemasTest {
     // The scheduler's own reasons.
     for (String reason :
         List.of(
-            HostSchedulerFunction.BAD_CONTROL,
-            HostSchedulerFunction.REJECTED_BY_ENGINE,
-            HostSchedulerFunction.HOST_QUARANTINED,
-            io.recrawl.engine.EngineListener.HOST_FULL,
-            io.recrawl.engine.EngineListener.RATE_TABLE_FULL)) {
+            SchedulerOutputs.BAD_CONTROL,
+            SchedulerOutputs.REJECTED_BY_ENGINE,
+            SchedulerOutputs.HOST_QUARANTINED,
+            io.recrawl.engine.EngineOutcome.HOST_FULL,
+            io.recrawl.engine.EngineOutcome.RATE_TABLE_FULL)) {
       String json = DeadLetterCodec.toJson(DeadLetter.of("a.example", reason, "why", NOW));
       assertThat(errors(schema, json)).as(json).isEmpty();
     }

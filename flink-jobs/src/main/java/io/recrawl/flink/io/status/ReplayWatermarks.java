@@ -14,11 +14,11 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  *
  * <p>Flink's periodic watermarks are emitted on a processing-time interval, so how far event time
  * had got when an event arrived, and where it stood when the file ended, depended on how fast the
- * file was read (issue 19 §2: one replay gave 220, 716 and 1,020 requests). Here the watermarks are
- * a function of the file alone. They are exact only if this operator sees every event in order, one
- * subtask reading the files ({@link StatusSources#files} sets parallelism 1); the end of time is
- * passed on but fires no scheduler timer ({@code HostSchedulerOperator}), so the replay ends at the
- * last event's time, not beyond.
+ * file was read (docs/decisions/deterministic-replay.md). Here the watermarks are a function of the
+ * file alone. They are exact only if this operator sees every event in order, one subtask reading
+ * the files ({@link StatusSources#files} sets parallelism 1); the end of time is passed on but
+ * fires no scheduler timer ({@code HostSchedulerOperator}), so the replay ends at the last event's
+ * time, not beyond.
  *
  * <p>Events get their own time as timestamp, dead letters none (they never move a watermark).
  * Watermarks from upstream are ignored, but for the end of time.

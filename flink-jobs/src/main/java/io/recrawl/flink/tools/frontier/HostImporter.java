@@ -1,12 +1,11 @@
 package io.recrawl.flink.tools.frontier;
 
 import io.recrawl.engine.DemandLedger;
-import io.recrawl.engine.EngineListener;
-import io.recrawl.engine.HostCall;
+import io.recrawl.engine.EngineContext;
+import io.recrawl.engine.EngineOutcome;
 import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.PageState;
-import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.util.ArrayList;
@@ -30,7 +29,8 @@ final class HostImporter {
   private final long now;
   private final double lambda0;
   private final ImportSettings.FirstDue firstDue;
-  private final Call call = new Call();
+  private final EngineContext context = new EngineContext();
+  private final EngineOutcome outcome = new EngineOutcome();
   private final DemandLedger demand;
 
   /**
@@ -70,7 +70,7 @@ final class HostImporter {
       if (p.status() == CrawlStatus.DISCOVERED) {
         StatusEvent e = p.events().get(0);
         apply(store, host, e.at(first));
-        call.report(p, refused);
+        report(p, refused);
       } else {
         fetched.add(p);
       }
@@ -80,7 +80,7 @@ final class HostImporter {
       for (StatusEvent e : p.events()) {
         apply(store, host, e);
       }
-      call.report(p, refused);
+      report(p, refused);
       PageState s = store.page(p.url());
       if (s != null && (p.signatureHash() != 0 || p.etagHash() != 0)) {
         s.signatureHash = p.signatureHash() != 0 ? p.signatureHash() : s.signatureHash;
@@ -119,65 +119,49 @@ final class HostImporter {
         Spreading.plan(plan, now, engine.config().bucketMs, engine.thresholds().spacingMs(h, now));
     for (int i : due.order()) {
       if (due.due()[i] != FrontierRow.NEVER) {
-        call.begin(host, now);
-        engine.planAt(store, pages.get(i).url(), due.due()[i], call);
+        engine.planAt(
+            store, pages.get(i).url(), due.due()[i], context.begin(host, now, lambda0), outcome);
+        apply();
       }
     }
   }
 
   private void apply(RecordingHostStore store, String host, StatusEvent e) {
-    call.begin(host, e.time());
-    engine.onStatus(store, e, call);
+    engine.onStatus(store, e, context.begin(host, e.time(), lambda0), outcome);
+    apply();
   }
 
+  // The refusal or removal of the page being built, since its last report.
+  private String refusal;
+  private String detail;
+
   /**
-   * An engine call of the import: nothing may be released, and nothing else goes anywhere but the
-   * engine's refusals and removals, which become bad rows.
+   * The import's applier: nothing may be released, the demand goes to the import's ledger, and a
+   * refusal or a removal becomes the page's bad row.
    */
-  private final class Call extends HostCall implements EngineListener {
-    private String refusal;
-    private String detail;
-
-    void begin(String host, long time) {
-      begin(host, time, lambda0);
+  private void apply() {
+    if (!outcome.releases().isEmpty()) {
+      throw new IllegalStateException(
+          "the engine released " + outcome.releases().get(0).url() + " during import");
     }
-
-    /** The page's refusal or removal since the last report, as a bad row. */
-    void report(ImportedPage p, Consumer<BadRow> refused) {
-      if (refusal != null) {
-        refused.accept(new BadRow(p.line(), refusal, detail, p.url()));
-        refusal = null;
-      }
+    for (int i = 0; i < outcome.demandChanges(); i++) {
+      demand.replace(outcome.demandBefore(i), outcome.demandAfter(i));
     }
-
-    @Override
-    public void refused(String reason, String why) {
-      refusal = reason;
-      detail = why;
-    }
-
-    @Override
-    public void pageRemoved(String url) {
+    if (outcome.refusal() != null) {
+      refusal = outcome.refusal();
+      detail = outcome.refusalDetail();
+    } else if (outcome.pagesRemoved() > 0) {
       refusal = "error_removed";
       detail = "an ERROR page is removed from state (recrawl.engine.error.remove)";
     }
+    outcome.clear();
+  }
 
-    @Override
-    public void release(CrawlRequest request) {
-      throw new IllegalStateException("the engine released " + request.url() + " during import");
-    }
-
-    @Override
-    public void reschedule(long previous, long next) {}
-
-    @Override
-    public void replaceDemand(double[] before, double[] after) {
-      demand.replace(before, after);
-    }
-
-    @Override
-    public EngineListener listener() {
-      return this;
+  /** The page's refusal or removal since the last report, as a bad row. */
+  private void report(ImportedPage p, Consumer<BadRow> refused) {
+    if (refusal != null) {
+      refused.accept(new BadRow(p.line(), refusal, detail, p.url()));
+      refusal = null;
     }
   }
 }

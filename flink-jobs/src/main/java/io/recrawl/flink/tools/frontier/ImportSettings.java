@@ -1,6 +1,7 @@
 package io.recrawl.flink.tools.frontier;
 
 import io.recrawl.wire.HostKeys;
+import io.recrawl.wire.StatusEvent;
 import java.util.List;
 import java.util.Locale;
 
@@ -60,6 +61,6 @@ public record ImportSettings(
 
   public static final String DEFAULT_WEIGHT_KEY = "recrawl.weight";
   public static final List<String> DEFAULT_LAST_FETCH_KEYS =
-      List.of(PageImport.LAST_FETCH_KEY, "protocol.date");
+      List.of(PageImport.LAST_FETCH_KEY, StatusEvent.DATE_KEY);
   public static final long DEFAULT_FETCH_INTERVAL_MS = 1440 * 60_000L;
 }

@@ -17,7 +17,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
-/** Issue 20 §3: a record the sink would refuse becomes a counted, bounded dead letter. */
+/** A record the sink would refuse becomes a counted, bounded dead letter. */
 class OutputGateTest {
 
   private static CrawlRequest request(String url, String blob) {

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 20 §3: a 1 MB status event, a request too large for the producer and a URL with a control
- * character go through a real broker and the job's exactly-once Kafka sinks; each becomes one
- * bounded dead letter, and the job ends instead of failing on a record that Kafka refuses.
+ * A 1 MB status event, a request too large for the producer and a URL with a control character go
+ * through a real broker and the job's exactly-once Kafka sinks; each becomes one bounded dead
+ * letter, and the job ends instead of failing on a record that Kafka refuses.
  */
 class OversizeRecordsKafkaITCase {
 

@@ -3,8 +3,8 @@ package io.recrawl.flink.tools.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.recrawl.engine.EngineConfig;
-import io.recrawl.engine.EngineListener;
-import io.recrawl.engine.HostCall;
+import io.recrawl.engine.EngineContext;
+import io.recrawl.engine.EngineOutcome;
 import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.PageState;
@@ -84,10 +84,8 @@ class HostImporterTest {
 
     // The engine wakes the host as the job does, at each wake-up it asks for.
     List<CrawlRequest> sent = new ArrayList<>();
-    Wake call = new Wake(sent);
     while (sent.size() < pages.size() && h.wakeAt < NOW + 60 * MIN) {
-      call.at(h.wakeAt);
-      engine.onWake(store, call);
+      wake(store, h.wakeAt, sent);
       h = store.host();
     }
     assertThat(sent).hasSize(pages.size());
@@ -133,10 +131,8 @@ class HostImporterTest {
       assertThat(refused).isEmpty();
       HostState h = store.host();
       List<CrawlRequest> sent = new ArrayList<>();
-      Wake call = new Wake(sent);
       while (h.wakeAt < NOW + 60 * MIN) {
-        call.at(h.wakeAt);
-        engine.onWake(store, call);
+        wake(store, h.wakeAt, sent);
         h = store.host();
       }
       // Nothing answers, so a lease that runs out sends a URL again: count each once.
@@ -177,33 +173,11 @@ class HostImporterTest {
     assertThat(removed).extracting(BadRow::reason).containsExactly("error_removed");
   }
 
-  /** The wake-up calls: every release is kept. */
-  private static final class Wake extends HostCall implements EngineListener {
-    private final List<CrawlRequest> sent;
-
-    Wake(List<CrawlRequest> sent) {
-      this.sent = sent;
-    }
-
-    void at(long t) {
-      begin(HOST, t, 0);
-    }
-
-    @Override
-    public void release(CrawlRequest request) {
-      sent.add(request);
-    }
-
-    @Override
-    public void reschedule(long previous, long next) {}
-
-    @Override
-    public void replaceDemand(double[] before, double[] after) {}
-
-    @Override
-    public EngineListener listener() {
-      return this;
-    }
+  /** Wakes the host at {@code t} as the job does, keeping what it releases. */
+  private void wake(RecordingHostStore store, long t, List<CrawlRequest> sent) {
+    EngineOutcome outcome = new EngineOutcome();
+    engine.onWake(store, new EngineContext().begin(HOST, t, 0), outcome);
+    sent.addAll(outcome.releases());
   }
 
   @Test

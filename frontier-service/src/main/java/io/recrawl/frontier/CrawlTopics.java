@@ -1,0 +1,141 @@
+package io.recrawl.frontier;
+
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.ControlMessageCodec;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlRequestCodec;
+import io.recrawl.wire.HostKeys;
+import io.recrawl.wire.Parsed;
+import io.recrawl.wire.StatusEvent;
+import io.recrawl.wire.StatusEventCodec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service's side of the job's topics: status events and host-rate overrides out, crawl requests
+ * in. A status event is checked by the job's own codec before it is sent, so that what the job
+ * would refuse is refused here, with the codec's reason.
+ */
+final class CrawlTopics implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CrawlTopics.class);
+
+  /** What became of a status event given to Kafka: sent, or failed with an error to resend. */
+  interface Sent {
+    void sent(Exception error);
+  }
+
+  private final FrontierSettings settings;
+  private final StatusEventCodec codec;
+  private final KafkaProducer<String, String> producer;
+  private final KafkaConsumer<String, String> consumer;
+  private final Thread reader;
+  private volatile boolean closed;
+
+  CrawlTopics(FrontierSettings settings, Consumer<CrawlRequest> released) {
+    this.settings = settings;
+    this.codec =
+        new StatusEventCodec(
+            settings.partitionMode(),
+            StatusEventCodec.DEFAULT_MAX_FUTURE_MS,
+            StatusEventCodec.DEFAULT_MAX_CHARS);
+    this.producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
+                ProducerConfig.LINGER_MS_CONFIG, "1"),
+            new StringSerializer(),
+            new StringSerializer());
+    this.consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, settings.groupId(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest",
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true"),
+            new StringDeserializer(),
+            new StringDeserializer());
+    consumer.subscribe(List.of(settings.requestsTopic()));
+    this.reader = new Thread(() -> read(released), "recrawl-frontier-requests");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /**
+   * Checks a status event with the job's codec: the event the job will read, or its refusal (a dead
+   * letter's reason and detail).
+   */
+  Parsed<StatusEvent> check(StatusEvent e, long now) {
+    return codec.parse(StatusEventCodec.toJson(e), now);
+  }
+
+  /** Sends a checked status event, keyed by its host as the job partitions them. */
+  void send(StatusEvent checked, Sent whenSent) {
+    try {
+      producer.send(
+          new ProducerRecord<>(
+              settings.statusTopic(), checked.host(), StatusEventCodec.toJson(checked)),
+          (metadata, error) -> whenSent.sent(error));
+    } catch (RuntimeException e) {
+      whenSent.sent(e);
+    }
+  }
+
+  /** Sends a host-rate override on the control topic (0 removes it). */
+  void hostRate(String host, double crawlsPerDay, long now) throws Exception {
+    String key = HostKeys.of(settings.partitionMode()).keyOfHost(host);
+    producer
+        .send(
+            new ProducerRecord<>(
+                settings.controlTopic(),
+                ControlMessageCodec.toJson(ControlMessage.hostRate(now, key, crawlsPerDay))))
+        .get();
+  }
+
+  private void read(Consumer<CrawlRequest> released) {
+    try {
+      while (!closed) {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+          Parsed<CrawlRequest> p = CrawlRequestCodec.parse(r.value(), System.currentTimeMillis());
+          if (p.ok()) {
+            released.accept(p.value());
+          } else {
+            LOG.warn("unreadable crawl request skipped: {}", p.deadLetter().detail());
+          }
+        }
+      }
+    } catch (WakeupException stopping) {
+      // close() woke the poll up
+    } finally {
+      consumer.close();
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    consumer.wakeup();
+    try {
+      reader.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(5));
+  }
+}

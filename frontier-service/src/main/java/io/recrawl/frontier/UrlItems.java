@@ -1,0 +1,82 @@
+package io.recrawl.frontier;
+
+import crawlercommons.urlfrontier.Urlfrontier.StringList;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
+import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A URL Frontier item as the job's status event. A discovered item is DISCOVERED; a known item is
+ * the outcome of its fetch, read from the metadata StormCrawler's URL Frontier status updater
+ * sends: its {@code fetch.statusCode}, or the error keys when the fetch got no answer. A known item
+ * whose {@code refetchable_from_date} is 0 is never to be fetched again: ERROR. The change evidence
+ * ({@code signature}, ETag, Last-Modified, Date) travels in the metadata as the job reads it.
+ */
+final class UrlItems {
+
+  /** StormCrawler's metadata keys of a fetch that got no HTTP answer. */
+  static final List<String> ERROR_KEYS = List.of("error.cause", "fetch.exception");
+
+  private UrlItems() {}
+
+  /** The item's URL. */
+  static String url(URLItem item) {
+    return info(item).getUrl();
+  }
+
+  /** The item's crawl; the default crawl for an empty one. */
+  static String crawl(URLItem item) {
+    return CrawlIds.orDefault(info(item).getCrawlID());
+  }
+
+  /** The item as a status event at {@code now}, epoch ms; the codec checks it. */
+  static StatusEvent toEvent(URLItem item, long now) {
+    URLInfo info = info(item);
+    Map<String, List<String>> md = new LinkedHashMap<>();
+    for (Map.Entry<String, StringList> e : info.getMetadataMap().entrySet()) {
+      md.put(e.getKey(), List.copyOf(e.getValue().getValuesList()));
+    }
+    CrawlStatus status =
+        item.hasDiscovered()
+            ? CrawlStatus.DISCOVERED
+            : item.getKnown().getRefetchableFromDate() == 0 ? CrawlStatus.ERROR : fetchStatus(md);
+    return new StatusEvent(info.getUrl(), "", status, now, md, null, null, null);
+  }
+
+  /** A fetch's status from its metadata, as StormCrawler's fetcher sets it. */
+  static CrawlStatus fetchStatus(Map<String, List<String>> md) {
+    List<String> code = md.get(StatusEvent.STATUS_CODE_KEY);
+    if (code == null || code.isEmpty()) {
+      for (String key : ERROR_KEYS) {
+        if (md.containsKey(key)) {
+          return CrawlStatus.FETCH_ERROR;
+        }
+      }
+      return CrawlStatus.FETCHED;
+    }
+    int c;
+    try {
+      c = Integer.parseInt(code.get(code.size() - 1).trim());
+    } catch (NumberFormatException e) {
+      return CrawlStatus.FETCH_ERROR;
+    }
+    if ((c >= 200 && c < 300) || c == 304) {
+      return CrawlStatus.FETCHED;
+    }
+    if (c >= 300 && c < 400) {
+      return CrawlStatus.REDIRECTION;
+    }
+    if (c == 429 || c >= 500 || c < 100) {
+      return CrawlStatus.FETCH_ERROR; // worth trying again: the server or the network failed
+    }
+    return CrawlStatus.ERROR; // the page is not there for this crawler (404, 410, 403, ...)
+  }
+
+  private static URLInfo info(URLItem item) {
+    return item.hasDiscovered() ? item.getDiscovered().getInfo() : item.getKnown().getInfo();
+  }
+}
