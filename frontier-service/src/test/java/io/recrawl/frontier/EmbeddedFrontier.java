@@ -56,7 +56,9 @@ final class EmbeddedFrontier implements AutoCloseable {
     conf.putAll(jobOverrides);
     RecrawlConfig config = RecrawlConfig.fromMap(conf);
     Configuration local =
-        RunCommand.localConfiguration(new Configuration(), dir.resolve("job").toAbsolutePath());
+        RunCommand.localConfiguration(
+            Configuration.fromMap(FrontierCommand.flinkSettings()),
+            dir.resolve("job").toAbsolutePath());
     if (restoreFrom != null) {
       local.set(StateRecoveryOptions.SAVEPOINT_PATH, restoreFrom);
     }

@@ -74,6 +74,36 @@ class FrontierServiceITCase {
     assertThat(acks).extracting(AckMessage::getStatus).containsExactly(AckMessage.Status.OK);
   }
 
+  /**
+   * URL Frontier's clients expect a URL put to be gettable at once: from PutURLs of a discovery on
+   * a new host to its GetURLs, well under a second at the 99th percentile.
+   */
+  @Test
+  void aDiscoveryIsGettableWellUnderASecondLater() throws Exception {
+    client.put(List.of(FrontierClient.discovered("http://warm.latency.example/")));
+    client.getSoon(GetParams.newBuilder().setKey("warm.latency.example").build(), 30_000);
+    long[] latencies = new long[60];
+    for (int i = 0; i < latencies.length; i++) {
+      String host = "h" + i + ".latency.example";
+      long t0 = System.nanoTime();
+      assertThat(client.put(List.of(FrontierClient.discovered("http://" + host + "/"))))
+          .extracting(AckMessage::getStatus)
+          .containsExactly(AckMessage.Status.OK);
+      List<URLInfo> got =
+          client.getSoon(
+              GetParams.newBuilder().setKey(host).setDelayRequestable(60).build(), 10_000);
+      latencies[i] = (System.nanoTime() - t0) / 1_000_000;
+      assertThat(got).extracting(URLInfo::getUrl).containsExactly("http://" + host + "/");
+    }
+    java.util.Arrays.sort(latencies);
+    long p50 = latencies[latencies.length / 2];
+    long p99 = latencies[(int) Math.ceil(latencies.length * 0.99) - 1];
+    System.out.printf(
+        "PutURLs(discovered) -> GetURLs: p50 %d ms, p99 %d ms, max %d ms (%d new hosts)%n",
+        p50, p99, latencies[latencies.length - 1], latencies.length);
+    assertThat(p99).as("p99 latency, ms").isLessThan(1_000);
+  }
+
   @Test
   void anUnansweredUrlComesBackOnlyAfterItsDelay() throws Exception {
     String url = "http://lease.example/p";
