@@ -10,14 +10,23 @@ import crawlercommons.urlfrontier.Urlfrontier.Empty;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.Local;
 import crawlercommons.urlfrontier.Urlfrontier.LogLevelParams;
+import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
 import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.StatusRuntimeException;
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.ControlMessageCodec;
+import io.recrawl.wire.Parsed;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,13 +85,13 @@ class FrontierServiceITCase {
 
   /**
    * URL Frontier's clients expect a URL put to be gettable at once: from PutURLs of a discovery on
-   * a new host to its GetURLs, well under a second at the 99th percentile.
+   * a new host to its GetURLs, well under a second at the 99th percentile (of 100).
    */
   @Test
   void aDiscoveryIsGettableWellUnderASecondLater() throws Exception {
     client.put(List.of(FrontierClient.discovered("http://warm.latency.example/")));
     client.getSoon(GetParams.newBuilder().setKey("warm.latency.example").build(), 30_000);
-    long[] latencies = new long[60];
+    long[] latencies = new long[100];
     for (int i = 0; i < latencies.length; i++) {
       String host = "h" + i + ".latency.example";
       long t0 = System.nanoTime();
@@ -97,11 +106,86 @@ class FrontierServiceITCase {
     }
     java.util.Arrays.sort(latencies);
     long p50 = latencies[latencies.length / 2];
-    long p99 = latencies[(int) Math.ceil(latencies.length * 0.99) - 1];
+    // The 99th of 100: one stall of the shared machine may be the maximum.
+    long p99 = latencies[98];
     System.out.printf(
         "PutURLs(discovered) -> GetURLs: p50 %d ms, p99 %d ms, max %d ms (%d new hosts)%n",
         p50, p99, latencies[latencies.length - 1], latencies.length);
     assertThat(p99).as("p99 latency, ms").isLessThan(1_000);
+  }
+
+  @Test
+  void getUrlsHonoursMaxUrlsPerQueueAndMaxQueues() throws Exception {
+    List<URLItem> items = new ArrayList<>();
+    for (int h = 0; h < 4; h++) {
+      items.add(FrontierClient.discovered("http://q" + h + ".limits.example/"));
+    }
+    client.put(items);
+    List<URLInfo> got = new ArrayList<>();
+    long end = System.currentTimeMillis() + 20_000;
+    while (got.size() < 4 && System.currentTimeMillis() < end) {
+      List<URLInfo> batch =
+          client.get(
+              GetParams.newBuilder()
+                  .setMaxQueues(2)
+                  .setMaxUrlsPerQueue(1)
+                  .setDelayRequestable(60)
+                  .build());
+      assertThat(batch.size()).isLessThanOrEqualTo(2);
+      assertThat(batch.stream().map(URLInfo::getKey).distinct().count()).isEqualTo(batch.size());
+      got.addAll(batch.stream().filter(u -> u.getKey().endsWith(".limits.example")).toList());
+    }
+    assertThat(got.stream().map(URLInfo::getUrl).distinct()).hasSize(4);
+  }
+
+  @Test
+  void setDelayBecomesTheHostsRateCeilingInTheJob() throws Exception {
+    frontier
+        .blocking()
+        .setDelay(
+            QueueDelayParams.newBuilder().setKey("Slow.Example").setDelayRequestable(10).build());
+    ControlMessage rate = awaitHostRate("slow.example");
+    assertThat(rate.maxRate()).isEqualTo(8_640.0);
+  }
+
+  @Test
+  void anItemOfAnotherCrawlIsSkippedUntilCrawlIdsAreServed() throws Exception {
+    URLItem other =
+        URLItem.newBuilder()
+            .setID("other")
+            .setDiscovered(
+                DiscoveredURLItem.newBuilder()
+                    .setInfo(
+                        URLInfo.newBuilder().setUrl("http://crawl.example/").setCrawlID("news")))
+            .build();
+    assertThat(client.put(List.of(other)))
+        .extracting(AckMessage::getID, AckMessage::getStatus)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("other", AckMessage.Status.SKIPPED));
+  }
+
+  static ControlMessage awaitHostRate(String host) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, frontier.broker.bootstrapServers());
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, "control-reader-" + System.nanoTime());
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    ControlMessageCodec codec = new ControlMessageCodec(-1);
+    try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p)) {
+      c.subscribe(List.of("crawl.control"));
+      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+      while (System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, String> r : c.poll(java.time.Duration.ofMillis(200))) {
+          Parsed<ControlMessage> m = codec.parse(r.value(), System.currentTimeMillis());
+          if (m.ok()
+              && m.value().kind() == ControlMessage.Kind.HOST_RATE
+              && host.equals(m.value().host())) {
+            return m.value();
+          }
+        }
+      }
+    }
+    throw new AssertionError("no HOST_RATE for " + host + " on crawl.control");
   }
 
   @Test
