@@ -2,6 +2,7 @@ package io.recrawl.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.Active;
@@ -10,14 +11,23 @@ import crawlercommons.urlfrontier.Urlfrontier.Empty;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.Local;
 import crawlercommons.urlfrontier.Urlfrontier.LogLevelParams;
+import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
 import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.StatusRuntimeException;
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.ControlMessageCodec;
+import io.recrawl.wire.Parsed;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,6 +132,38 @@ class FrontierServiceITCase {
     List<AckMessage> acks = client.put(items);
     assertThat(acks).hasSize(3_000).allMatch(a -> a.getStatus() == AckMessage.Status.OK);
     assertThat(acks.stream().map(AckMessage::getID).distinct()).hasSize(3_000);
+  }
+
+  @Test
+  void setDelayBecomesTheHostsRateLimitInTheJob() throws Exception {
+    frontier
+        .blocking()
+        .setDelay(
+            QueueDelayParams.newBuilder().setKey("Slow.Example").setDelayRequestable(10).build());
+    try (KafkaConsumer<String, String> control =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, frontier.broker.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "test-control",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+            new StringDeserializer(),
+            new StringDeserializer())) {
+      control.subscribe(List.of("crawl.control"));
+      List<ControlMessage> rates = new ArrayList<>();
+      long end = System.currentTimeMillis() + 20_000;
+      while (rates.isEmpty() && System.currentTimeMillis() < end) {
+        for (ConsumerRecord<String, String> r : control.poll(Duration.ofMillis(200))) {
+          Parsed<ControlMessage> m = new ControlMessageCodec(-1).parse(r.value(), 0);
+          if (m.ok() && m.value().kind() == ControlMessage.Kind.HOST_RATE) {
+            rates.add(m.value());
+          }
+        }
+      }
+      // One URL every 10 s is 8,640 a day, for the host's key as the job writes it.
+      assertThat(rates)
+          .extracting(ControlMessage::host, ControlMessage::maxRate)
+          .containsExactly(tuple("slow.example", 8_640.0));
+    }
   }
 
   @Test

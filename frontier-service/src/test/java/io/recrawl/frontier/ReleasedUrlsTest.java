@@ -1,0 +1,83 @@
+package io.recrawl.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.wire.CrawlRequest;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The job's outbox: what it released, taken by queue, held back for a delay. */
+class ReleasedUrlsTest {
+
+  private static CrawlRequest request(String host, String path) {
+    return new CrawlRequest("http://" + host + path, host, Map.of(), 0, 0, 1, 1, 0);
+  }
+
+  private static List<String> urls(List<CrawlRequest> rs) {
+    return rs.stream().map(CrawlRequest::url).toList();
+  }
+
+  @Test
+  void takesUpToSoManyPerQueueFromUpToSoManyQueuesInReleaseOrder() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    for (String host : List.of("a", "b", "c")) {
+      for (int i = 0; i < 3; i++) {
+        r.released(request(host, "/" + i));
+      }
+    }
+    assertThat(urls(r.take(2, 2, "", 1_000, 0, 0)))
+        .containsExactly("http://a/0", "http://a/1", "http://b/0", "http://b/1");
+    assertThat(urls(r.take(0, 0, "c", 1_000, 0, 0)))
+        .containsExactly("http://c/0", "http://c/1", "http://c/2");
+    assertThat(r.waiting()).isEqualTo(2);
+  }
+
+  @Test
+  void aUrlHandedOutIsHeldBackForItsDelayEvenWhenReleasedAgainUnlessUpdated() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.released(request("a", "/x"));
+    assertThat(r.take(0, 0, "", 10_000, 1_000, 0)).hasSize(1);
+    r.released(request("a", "/x")); // the job's lease ran out
+    assertThat(r.take(0, 0, "", 10_000, 5_000, 0)).isEmpty();
+    assertThat(urls(r.take(0, 0, "", 10_000, 11_000, 0))).containsExactly("http://a/x");
+
+    r.released(request("a", "/x"));
+    r.updated("http://a/x"); // the client answered for it
+    assertThat(r.take(0, 0, "", 10_000, 12_000, 0)).hasSize(1);
+  }
+
+  @Test
+  void aReleaseOfAUrlStillWaitingReplacesItAndWhatWasNotSentWaitsAgainFirstInLine()
+      throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.released(request("a", "/1"));
+    r.released(request("a", "/2"));
+    r.released(request("a", "/1"));
+    assertThat(r.waiting()).isEqualTo(2);
+    List<CrawlRequest> taken = r.take(0, 0, "", 10_000, 0, 0);
+    assertThat(urls(taken)).containsExactly("http://a/2", "http://a/1");
+    r.giveBack(taken.subList(1, 2));
+    r.released(request("a", "/3"));
+    assertThat(urls(r.take(0, 0, "", 10_000, 0, 0))).containsExactly("http://a/1", "http://a/3");
+  }
+
+  @Test
+  void aTakeWaitsBoundedlyForAUrlOnItsWay() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    new Thread(
+            () -> {
+              try {
+                Thread.sleep(200);
+              } catch (InterruptedException ignored) {
+                return;
+              }
+              r.released(request("a", "/late"));
+            })
+        .start();
+    long start = System.currentTimeMillis();
+    assertThat(urls(r.take(0, 0, "", 1_000, start, 5_000))).containsExactly("http://a/late");
+    assertThat(System.currentTimeMillis() - start).isLessThan(5_000);
+    assertThat(r.take(0, 0, "", 1_000, System.currentTimeMillis(), 100)).isEmpty();
+  }
+}
