@@ -68,7 +68,9 @@ final class CrawlTopics implements AutoCloseable {
                 ConsumerConfig.GROUP_ID_CONFIG, settings.groupId(),
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest",
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true"),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true",
+                // A request is handed out as soon as it is there, not after a fuller fetch.
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10"),
             new StringDeserializer(),
             new StringDeserializer());
     consumer.subscribe(List.of(settings.requestsTopic()));

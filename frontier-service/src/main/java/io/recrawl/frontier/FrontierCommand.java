@@ -51,6 +51,17 @@ public final class FrontierCommand {
           "example:",
           "  bin/recrawl frontier --dir /tmp/frontier");
 
+  /**
+   * The embedded job's Flink settings: a network buffer goes after at most 10 ms rather than when
+   * full, and watermarks every 20 ms rather than 200, so that a wake-up fires soon after its time.
+   */
+  static final Map<String, String> FLINK_SETTINGS =
+      Map.of(
+          "execution.buffer-timeout.interval",
+          "10 ms",
+          "pipeline.auto-watermark-interval",
+          "20 ms");
+
   private FrontierCommand() {}
 
   public static void main(String[] args) throws Exception {
@@ -200,10 +211,12 @@ public final class FrontierCommand {
     m.put("recrawl.work-dir", dir.resolve("job").toString());
     // Requests are sent as they are released, not at the next checkpoint's commit.
     m.put("recrawl.output.delivery", "at-least-once");
-    // Event time moves with the clock: ticks every 200 ms, no wait for late or idle partitions.
-    m.put("recrawl.control.tick-interval-ms", 50);
+    // Event time moves with the clock: ticks every 100 ms, no wait for late or idle partitions.
+    m.put("recrawl.control.tick-interval-ms", 100);
     m.put("recrawl.watermark.out-of-orderness-ms", 0);
-    m.put("recrawl.watermark.idleness-ms", 100);
+    m.put("recrawl.watermark.idleness-ms", 200);
+    // A status is read as soon as it is there, not after a fuller fetch.
+    m.put("recrawl.kafka.properties.fetch.max.wait.ms", 10);
     m.put("recrawl.engine.due.bucket", "100 ms");
     m.put("recrawl.engine.lease", s.defaultDelaySeconds() + " s");
     // A fixed price: a frontier's clients set no budget (recrawl.controller.budget prices one).
@@ -211,23 +224,8 @@ public final class FrontierCommand {
     return m;
   }
 
-  /**
-   * The embedded job's Flink settings, over {@code bin/recrawl run}'s local ones. A new host's
-   * first URL goes at its first timer, which fires once the watermark passes it: with Flink's
-   * default of a watermark every 200 ms (and idleness noticed only then) that alone costs a few
-   * hundred milliseconds.
-   */
-  static Map<String, String> flinkSettings() {
-    return Map.of("pipeline.auto-watermark-interval", "50 ms");
-  }
-
   private static Path writeJobConfig(Path dir, FrontierSettings s, Map<String, Object> overrides)
       throws IOException {
-    // Read by bin/recrawl run's code as the Flink settings next to the job's.
-    StringBuilder flink = new StringBuilder("# written by bin/recrawl frontier\n");
-    flinkSettings().forEach((k, v) -> flink.append(k).append(": ").append(v).append('\n'));
-    Files.createDirectories(dir);
-    Files.writeString(dir.resolve("flink-config.yaml"), flink);
     Map<String, Object> m = jobSettings(s, dir);
     m.putAll(overrides);
     StringBuilder yaml =
@@ -236,6 +234,10 @@ public final class FrontierCommand {
     Files.createDirectories(dir);
     Path file = dir.resolve("job.yaml");
     Files.writeString(file, yaml);
+    // Beside it, the Flink settings that bin/recrawl run reads from there.
+    StringBuilder flink = new StringBuilder("# written by bin/recrawl frontier\n");
+    FLINK_SETTINGS.forEach((k, v) -> flink.append(k).append(": ").append(v).append('\n'));
+    Files.writeString(dir.resolve("flink-config.yaml"), flink);
     return file;
   }
 

@@ -2,6 +2,7 @@ package io.recrawl.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.Active;
@@ -19,10 +20,10 @@ import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.ControlMessageCodec;
 import io.recrawl.wire.Parsed;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -83,111 +84,6 @@ class FrontierServiceITCase {
     assertThat(acks).extracting(AckMessage::getStatus).containsExactly(AckMessage.Status.OK);
   }
 
-  /**
-   * URL Frontier's clients expect a URL put to be gettable at once: from PutURLs of a discovery on
-   * a new host to its GetURLs, well under a second at the 99th percentile (of 100).
-   */
-  @Test
-  void aDiscoveryIsGettableWellUnderASecondLater() throws Exception {
-    client.put(List.of(FrontierClient.discovered("http://warm.latency.example/")));
-    client.getSoon(GetParams.newBuilder().setKey("warm.latency.example").build(), 30_000);
-    long[] latencies = new long[100];
-    for (int i = 0; i < latencies.length; i++) {
-      String host = "h" + i + ".latency.example";
-      long t0 = System.nanoTime();
-      assertThat(client.put(List.of(FrontierClient.discovered("http://" + host + "/"))))
-          .extracting(AckMessage::getStatus)
-          .containsExactly(AckMessage.Status.OK);
-      List<URLInfo> got =
-          client.getSoon(
-              GetParams.newBuilder().setKey(host).setDelayRequestable(60).build(), 10_000);
-      latencies[i] = (System.nanoTime() - t0) / 1_000_000;
-      assertThat(got).extracting(URLInfo::getUrl).containsExactly("http://" + host + "/");
-    }
-    java.util.Arrays.sort(latencies);
-    long p50 = latencies[latencies.length / 2];
-    // The 99th of 100: one stall of the shared machine may be the maximum.
-    long p99 = latencies[98];
-    System.out.printf(
-        "PutURLs(discovered) -> GetURLs: p50 %d ms, p99 %d ms, max %d ms (%d new hosts)%n",
-        p50, p99, latencies[latencies.length - 1], latencies.length);
-    assertThat(p99).as("p99 latency, ms").isLessThan(1_000);
-  }
-
-  @Test
-  void getUrlsHonoursMaxUrlsPerQueueAndMaxQueues() throws Exception {
-    List<URLItem> items = new ArrayList<>();
-    for (int h = 0; h < 4; h++) {
-      items.add(FrontierClient.discovered("http://q" + h + ".limits.example/"));
-    }
-    client.put(items);
-    List<URLInfo> got = new ArrayList<>();
-    long end = System.currentTimeMillis() + 20_000;
-    while (got.size() < 4 && System.currentTimeMillis() < end) {
-      List<URLInfo> batch =
-          client.get(
-              GetParams.newBuilder()
-                  .setMaxQueues(2)
-                  .setMaxUrlsPerQueue(1)
-                  .setDelayRequestable(60)
-                  .build());
-      assertThat(batch.size()).isLessThanOrEqualTo(2);
-      assertThat(batch.stream().map(URLInfo::getKey).distinct().count()).isEqualTo(batch.size());
-      got.addAll(batch.stream().filter(u -> u.getKey().endsWith(".limits.example")).toList());
-    }
-    assertThat(got.stream().map(URLInfo::getUrl).distinct()).hasSize(4);
-  }
-
-  @Test
-  void setDelayBecomesTheHostsRateCeilingInTheJob() throws Exception {
-    frontier
-        .blocking()
-        .setDelay(
-            QueueDelayParams.newBuilder().setKey("Slow.Example").setDelayRequestable(10).build());
-    ControlMessage rate = awaitHostRate("slow.example");
-    assertThat(rate.maxRate()).isEqualTo(8_640.0);
-  }
-
-  @Test
-  void anItemOfAnotherCrawlIsSkippedUntilCrawlIdsAreServed() throws Exception {
-    URLItem other =
-        URLItem.newBuilder()
-            .setID("other")
-            .setDiscovered(
-                DiscoveredURLItem.newBuilder()
-                    .setInfo(
-                        URLInfo.newBuilder().setUrl("http://crawl.example/").setCrawlID("news")))
-            .build();
-    assertThat(client.put(List.of(other)))
-        .extracting(AckMessage::getID, AckMessage::getStatus)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("other", AckMessage.Status.SKIPPED));
-  }
-
-  static ControlMessage awaitHostRate(String host) {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, frontier.broker.bootstrapServers());
-    p.put(ConsumerConfig.GROUP_ID_CONFIG, "control-reader-" + System.nanoTime());
-    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    ControlMessageCodec codec = new ControlMessageCodec(-1);
-    try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p)) {
-      c.subscribe(List.of("crawl.control"));
-      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
-      while (System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, String> r : c.poll(java.time.Duration.ofMillis(200))) {
-          Parsed<ControlMessage> m = codec.parse(r.value(), System.currentTimeMillis());
-          if (m.ok()
-              && m.value().kind() == ControlMessage.Kind.HOST_RATE
-              && host.equals(m.value().host())) {
-            return m.value();
-          }
-        }
-      }
-    }
-    throw new AssertionError("no HOST_RATE for " + host + " on crawl.control");
-  }
-
   @Test
   void anUnansweredUrlComesBackOnlyAfterItsDelay() throws Exception {
     String url = "http://lease.example/p";
@@ -236,6 +132,38 @@ class FrontierServiceITCase {
     List<AckMessage> acks = client.put(items);
     assertThat(acks).hasSize(3_000).allMatch(a -> a.getStatus() == AckMessage.Status.OK);
     assertThat(acks.stream().map(AckMessage::getID).distinct()).hasSize(3_000);
+  }
+
+  @Test
+  void setDelayBecomesTheHostsRateLimitInTheJob() throws Exception {
+    frontier
+        .blocking()
+        .setDelay(
+            QueueDelayParams.newBuilder().setKey("Slow.Example").setDelayRequestable(10).build());
+    try (KafkaConsumer<String, String> control =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, frontier.broker.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "test-control",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+            new StringDeserializer(),
+            new StringDeserializer())) {
+      control.subscribe(List.of("crawl.control"));
+      List<ControlMessage> rates = new ArrayList<>();
+      long end = System.currentTimeMillis() + 20_000;
+      while (rates.isEmpty() && System.currentTimeMillis() < end) {
+        for (ConsumerRecord<String, String> r : control.poll(Duration.ofMillis(200))) {
+          Parsed<ControlMessage> m = new ControlMessageCodec(-1).parse(r.value(), 0);
+          if (m.ok() && m.value().kind() == ControlMessage.Kind.HOST_RATE) {
+            rates.add(m.value());
+          }
+        }
+      }
+      // One URL every 10 s is 8,640 a day, for the host's key as the job writes it.
+      assertThat(rates)
+          .extracting(ControlMessage::host, ControlMessage::maxRate)
+          .containsExactly(tuple("slow.example", 8_640.0));
+    }
   }
 
   @Test

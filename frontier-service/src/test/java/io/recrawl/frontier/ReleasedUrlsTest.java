@@ -7,75 +7,77 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/** The job's outbox: what it released, taken by queue, held back for a delay. */
 class ReleasedUrlsTest {
 
-  final ReleasedUrls urls = new ReleasedUrls();
-
-  static CrawlRequest request(String host, String url) {
-    return new CrawlRequest(url, host, Map.of(), 0, 0, 1, 0, 60_000);
+  private static CrawlRequest request(String host, String path) {
+    return new CrawlRequest("http://" + host + path, host, Map.of(), 0, 0, 1, 1, 0);
   }
 
-  List<CrawlRequest> take(int perQueue, int maxQueues, String key, long delayMs, long now)
-      throws InterruptedException {
-    return urls.take(perQueue, maxQueues, key, delayMs, now, 0);
+  private static List<String> urls(List<CrawlRequest> rs) {
+    return rs.stream().map(CrawlRequest::url).toList();
   }
 
   @Test
-  void aUrlHandedOutIsNotHandedOutAgainBeforeItsDelayUnlessUpdated() throws Exception {
-    urls.released(request("h", "http://h/1"));
-    assertThat(take(0, 0, "", 10_000, 1_000)).hasSize(1);
-    // the job releases it again (its lease ran out): held until the delay is over
-    urls.released(request("h", "http://h/1"));
-    assertThat(take(0, 0, "", 10_000, 5_000)).isEmpty();
-    assertThat(take(0, 0, "", 10_000, 11_000))
-        .extracting(CrawlRequest::url)
-        .containsExactly("http://h/1");
-    // the client reported on it: the job's next release goes out at once
-    urls.updated("http://h/1");
-    urls.released(request("h", "http://h/1"));
-    assertThat(take(0, 0, "", 10_000, 12_000)).hasSize(1);
-  }
-
-  @Test
-  void unsentRequestsOfACancelledStreamWaitAgainFirstInLine() throws Exception {
-    urls.released(request("h", "http://h/1"));
-    urls.released(request("h", "http://h/2"));
-    List<CrawlRequest> taken = take(0, 0, "", 60_000, 0);
-    assertThat(taken).hasSize(2);
-    urls.giveBack(taken.subList(1, 2));
-    assertThat(urls.waiting()).isEqualTo(1);
-    assertThat(take(1, 0, "", 60_000, 1))
-        .extracting(CrawlRequest::url)
-        .containsExactly("http://h/2");
-  }
-
-  @Test
-  void maxUrlsPerQueueMaxQueuesAndKey() throws Exception {
-    for (int h = 0; h < 3; h++) {
-      for (int p = 0; p < 3; p++) {
-        urls.released(request("h" + h, "http://h" + h + "/" + p));
+  void takesUpToSoManyPerQueueFromUpToSoManyQueuesInReleaseOrder() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    for (String host : List.of("a", "b", "c")) {
+      for (int i = 0; i < 3; i++) {
+        r.released(request(host, "/" + i));
       }
     }
-    List<CrawlRequest> some = take(2, 2, "", 60_000, 0);
-    assertThat(some).hasSize(4);
-    assertThat(some.stream().map(CrawlRequest::host).distinct()).hasSize(2);
-    assertThat(take(0, 0, "h2", 60_000, 0)).hasSize(3);
-    assertThat(take(0, 0, "", 60_000, 0)).hasSize(2);
-    assertThat(urls.waiting()).isZero();
+    assertThat(urls(r.take(2, 2, "", 1_000, 0, 0)))
+        .containsExactly("http://a/0", "http://a/1", "http://b/0", "http://b/1");
+    assertThat(urls(r.take(0, 0, "c", 1_000, 0, 0)))
+        .containsExactly("http://c/0", "http://c/1", "http://c/2");
+    assertThat(r.waiting()).isEqualTo(2);
   }
 
   @Test
-  void aLaterReleaseOfAWaitingUrlReplacesIt() throws Exception {
-    urls.released(request("h", "http://h/1"));
-    urls.released(request("h", "http://h/1"));
-    assertThat(urls.waiting()).isEqualTo(1);
+  void aUrlHandedOutIsHeldBackForItsDelayEvenWhenReleasedAgainUnlessUpdated() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.released(request("a", "/x"));
+    assertThat(r.take(0, 0, "", 10_000, 1_000, 0)).hasSize(1);
+    r.released(request("a", "/x")); // the job's lease ran out
+    assertThat(r.take(0, 0, "", 10_000, 5_000, 0)).isEmpty();
+    assertThat(urls(r.take(0, 0, "", 10_000, 11_000, 0))).containsExactly("http://a/x");
+
+    r.released(request("a", "/x"));
+    r.updated("http://a/x"); // the client answered for it
+    assertThat(r.take(0, 0, "", 10_000, 12_000, 0)).hasSize(1);
   }
 
   @Test
-  void anEmptyTakeWaitsAtMostItsTime() throws Exception {
-    long t0 = System.nanoTime();
-    assertThat(urls.take(0, 0, "", 1_000, System.currentTimeMillis(), 200)).isEmpty();
-    long ms = (System.nanoTime() - t0) / 1_000_000;
-    assertThat(ms).isBetween(150L, 2_000L);
+  void aReleaseOfAUrlStillWaitingReplacesItAndWhatWasNotSentWaitsAgainFirstInLine()
+      throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.released(request("a", "/1"));
+    r.released(request("a", "/2"));
+    r.released(request("a", "/1"));
+    assertThat(r.waiting()).isEqualTo(2);
+    List<CrawlRequest> taken = r.take(0, 0, "", 10_000, 0, 0);
+    assertThat(urls(taken)).containsExactly("http://a/2", "http://a/1");
+    r.giveBack(taken.subList(1, 2));
+    r.released(request("a", "/3"));
+    assertThat(urls(r.take(0, 0, "", 10_000, 0, 0))).containsExactly("http://a/1", "http://a/3");
+  }
+
+  @Test
+  void aTakeWaitsBoundedlyForAUrlOnItsWay() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    new Thread(
+            () -> {
+              try {
+                Thread.sleep(200);
+              } catch (InterruptedException ignored) {
+                return;
+              }
+              r.released(request("a", "/late"));
+            })
+        .start();
+    long start = System.currentTimeMillis();
+    assertThat(urls(r.take(0, 0, "", 1_000, start, 5_000))).containsExactly("http://a/late");
+    assertThat(System.currentTimeMillis() - start).isLessThan(5_000);
+    assertThat(r.take(0, 0, "", 1_000, System.currentTimeMillis(), 100)).isEmpty();
   }
 }

@@ -97,6 +97,8 @@ public final class RecrawlCli {
             "                            on uniform fetches and a crawl's status mix; bytes of state per URL",
             "  bench failures            the job with injected task failures, checked against its input",
             "  bench import              URLs/s and bytes per URL of an import, against the same URLs sent to the job",
+            "  bench frontier            the URL Frontier service under a gRPC load client: PutURLs and GetURLs",
+            "                            a second, CPU per URL, latency from a put to its get",
             "  bench live                the whole crawl loop against a changing web on this machine: recrawl",
             "                            beside StormCrawler's schedulers, judged at the web server"));
   }

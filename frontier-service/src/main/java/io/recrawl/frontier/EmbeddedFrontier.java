@@ -21,12 +21,13 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * What {@code bin/recrawl frontier} runs, in a test JVM: a trial broker, the job on a local
- * MiniCluster with RocksDB, with the embedded settings, and the service on a free port; and a real
- * gRPC channel to it.
+ * A trial broker, the job on a local MiniCluster with RocksDB with the embedded settings of {@code
+ * bin/recrawl frontier}, and the service on a free port, in this JVM, with a gRPC channel to the
+ * service: what the tests and {@code bin/recrawl bench frontier} run.
  */
 final class EmbeddedFrontier implements AutoCloseable {
 
+  final FrontierSettings settings;
   final TrialBroker broker;
   final JobClient job;
   final FrontierServer server;
@@ -49,22 +50,21 @@ final class EmbeddedFrontier implements AutoCloseable {
       topics.put(t, t.equals("crawl.status") || t.equals("crawl.requests") ? 2 : 1);
     }
     broker.createTopics(topics);
-    FrontierSettings settings =
+    settings =
         FrontierSettings.defaults(broker.bootstrapServers()).withPort(0).withDefaultDelaySeconds(5);
     Map<String, Object> conf = FrontierCommand.jobSettings(settings, dir);
     conf.put("recrawl.parallelism", 2);
     conf.putAll(jobOverrides);
     RecrawlConfig config = RecrawlConfig.fromMap(conf);
     Configuration local =
-        RunCommand.localConfiguration(
-            Configuration.fromMap(FrontierCommand.flinkSettings()),
-            dir.resolve("job").toAbsolutePath());
+        RunCommand.localConfiguration(new Configuration(), dir.resolve("job").toAbsolutePath());
+    FrontierCommand.FLINK_SETTINGS.forEach(local::setString);
     if (restoreFrom != null) {
       local.set(StateRecoveryOptions.SAVEPOINT_PATH, restoreFrom);
     }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(local);
     RecrawlJob.build(env, config, JobSources.fromConfig(config), JobSinks.fromConfig(config));
-    job = env.executeAsync("frontier-test");
+    job = env.executeAsync("recrawl-frontier");
     server = FrontierServer.start(settings);
     channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
   }
