@@ -11,7 +11,8 @@ import io.recrawl.wire.HostKeys;
  * @param requestsTopic where the job's crawl requests come from ({@code
  *     recrawl.kafka.topic.requests})
  * @param controlTopic where host-rate overrides go ({@code recrawl.kafka.topic.control})
- * @param groupId the consumer group of the requests; each service instance needs its own
+ * @param groupId the consumer group of the requests: the instances of one frontier share it, each
+ *     handing out its share of the partitions, so that no request is handed out twice
  * @param partitionMode how URLs are keyed to hosts, as the job keys them
  * @param defaultDelaySeconds the delay a {@code GetURLs} with {@code delay_requestable} 0 gets:
  *     keep it equal to the job's {@code recrawl.engine.lease}, after which the job releases an
