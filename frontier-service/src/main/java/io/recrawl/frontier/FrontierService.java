@@ -131,7 +131,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
         acks.onNext(AckMessage.newBuilder().setID(id).setStatus(status).build());
         acks.request(1);
       }
-      if (completed && pending == 0) {
+      if (completed && pending == 0 && !acks.isCancelled()) {
         acks.onCompleted();
       }
     }
@@ -144,7 +144,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     @Override
     public synchronized void onCompleted() {
       completed = true;
-      if (pending == 0) {
+      if (pending == 0 && !acks.isCancelled()) {
         acks.onCompleted();
       }
     }
