@@ -80,19 +80,21 @@ final class CrawlTopics implements AutoCloseable {
   }
 
   /**
-   * Checks a status event with the job's codec: the event the job will read, or its refusal (a dead
-   * letter's reason and detail).
+   * Checks a status event's JSON with the job's codec: the event the job will read, or its refusal
+   * (a dead letter's reason and detail).
    */
-  Parsed<StatusEvent> check(StatusEvent e, long now) {
-    return codec.parse(StatusEventCodec.toJson(e), now);
+  Parsed<StatusEvent> check(String json, long now) {
+    return codec.parse(json, now);
   }
 
-  /** Sends a checked status event, keyed by its host as the job partitions them. */
-  void send(StatusEvent checked, Sent whenSent) {
+  /**
+   * Sends the JSON of a status event that {@link #check} accepted, keyed by the checked event's
+   * host as the job partitions them: the job's codec reads that JSON as the check did.
+   */
+  void send(String json, StatusEvent checked, Sent whenSent) {
     try {
       producer.send(
-          new ProducerRecord<>(
-              settings.statusTopic(), checked.host(), StatusEventCodec.toJson(checked)),
+          new ProducerRecord<>(settings.statusTopic(), checked.host(), json),
           (metadata, error) -> whenSent.sent(error));
     } catch (RuntimeException e) {
       whenSent.sent(e);

@@ -12,7 +12,6 @@ import io.recrawl.kafka.KafkaCommand;
 import io.recrawl.kafka.TrialBroker;
 import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
@@ -45,11 +44,7 @@ final class EmbeddedFrontier implements AutoCloseable {
       throws Exception {
     int kafkaPort = freePort();
     broker = TrialBroker.start(dir.resolve("kafka"), kafkaPort, freePort());
-    Map<String, Integer> topics = new LinkedHashMap<>();
-    for (String t : KafkaCommand.TOPICS) {
-      topics.put(t, t.equals("crawl.status") || t.equals("crawl.requests") ? 2 : 1);
-    }
-    broker.createTopics(topics);
+    broker.createTopics(KafkaCommand.topics(2));
     settings =
         FrontierSettings.defaults(broker.bootstrapServers()).withPort(0).withDefaultDelaySeconds(5);
     Map<String, Object> conf = FrontierCommand.jobSettings(settings, dir);

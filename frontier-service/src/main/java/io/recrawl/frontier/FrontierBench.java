@@ -1,13 +1,8 @@
 package io.recrawl.frontier;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
-import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
-import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
-import crawlercommons.urlfrontier.Urlfrontier.StringList;
-import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
-import io.grpc.stub.StreamObserver;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -15,13 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code bin/recrawl bench frontier}: a gRPC load client against the embedded service (trial
@@ -79,6 +70,7 @@ public final class FrontierBench {
 
   private static void run(EmbeddedFrontier f, int pages, int outlinks, int hosts, int samples)
       throws Exception {
+    FrontierClient client = new FrontierClient(f);
     System.out.printf(
         Locale.ROOT,
         "bench frontier: %,d pages x %,d outlinks on %,d hosts; %d latency samples%n",
@@ -90,32 +82,35 @@ public final class FrontierBench {
     for (int p = 0; p < pages; p++) {
       for (int o = 0; o < outlinks; o++) {
         int n = p * outlinks + o;
-        discoveries.add(discovered("http://h" + (n % hosts) + ".bench/" + n));
+        discoveries.add(FrontierClient.discovered("http://h" + (n % hosts) + ".bench/" + n));
       }
     }
     Cpu before = Cpu.now();
     long t0 = System.nanoTime();
-    int ok = put(f, discoveries);
+    int ok = put(client, discoveries);
     double secs = (System.nanoTime() - t0) / 1e9;
     Cpu discovered = Cpu.now();
     report("PutURLs, discoveries", ok, secs, before, discovered);
 
     List<URLItem> updates = new ArrayList<>(pages);
     for (int p = 0; p < pages; p++) {
-      updates.add(known("http://h" + (p % hosts) + ".bench/" + p));
+      updates.add(
+          FrontierClient.known(
+              "http://h" + (p % hosts) + ".bench/" + p,
+              System.currentTimeMillis() / 1000 + 86_400,
+              Map.of("fetch.statusCode", "200", "signature", "s")));
     }
     t0 = System.nanoTime();
-    ok = put(f, updates);
+    ok = put(client, updates);
     secs = (System.nanoTime() - t0) / 1e9;
     Cpu updated = Cpu.now();
     report("PutURLs, updates", ok, secs, discovered, updated);
 
-    FrontierClientStub client = new FrontierClientStub(f);
     t0 = System.nanoTime();
     int got = 0;
     long quietSince = System.nanoTime();
     while (System.nanoTime() - quietSince < 3_000_000_000L) {
-      int n = client.count(GetParams.newBuilder().setDelayRequestable(600).build());
+      int n = client.get(GetParams.newBuilder().setDelayRequestable(600).build()).size();
       got += n;
       if (n > 0) {
         quietSince = System.nanoTime();
@@ -128,9 +123,10 @@ public final class FrontierBench {
     for (int i = 0; i < samples; i++) {
       String host = "latency" + i + ".bench";
       long start = System.nanoTime();
-      put(f, List.of(discovered("http://" + host + "/")));
-      while (client.count(GetParams.newBuilder().setKey(host).setDelayRequestable(600).build())
-          == 0) {
+      put(client, List.of(FrontierClient.discovered("http://" + host + "/")));
+      while (client
+          .get(GetParams.newBuilder().setKey(host).setDelayRequestable(600).build())
+          .isEmpty()) {
         // GetURLs itself waits up to a second for URLs on their way
       }
       ms[i] = (System.nanoTime() - start) / 1_000_000;
@@ -158,74 +154,10 @@ public final class FrontierBench {
         (to.scheduler - from.scheduler) * 1e6 / urls);
   }
 
-  /** Puts the items over a few streams at once; the OK acks. */
-  private static int put(EmbeddedFrontier f, List<URLItem> items) throws InterruptedException {
-    int streams = Math.min(4, items.size());
-    AtomicInteger ok = new AtomicInteger();
-    CountDownLatch done = new CountDownLatch(streams);
-    List<StreamObserver<URLItem>> ins = new ArrayList<>();
-    for (int s = 0; s < streams; s++) {
-      ins.add(
-          f.async()
-              .putURLs(
-                  new StreamObserver<>() {
-                    @Override
-                    public void onNext(AckMessage a) {
-                      if (a.getStatus() == AckMessage.Status.OK) {
-                        ok.incrementAndGet();
-                      }
-                    }
-
-                    @Override
-                    public void onError(Throwable t) {
-                      done.countDown();
-                    }
-
-                    @Override
-                    public void onCompleted() {
-                      done.countDown();
-                    }
-                  }));
-    }
-    for (int i = 0; i < items.size(); i++) {
-      ins.get(i % streams).onNext(items.get(i));
-    }
-    ins.forEach(StreamObserver::onCompleted);
-    done.await(10, TimeUnit.MINUTES);
-    return ok.get();
-  }
-
-  private static URLItem discovered(String url) {
-    return URLItem.newBuilder()
-        .setDiscovered(
-            DiscoveredURLItem.newBuilder().setInfo(URLInfo.newBuilder().setUrl(url).build()))
-        .build();
-  }
-
-  private static URLItem known(String url) {
-    URLInfo info =
-        URLInfo.newBuilder()
-            .setUrl(url)
-            .putMetadata("fetch.statusCode", StringList.newBuilder().addValues("200").build())
-            .putMetadata("signature", StringList.newBuilder().addValues("s").build())
-            .build();
-    return URLItem.newBuilder()
-        .setKnown(
-            KnownURLItem.newBuilder()
-                .setInfo(info)
-                .setRefetchableFromDate(System.currentTimeMillis() / 1000 + 86_400))
-        .build();
-  }
-
-  /** Counts what GetURLs hands out. */
-  private record FrontierClientStub(EmbeddedFrontier f) {
-    int count(GetParams p) {
-      int n = 0;
-      for (Iterator<URLInfo> it = f.blocking().getURLs(p); it.hasNext(); it.next()) {
-        n++;
-      }
-      return n;
-    }
+  /** Puts the items over four streams; the OK acks. */
+  private static int put(FrontierClient client, List<URLItem> items) throws InterruptedException {
+    return (int)
+        client.put(items, 4).stream().filter(a -> a.getStatus() == AckMessage.Status.OK).count();
   }
 
   /** CPU seconds so far: the whole JVM, the service's threads, the scheduler's threads. */

@@ -1,5 +1,6 @@
 package io.recrawl.frontier;
 
+import io.recrawl.flink.cli.LocalRestore;
 import io.recrawl.flink.cli.RunCommand;
 import io.recrawl.kafka.KafkaCommand;
 import io.recrawl.kafka.TrialBroker;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * {@code bin/recrawl frontier}: the URL Frontier service. By default on one machine, embedded: a
@@ -150,14 +150,10 @@ public final class FrontierCommand {
       PrintStream err)
       throws Exception {
     TrialBroker broker = TrialBroker.start(dir.resolve("kafka"), kafkaPort, kafkaPort + 1);
-    Map<String, Integer> topics = new LinkedHashMap<>();
-    for (String t : KafkaCommand.TOPICS) {
-      topics.put(t, t.equals("crawl.status") || t.equals("crawl.requests") ? 4 : 1);
-    }
-    broker.createTopics(topics);
+    broker.createTopics(KafkaCommand.topics(4));
     Path config = writeJobConfig(dir, settings, overrides);
     List<String> runArgs = new ArrayList<>(List.of("--config", config.toString()));
-    if (hasCheckpoint(dir.resolve("job").resolve("checkpoints"))) {
+    if (LocalRestore.newestCheckpoint(dir.resolve("job").resolve("checkpoints")).isPresent()) {
       runArgs.add("--from-latest-checkpoint");
     }
     Thread jobThread =
@@ -239,14 +235,5 @@ public final class FrontierCommand {
     FLINK_SETTINGS.forEach((k, v) -> flink.append(k).append(": ").append(v).append('\n'));
     Files.writeString(dir.resolve("flink-config.yaml"), flink);
     return file;
-  }
-
-  private static boolean hasCheckpoint(Path checkpoints) throws IOException {
-    if (!Files.isDirectory(checkpoints)) {
-      return false;
-    }
-    try (Stream<Path> files = Files.walk(checkpoints, 3)) {
-      return files.anyMatch(p -> p.getFileName().toString().equals("_metadata"));
-    }
   }
 }

@@ -29,6 +29,7 @@ import io.grpc.stub.StreamObserver;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.Parsed;
 import io.recrawl.wire.StatusEvent;
+import io.recrawl.wire.StatusEventCodec;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -100,7 +101,8 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
         return;
       }
       long now = System.currentTimeMillis();
-      Parsed<StatusEvent> checked = topics.check(UrlItems.toEvent(item, now), now);
+      String json = StatusEventCodec.toJson(UrlItems.toEvent(item, now));
+      Parsed<StatusEvent> checked = topics.check(json, now);
       if (!checked.ok()) {
         skip(id, checked.deadLetter().reason() + ": " + checked.deadLetter().detail());
         return;
@@ -113,7 +115,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
         pending++;
       }
       topics.send(
-          e, error -> ack(id, error == null ? AckMessage.Status.OK : AckMessage.Status.FAIL));
+          json, e, error -> ack(id, error == null ? AckMessage.Status.OK : AckMessage.Status.FAIL));
     }
 
     private void skip(String id, String why) {

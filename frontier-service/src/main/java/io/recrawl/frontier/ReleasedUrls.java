@@ -26,6 +26,9 @@ final class ReleasedUrls {
   /** URLs handed out, and until when (epoch ms) they are held back. */
   private final Map<String, Long> handedOut = new HashMap<>();
 
+  /** When the URLs whose delay is over are next dropped from {@link #handedOut}. */
+  private long nextPrune;
+
   /** A request the job released. */
   synchronized void released(CrawlRequest r) {
     ArrayDeque<CrawlRequest> q = queues.computeIfAbsent(r.host(), h -> new ArrayDeque<>());
@@ -95,7 +98,10 @@ final class ReleasedUrls {
         it.remove();
       }
     }
-    handedOut.values().removeIf(until -> until <= now);
+    if (now >= nextPrune) { // a pass over every URL handed out: once a second, not per call
+      handedOut.values().removeIf(until -> until <= now);
+      nextPrune = now + 1_000;
+    }
     return out;
   }
 

@@ -6,14 +6,13 @@ import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
-import java.nio.file.Files;
+import io.recrawl.flink.cli.LocalRestore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,16 +71,6 @@ class FrontierRestartITCase {
   }
 
   private static String latestCheckpoint(Path checkpoints) throws Exception {
-    if (!Files.isDirectory(checkpoints)) {
-      return null;
-    }
-    try (Stream<Path> files = Files.walk(checkpoints, 3)) {
-      return files
-          .filter(p -> p.getFileName().toString().equals("_metadata"))
-          .map(Path::getParent)
-          .max((a, b) -> Long.compare(a.toFile().lastModified(), b.toFile().lastModified()))
-          .map(Path::toString)
-          .orElse(null);
-    }
+    return LocalRestore.newestCheckpoint(checkpoints).map(Path::toString).orElse(null);
   }
 }

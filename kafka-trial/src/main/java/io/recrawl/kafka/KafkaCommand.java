@@ -129,7 +129,7 @@ public final class KafkaCommand {
   }
 
   /** The five topics with their partitions: status and requests at {@code partitions}, one else. */
-  static Map<String, Integer> topics(int partitions) {
+  public static Map<String, Integer> topics(int partitions) {
     Map<String, Integer> m = new LinkedHashMap<>();
     for (String t : TOPICS) {
       m.put(t, t.equals("crawl.status") || t.equals("crawl.requests") ? partitions : 1);

@@ -22,7 +22,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * A local run's way out and back in: it stops on Ctrl-C with a savepoint, and starts again from
  * that savepoint or from the newest checkpoint it retained.
  */
-final class LocalRestore {
+public final class LocalRestore {
 
   private LocalRestore() {}
 
@@ -37,12 +37,8 @@ final class LocalRestore {
             .map(LocalRestore::localPath)
             .orElse(RunCommand.workDir(config).resolve("checkpoints"));
     Optional<Path> newest;
-    try (Stream<Path> jobs = Files.exists(dir) ? Files.list(dir) : Stream.empty()) {
-      newest =
-          jobs.filter(Files::isDirectory)
-              .flatMap(LocalRestore::checkpoints)
-              .filter(chk -> Files.exists(chk.resolve("_metadata")))
-              .max(Comparator.comparing(LocalRestore::modified));
+    try {
+      newest = newestCheckpoint(dir);
     } catch (IOException | java.io.UncheckedIOException e) {
       throw new ConfigException("--from-latest-checkpoint", "cannot read " + dir + ": " + e);
     }
@@ -52,6 +48,19 @@ final class LocalRestore {
             () ->
                 new ConfigException(
                     "--from-latest-checkpoint", "no retained checkpoint under " + dir));
+  }
+
+  /**
+   * The newest retained checkpoint ({@code <job id>/chk-N} with its {@code _metadata}) under a
+   * local checkpoint directory; empty when there is none.
+   */
+  public static Optional<Path> newestCheckpoint(Path dir) throws IOException {
+    try (Stream<Path> jobs = Files.exists(dir) ? Files.list(dir) : Stream.empty()) {
+      return jobs.filter(Files::isDirectory)
+          .flatMap(LocalRestore::checkpoints)
+          .filter(chk -> Files.exists(chk.resolve("_metadata")))
+          .max(Comparator.comparing(LocalRestore::modified));
+    }
   }
 
   private static Path localPath(String uri) {

@@ -20,6 +20,9 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  */
 final class SchedulerMetrics {
 
+  /** The kinds of block, once: {@code values()} copies its array at every call. */
+  private static final EngineOutcome.Block[] BLOCKS = EngineOutcome.Block.values();
+
   /** Histograms keep this many recent samples. */
   private static final int WINDOW = 1024;
 
@@ -146,7 +149,7 @@ final class SchedulerMetrics {
       releasedSinceReport++;
       releaseLagMs.update(Math.max(0, r.time() - r.due()));
     }
-    for (EngineOutcome.Block b : EngineOutcome.Block.values()) {
+    for (EngineOutcome.Block b : BLOCKS) {
       int n = o.blocks(b);
       if (n > 0) {
         hostsBlocked.computeIfAbsent(b.label(), r -> blockedGroup.counter("reason_" + r)).inc(n);

@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** A URL Frontier client as a crawler uses one, over a real gRPC channel. */
+/**
+ * A URL Frontier client as a crawler uses one, over the gRPC channel of an {@link
+ * EmbeddedFrontier}: what the tests and {@code bin/recrawl bench frontier} drive the service with.
+ */
 final class FrontierClient {
 
   private final EmbeddedFrontier frontier;
@@ -41,36 +44,45 @@ final class FrontierClient {
 
   /** Puts the items in one stream; the acks, in the order they came. */
   List<AckMessage> put(List<URLItem> items) throws InterruptedException {
+    return put(items, 1);
+  }
+
+  /** Puts the items over {@code streams} streams at once, in turn; the acks, as they came. */
+  List<AckMessage> put(List<URLItem> items, int streams) throws InterruptedException {
+    int n = Math.max(1, Math.min(streams, items.size()));
     List<AckMessage> acks = new ArrayList<>();
-    CountDownLatch done = new CountDownLatch(1);
-    StreamObserver<URLItem> in =
-        frontier
-            .async()
-            .putURLs(
-                new StreamObserver<>() {
-                  @Override
-                  public void onNext(AckMessage a) {
-                    synchronized (acks) {
-                      acks.add(a);
+    CountDownLatch done = new CountDownLatch(n);
+    List<StreamObserver<URLItem>> ins = new ArrayList<>();
+    for (int s = 0; s < n; s++) {
+      ins.add(
+          frontier
+              .async()
+              .putURLs(
+                  new StreamObserver<>() {
+                    @Override
+                    public void onNext(AckMessage a) {
+                      synchronized (acks) {
+                        acks.add(a);
+                      }
                     }
-                  }
 
-                  @Override
-                  public void onError(Throwable t) {
-                    done.countDown();
-                  }
+                    @Override
+                    public void onError(Throwable t) {
+                      done.countDown();
+                    }
 
-                  @Override
-                  public void onCompleted() {
-                    done.countDown();
-                  }
-                });
-    for (URLItem item : items) {
-      in.onNext(item);
+                    @Override
+                    public void onCompleted() {
+                      done.countDown();
+                    }
+                  }));
     }
-    in.onCompleted();
-    if (!done.await(30, TimeUnit.SECONDS)) {
-      throw new AssertionError("PutURLs did not complete");
+    for (int i = 0; i < items.size(); i++) {
+      ins.get(i % n).onNext(items.get(i));
+    }
+    ins.forEach(StreamObserver::onCompleted);
+    if (!done.await(10, TimeUnit.MINUTES)) {
+      throw new IllegalStateException("PutURLs did not complete");
     }
     synchronized (acks) {
       return List.copyOf(acks);
