@@ -101,6 +101,11 @@ final class CrawlTopics implements AutoCloseable {
     }
   }
 
+  /** The producer of the job's input topics, shared with {@link JobQueries}. */
+  KafkaProducer<String, String> producer() {
+    return producer;
+  }
+
   /** Sends a host-rate override on the control topic (0 removes it). */
   void hostRate(String host, double crawlsPerDay, long now) throws Exception {
     String key = HostKeys.of(settings.partitionMode()).keyOfHost(host);

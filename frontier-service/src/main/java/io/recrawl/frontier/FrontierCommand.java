@@ -4,6 +4,7 @@ import io.recrawl.flink.cli.LocalRestore;
 import io.recrawl.flink.cli.RunCommand;
 import io.recrawl.kafka.KafkaCommand;
 import io.recrawl.kafka.TrialBroker;
+import io.recrawl.wire.StatusEvent;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -46,6 +47,10 @@ public final class FrontierCommand {
           "  --port PORT        gRPC port (default 7071)",
           "  --delay S          seconds a URL handed out is held back when GetURLs asks no",
           "                     delay_requestable (default 30; the embedded job's lease is the same)",
+          "  --mode M           who decides refetch dates: value (the job, by crawl value; default)",
+          "                     or client (the client's refetchable_from_date, as URL Frontier's",
+          "                     own server does)",
+          "  --crawl-mode C=M   the mode of crawl C, over --mode (repeatable)",
           "  --help             this text",
           "",
           "example:",
@@ -77,6 +82,8 @@ public final class FrontierCommand {
     int delay = 30;
     String kafka = null;
     String group = "recrawl-frontier";
+    FrontierSettings.RefetchMode mode = FrontierSettings.RefetchMode.VALUE;
+    Map<String, FrontierSettings.RefetchMode> crawlModes = new LinkedHashMap<>();
     Path dir = Path.of("work", "frontier");
     Map<String, Object> job = new LinkedHashMap<>();
     try {
@@ -93,6 +100,15 @@ public final class FrontierCommand {
           delay = Integer.parseInt(args[++i]);
         } else if (a.equals("--kafka") && i + 1 < args.length) {
           kafka = args[++i];
+        } else if (a.equals("--mode") && i + 1 < args.length) {
+          mode = mode(args[++i]);
+        } else if (a.equals("--crawl-mode") && i + 1 < args.length) {
+          String c = args[++i];
+          int eq = c.lastIndexOf('=');
+          if (eq <= 0) {
+            throw new IllegalArgumentException("--crawl-mode takes CRAWL=MODE, not '" + c + "'");
+          }
+          crawlModes.put(c.substring(0, eq), mode(c.substring(eq + 1)));
         } else if (a.equals("--group") && i + 1 < args.length) {
           group = args[++i];
         } else if (a.equals("--dir") && i + 1 < args.length) {
@@ -122,11 +138,15 @@ public final class FrontierCommand {
               d.statusTopic(),
               d.requestsTopic(),
               d.controlTopic(),
+              d.answersTopic(),
               group,
               d.partitionMode(),
               delay,
               d.getWaitMs(),
-              d.putsInFlight());
+              d.putsInFlight(),
+              d.queryTimeoutMs(),
+              mode,
+              crawlModes);
     } catch (IllegalArgumentException e) {
       err.println("recrawl frontier: " + e.getMessage());
       return 2;
@@ -139,6 +159,14 @@ public final class FrontierCommand {
       return 0;
     }
     return embedded(settings, dir.toAbsolutePath(), kafkaPort, job, err);
+  }
+
+  private static FrontierSettings.RefetchMode mode(String name) {
+    try {
+      return FrontierSettings.RefetchMode.valueOf(name.strip().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("a mode is value or client, not '" + name + "'");
+    }
   }
 
   /** The broker, the job and the service; runs until the JVM stops. */
@@ -215,6 +243,8 @@ public final class FrontierCommand {
     m.put("recrawl.kafka.properties.fetch.max.wait.ms", 10);
     m.put("recrawl.engine.due.bucket", "100 ms");
     m.put("recrawl.engine.lease", s.defaultDelaySeconds() + " s");
+    // The client mode's refetch date stays with the page, so that GetURLStatus returns it.
+    m.put("recrawl.metadata.transfer", "[" + StatusEvent.REFETCH_AT_KEY + "]");
     // A fixed price: a frontier's clients set no budget (recrawl.controller.budget prices one).
     m.put("recrawl.global-lambda", 0.0001);
     return m;

@@ -12,24 +12,31 @@ public final class FrontierServer implements AutoCloseable {
 
   private final ReleasedUrls released = new ReleasedUrls();
   private final CrawlTopics topics;
+  private final JobQueries queries;
   private final FrontierService service;
   private final Server server;
 
   private FrontierServer(FrontierSettings settings) throws IOException {
     this.topics = new CrawlTopics(settings, released::released);
     Server s = null;
+    JobQueries q = null;
     try {
+      q = new JobQueries(settings, topics.producer());
       String node = InetAddress.getLocalHost().getHostName() + ":" + settings.port();
-      this.service = new FrontierService(settings, released, topics, node);
+      this.service = new FrontierService(settings, released, topics, q, node);
       s =
           NettyServerBuilder.forAddress(new InetSocketAddress(settings.port()))
               .addService(service)
               .build()
               .start();
     } catch (IOException | RuntimeException e) {
+      if (q != null) {
+        q.close();
+      }
       topics.close();
       throw e;
     }
+    this.queries = q;
     this.server = s;
   }
 
@@ -63,6 +70,7 @@ public final class FrontierServer implements AutoCloseable {
     if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
       server.shutdownNow();
     }
+    queries.close();
     topics.close();
   }
 }

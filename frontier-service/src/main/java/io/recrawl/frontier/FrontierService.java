@@ -8,8 +8,10 @@ import crawlercommons.urlfrontier.Urlfrontier.Boolean;
 import crawlercommons.urlfrontier.Urlfrontier.CountUrlParams;
 import crawlercommons.urlfrontier.Urlfrontier.CrawlLimitParams;
 import crawlercommons.urlfrontier.Urlfrontier.DeleteCrawlMessage;
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.Empty;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
+import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.ListUrlParams;
 import crawlercommons.urlfrontier.Urlfrontier.Local;
 import crawlercommons.urlfrontier.Urlfrontier.LogLevelParams;
@@ -27,11 +29,18 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.PageKeys;
 import io.recrawl.wire.Parsed;
+import io.recrawl.wire.QueryAnswer;
+import io.recrawl.wire.StateQuery;
 import io.recrawl.wire.StatusEvent;
 import io.recrawl.wire.StatusEventCodec;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -39,29 +48,36 @@ import org.slf4j.LoggerFactory;
 
 /**
  * URL Frontier's API in front of the job. {@code PutURLs} turns each item into a status event on
- * the job's status topic; {@code GetURLs} hands out the crawl requests the job released. What to
- * crawl and when is the job's: this service keeps no frontier of its own.
- *
- * <p>The RPCs that need the job's state (queries, deletions, queue blocks and limits) and crawls
- * other than the default one are not served yet: they answer UNIMPLEMENTED, and an item of another
- * crawl is SKIPPED (docs/url-frontier.md).
+ * the job's status topic; {@code GetURLs} hands out the crawl requests the job released; queries,
+ * deletions and blocks are asked of the job's state ({@link JobQueries}). What to crawl and when is
+ * the job's: this service keeps no frontier of its own, only the job's outbox ({@link
+ * ReleasedUrls}). The RPC table is in docs/url-frontier.md.
  */
 public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(FrontierService.class);
 
+  /** URL Frontier's default page size of lists. */
+  private static final int DEFAULT_PAGE = 100;
+
   private final FrontierSettings settings;
   private final ReleasedUrls released;
   private final CrawlTopics topics;
+  private final JobQueries queries;
   private final String node;
   private final AtomicBoolean active = new AtomicBoolean(true);
   private final AtomicLong skipped = new AtomicLong();
 
   FrontierService(
-      FrontierSettings settings, ReleasedUrls released, CrawlTopics topics, String node) {
+      FrontierSettings settings,
+      ReleasedUrls released,
+      CrawlTopics topics,
+      JobQueries queries,
+      String node) {
     this.settings = settings;
     this.released = released;
     this.topics = topics;
+    this.queries = queries;
     this.node = node;
   }
 
@@ -96,12 +112,16 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     @Override
     public void onNext(URLItem item) {
       String id = item.getID().isEmpty() ? UrlItems.url(item) : item.getID();
-      if (!CrawlIds.DEFAULT.equals(UrlItems.crawl(item))) {
-        skip(id, "crawl " + UrlItems.crawl(item) + ": only the default crawl is served");
+      long now = System.currentTimeMillis();
+      String json;
+      try {
+        json =
+            StatusEventCodec.toJson(
+                UrlItems.toEvent(item, now, settings.modeOf(UrlItems.crawl(item))));
+      } catch (IllegalArgumentException badUrl) {
+        skip(id, "bad_url: " + badUrl.getMessage());
         return;
       }
-      long now = System.currentTimeMillis();
-      String json = StatusEventCodec.toJson(UrlItems.toEvent(item, now));
       Parsed<StatusEvent> checked = topics.check(json, now);
       if (!checked.ok()) {
         skip(id, checked.deadLetter().reason() + ": " + checked.deadLetter().detail());
@@ -155,12 +175,14 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public void getURLs(GetParams request, StreamObserver<URLInfo> out) {
     ServerCallStreamObserver<URLInfo> call = (ServerCallStreamObserver<URLInfo>) out;
-    if (!active.get()
-        || (request.hasCrawlID()
-            && !CrawlIds.DEFAULT.equals(CrawlIds.orDefault(request.getCrawlID())))) {
+    if (!active.get()) {
       out.onCompleted();
       return;
     }
+    String crawl =
+        request.getItemCase() == GetParams.ItemCase.ANYCRAWLID
+            ? null
+            : PageKeys.crawlOrDefault(request.getCrawlID());
     int delaySeconds =
         request.getDelayRequestable() > 0
             ? request.getDelayRequestable()
@@ -172,6 +194,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
               request.getMaxUrlsPerQueue(),
               request.getMaxQueues(),
               request.getKey(),
+              crawl,
               delaySeconds * 1_000L,
               System.currentTimeMillis(),
               settings.getWaitMs());
@@ -185,16 +208,21 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
         released.giveBack(taken.subList(i, taken.size()));
         return;
       }
-      out.onNext(info(taken.get(i)));
+      out.onNext(info(taken.get(i).url(), taken.get(i).host(), taken.get(i).metadata()));
     }
     out.onCompleted();
   }
 
-  private static URLInfo info(CrawlRequest r) {
+  private static URLInfo info(String pageKey, String host, Map<String, List<String>> metadata) {
     URLInfo.Builder b =
-        URLInfo.newBuilder().setUrl(r.url()).setKey(r.host()).setCrawlID(CrawlIds.DEFAULT);
-    for (Map.Entry<String, List<String>> e : r.metadata().entrySet()) {
-      b.putMetadata(e.getKey(), StringList.newBuilder().addAllValues(e.getValue()).build());
+        URLInfo.newBuilder()
+            .setUrl(PageKeys.url(pageKey))
+            .setKey(host)
+            .setCrawlID(PageKeys.crawl(pageKey));
+    if (metadata != null) {
+      for (Map.Entry<String, List<String>> e : metadata.entrySet()) {
+        b.putMetadata(e.getKey(), StringList.newBuilder().addAllValues(e.getValue()).build());
+      }
     }
     return b.build();
   }
@@ -202,13 +230,19 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   // ---------------------------------------------------------------- queue control
 
   /**
-   * The host's rate limit in the job: one URL per {@code delay} seconds, as a host-rate override
-   * (an empty key would set the default of every queue: not served yet).
+   * The host's rate limit in the job: one URL per {@code delay} seconds, as a host-rate override.
+   * Without a key it would be the default of every queue: the job's {@code
+   * recrawl.engine.host.max-rate} is that, set where the job starts.
    */
   @Override
   public void setDelay(QueueDelayParams request, StreamObserver<Empty> out) {
     if (request.getKey().isEmpty()) {
-      unimplemented(out, "SetDelay without a key (the default of every queue)");
+      out.onError(
+          Status.INVALID_ARGUMENT
+              .withDescription(
+                  "SetDelay needs a key: the default of every queue is the job's"
+                      + " recrawl.engine.host.max-rate, set where the job starts")
+              .asException());
       return;
     }
     try {
@@ -224,51 +258,232 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     }
   }
 
+  /**
+   * A host block in the job, under the rule of a Retry-After, and in the outbox. A time of 0 or in
+   * the past lifts nothing: a block ends at its time (docs/url-frontier.md#queue-control).
+   */
   @Override
   public void blockQueueUntil(BlockQueueParams request, StreamObserver<Empty> out) {
-    unimplemented(out, "BlockQueueUntil");
+    long until = request.getTime() * 1_000;
+    if (until <= System.currentTimeMillis()) {
+      out.onNext(Empty.getDefaultInstance());
+      out.onCompleted();
+      return;
+    }
+    ask(
+        out,
+        query(StateQuery.Op.BLOCK_HOST, request.getCrawlID(), host(request.getKey()), until),
+        answers -> {
+          released.block(request.getKey(), until);
+          return Empty.getDefaultInstance();
+        });
   }
 
   @Override
   public void setCrawlLimit(CrawlLimitParams request, StreamObserver<Empty> out) {
-    unimplemented(out, "SetCrawlLimit");
+    out.onError(
+        Status.UNIMPLEMENTED
+            .withDescription(
+                "SetCrawlLimit: recrawl caps a host by its rate (SetDelay), not by a count of"
+                    + " fetches (docs/url-frontier.md)")
+            .asException());
   }
 
   @Override
   public void deleteQueue(QueueWithinCrawlParams request, StreamObserver<Long> out) {
-    unimplemented(out, "DeleteQueue");
+    String crawl = PageKeys.crawlOrDefault(request.getCrawlID());
+    ask(
+        out,
+        query(StateQuery.Op.DELETE_HOST, crawl, host(request.getKey()), 0),
+        answers -> {
+          released.drop(crawl, request.getKey());
+          return Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build();
+        });
   }
 
   @Override
   public void deleteCrawl(DeleteCrawlMessage request, StreamObserver<Long> out) {
-    unimplemented(out, "DeleteCrawl");
+    String crawl = PageKeys.crawlOrDefault(request.getValue());
+    ask(
+        out,
+        query(StateQuery.Op.DELETE_CRAWL, crawl, null, 0),
+        answers -> {
+          released.drop(crawl, null);
+          return Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build();
+        });
   }
 
   // ---------------------------------------------------------------- queries
 
+  /**
+   * Pages of the crawl (or of one queue) in the job; in process = URLs handed out whose delay is
+   * not over (this instance's); queues = hosts with pages of the crawl.
+   */
   @Override
   public void getStats(QueueWithinCrawlParams request, StreamObserver<Stats> out) {
-    unimplemented(out, "GetStats");
+    String crawl = PageKeys.crawlOrDefault(request.getCrawlID());
+    String key = host(request.getKey());
+    ask(
+        out,
+        query(StateQuery.Op.STATS, crawl, key, 0),
+        answers ->
+            Stats.newBuilder()
+                .setCrawlID(crawl)
+                .setSize(sum(answers, QueryAnswer::count))
+                .setInProcess((int) released.inProcess(crawl, key, System.currentTimeMillis()))
+                .setNumberOfQueues(sum(answers, QueryAnswer::hosts))
+                .putCounts("in_flight", sum(answers, QueryAnswer::inFlight))
+                .build());
   }
 
   @Override
   public void listQueues(Pagination request, StreamObserver<QueueList> out) {
-    unimplemented(out, "ListQueues");
+    String crawl = PageKeys.crawlOrDefault(request.getCrawlID());
+    int start = request.getStart();
+    int size = request.getSize() == 0 ? DEFAULT_PAGE : request.getSize();
+    StateQuery q;
+    try {
+      q =
+          new StateQuery(
+              JobQueries.newId(),
+              StateQuery.Op.LIST_HOSTS,
+              System.currentTimeMillis(),
+              crawl,
+              null,
+              null,
+              start,
+              size,
+              request.getIncludeInactive(),
+              0,
+              null,
+              false);
+    } catch (IllegalArgumentException tooFar) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription(tooFar.getMessage()).asException());
+      return;
+    }
+    ask(
+        out,
+        q,
+        answers -> {
+          TreeSet<String> all = new TreeSet<>();
+          answers.forEach(a -> all.addAll(a.names()));
+          List<String> page = all.stream().skip(start).limit(size).toList();
+          return QueueList.newBuilder()
+              .addAllValues(page)
+              .setTotal(sum(answers, QueryAnswer::count))
+              .setStart(start)
+              .setSize(page.size())
+              .setCrawlID(crawl)
+              .build();
+        });
   }
 
   @Override
   public void countURLs(CountUrlParams request, StreamObserver<Long> out) {
-    unimplemented(out, "CountURLs");
+    StateQuery q =
+        new StateQuery(
+            JobQueries.newId(),
+            StateQuery.Op.COUNT_URLS,
+            System.currentTimeMillis(),
+            PageKeys.crawlOrDefault(request.getCrawlID()),
+            host(request.getKey()),
+            null,
+            0,
+            0,
+            false,
+            0,
+            request.hasFilter() ? request.getFilter() : null,
+            request.getIgnoreCase());
+    ask(out, q, answers -> Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build());
   }
 
   @Override
   public void getURLStatus(URLStatusRequest request, StreamObserver<URLItem> out) {
-    unimplemented(out, "GetURLStatus");
+    StateQuery q;
+    try {
+      q =
+          new StateQuery(
+              JobQueries.newId(),
+              StateQuery.Op.URL_STATUS,
+              System.currentTimeMillis(),
+              PageKeys.crawlOrDefault(request.getCrawlID()),
+              "",
+              request.getUrl(),
+              0,
+              0,
+              false,
+              0,
+              null,
+              false);
+    } catch (IllegalArgumentException bad) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription(bad.getMessage()).asException());
+      return;
+    }
+    List<QueryAnswer> answers = ask(out, q);
+    if (answers == null) {
+      return;
+    }
+    List<QueryAnswer.Page> pages = answers.get(0).pages();
+    if (pages.isEmpty()) {
+      out.onError(
+          Status.NOT_FOUND
+              .withDescription(request.getUrl() + " is not in crawl " + q.crawl())
+              .asException());
+      return;
+    }
+    out.onNext(item(pages.get(0)));
+    out.onCompleted();
   }
 
   @Override
   public void listURLs(ListUrlParams request, StreamObserver<URLItem> out) {
-    unimplemented(out, "ListURLs");
+    int start = request.getStart();
+    int size = request.getSize() == 0 ? DEFAULT_PAGE : request.getSize();
+    StateQuery q;
+    try {
+      q =
+          new StateQuery(
+              JobQueries.newId(),
+              StateQuery.Op.LIST_URLS,
+              System.currentTimeMillis(),
+              PageKeys.crawlOrDefault(request.getCrawlID()),
+              host(request.getKey()),
+              null,
+              start,
+              size,
+              false,
+              0,
+              request.hasFilter() ? request.getFilter() : null,
+              request.getIgnoreCase());
+    } catch (IllegalArgumentException tooFar) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription(tooFar.getMessage()).asException());
+      return;
+    }
+    List<QueryAnswer> answers = ask(out, q);
+    if (answers == null) {
+      return;
+    }
+    List<QueryAnswer.Page> all = new ArrayList<>();
+    answers.forEach(a -> all.addAll(a.pages()));
+    all.stream().skip(start).limit(size).forEach(p -> out.onNext(item(p)));
+    out.onCompleted();
+  }
+
+  /**
+   * A page as URL Frontier's item: known, with its next date in seconds (0 = never), once fetched;
+   * discovered before.
+   */
+  private static URLItem item(QueryAnswer.Page p) {
+    URLInfo info = info(p.key(), p.host(), p.metadata());
+    if (p.lastFetch() == 0 && p.status() == CrawlStatus.DISCOVERED) {
+      return URLItem.newBuilder()
+          .setDiscovered(DiscoveredURLItem.newBuilder().setInfo(info))
+          .build();
+    }
+    long date = p.due() == java.lang.Long.MAX_VALUE ? 0 : Math.max(1, p.due() / 1_000);
+    return URLItem.newBuilder()
+        .setKnown(KnownURLItem.newBuilder().setInfo(info).setRefetchableFromDate(date))
+        .build();
   }
 
   // ---------------------------------------------------------------- the service itself
@@ -279,10 +494,17 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     out.onCompleted();
   }
 
+  /** The crawls that have pages in the job. */
   @Override
   public void listCrawls(Local request, StreamObserver<StringList> out) {
-    out.onNext(StringList.newBuilder().addValues(CrawlIds.DEFAULT).build());
-    out.onCompleted();
+    ask(
+        out,
+        query(StateQuery.Op.LIST_CRAWLS, null, null, 0),
+        answers -> {
+          TreeSet<String> crawls = new TreeSet<>();
+          answers.forEach(a -> crawls.addAll(a.names()));
+          return StringList.newBuilder().addAllValues(crawls).build();
+        });
   }
 
   @Override
@@ -304,15 +526,70 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       out.onNext(Empty.getDefaultInstance());
       out.onCompleted();
     } else {
-      unimplemented(out, "SetLogLevel without Log4j 2 on the class path");
+      out.onError(
+          Status.UNIMPLEMENTED
+              .withDescription("SetLogLevel needs Log4j 2 on the class path")
+              .asException());
     }
   }
 
-  private static void unimplemented(StreamObserver<?> out, String what) {
-    out.onError(
-        Status.UNIMPLEMENTED
-            .withDescription(
-                what + " is not served yet: it needs the job's state (docs/url-frontier.md)")
-            .asException());
+  // ---------------------------------------------------------------- asking the job
+
+  /** A query of one host ({@code host} null = every host) without list parameters. */
+  private static StateQuery query(StateQuery.Op op, String crawl, String host, long until) {
+    return new StateQuery(
+        JobQueries.newId(),
+        op,
+        System.currentTimeMillis(),
+        crawl,
+        host,
+        null,
+        0,
+        0,
+        false,
+        until,
+        null,
+        false);
+  }
+
+  /** A client's queue key: null for none (every queue). */
+  private static String host(String key) {
+    return key == null || key.isEmpty() ? null : key;
+  }
+
+  private <T> void ask(
+      StreamObserver<T> out,
+      StateQuery q,
+      java.util.function.Function<List<QueryAnswer>, T> reply) {
+    List<QueryAnswer> answers = ask(out, q);
+    if (answers != null) {
+      out.onNext(reply.apply(answers));
+      out.onCompleted();
+    }
+  }
+
+  /** The job's whole answer, or null after the error has gone to {@code out}. */
+  private List<QueryAnswer> ask(StreamObserver<?> out, StateQuery q) {
+    try {
+      return queries.ask(q);
+    } catch (JobQueries.QueryFailed failed) {
+      out.onError(Status.INTERNAL.withDescription(failed.getMessage()).asException());
+    } catch (TimeoutException slow) {
+      out.onError(
+          Status.DEADLINE_EXCEEDED
+              .withDescription("the job did not answer within " + settings.queryTimeoutMs() + " ms")
+              .asException());
+    } catch (InterruptedException stopping) {
+      Thread.currentThread().interrupt();
+      out.onError(Status.CANCELLED.withDescription("the service is stopping").asException());
+    } catch (Exception e) {
+      out.onError(Status.UNAVAILABLE.withDescription(String.valueOf(e)).asException());
+    }
+    return null;
+  }
+
+  private static long sum(
+      List<QueryAnswer> answers, java.util.function.ToLongFunction<QueryAnswer> f) {
+    return answers.stream().mapToLong(f).sum();
   }
 }

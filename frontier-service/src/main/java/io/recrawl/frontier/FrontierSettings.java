@@ -1,6 +1,7 @@
 package io.recrawl.frontier;
 
 import io.recrawl.wire.HostKeys;
+import java.util.Map;
 
 /**
  * The service's settings.
@@ -10,7 +11,9 @@ import io.recrawl.wire.HostKeys;
  * @param statusTopic where status events go (the job's {@code recrawl.kafka.topic.status})
  * @param requestsTopic where the job's crawl requests come from ({@code
  *     recrawl.kafka.topic.requests})
- * @param controlTopic where host-rate overrides go ({@code recrawl.kafka.topic.control})
+ * @param controlTopic where host-rate overrides and queries go ({@code
+ *     recrawl.kafka.topic.control})
+ * @param answersTopic where the job answers queries ({@code recrawl.kafka.topic.answers})
  * @param groupId the consumer group of the requests: the instances of one frontier share it, each
  *     handing out its share of the partitions, so that no request is handed out twice
  * @param partitionMode how URLs are keyed to hosts, as the job keys them
@@ -19,6 +22,9 @@ import io.recrawl.wire.HostKeys;
  *     unanswered URL again
  * @param getWaitMs how long a {@code GetURLs} that finds nothing waits for URLs on their way
  * @param putsInFlight how many items of one {@code PutURLs} stream may wait for Kafka at once
+ * @param queryTimeoutMs how long a query waits for the job's answer
+ * @param mode how refetch dates are decided in a crawl not named in {@code crawlModes}
+ * @param crawlModes the mode of each crawl that does not take {@code mode}
  */
 public record FrontierSettings(
     int port,
@@ -26,13 +32,25 @@ public record FrontierSettings(
     String statusTopic,
     String requestsTopic,
     String controlTopic,
+    String answersTopic,
     String groupId,
     HostKeys.Mode partitionMode,
     int defaultDelaySeconds,
     long getWaitMs,
-    int putsInFlight) {
+    int putsInFlight,
+    long queryTimeoutMs,
+    RefetchMode mode,
+    Map<String, RefetchMode> crawlModes) {
 
   public static final int DEFAULT_PORT = 7071;
+
+  /** Who decides when a page is fetched again. */
+  public enum RefetchMode {
+    /** The job, by crawl value; a client's date is read as a wish. */
+    VALUE,
+    /** The client: its refetch date is kept, as URL Frontier's own server does. */
+    CLIENT
+  }
 
   public FrontierSettings {
     require(port >= 0 && port <= 65535, "port", "must be within [0, 65535]");
@@ -40,6 +58,9 @@ public record FrontierSettings(
     require(defaultDelaySeconds > 0, "delay", "must be > 0 seconds");
     require(getWaitMs >= 0, "get-wait-ms", "must be >= 0");
     require(putsInFlight > 0, "puts-in-flight", "must be > 0");
+    require(queryTimeoutMs > 0, "query-timeout-ms", "must be > 0");
+    require(mode != null, "mode", "must be value or client");
+    crawlModes = Map.copyOf(crawlModes);
   }
 
   /** The defaults, against the brokers at {@code bootstrapServers}. */
@@ -50,11 +71,20 @@ public record FrontierSettings(
         "crawl.status",
         "crawl.requests",
         "crawl.control",
+        "crawl.answers",
         "recrawl-frontier",
         HostKeys.Mode.BY_HOST,
         30,
         1_000,
-        1_000);
+        1_000,
+        10_000,
+        RefetchMode.VALUE,
+        Map.of());
+  }
+
+  /** The mode of {@code crawl}. */
+  public RefetchMode modeOf(String crawl) {
+    return crawlModes.getOrDefault(crawl, mode);
   }
 
   public FrontierSettings withPort(int p) {
@@ -64,11 +94,15 @@ public record FrontierSettings(
         statusTopic,
         requestsTopic,
         controlTopic,
+        answersTopic,
         groupId,
         partitionMode,
         defaultDelaySeconds,
         getWaitMs,
-        putsInFlight);
+        putsInFlight,
+        queryTimeoutMs,
+        mode,
+        crawlModes);
   }
 
   public FrontierSettings withDefaultDelaySeconds(int seconds) {
@@ -78,11 +112,33 @@ public record FrontierSettings(
         statusTopic,
         requestsTopic,
         controlTopic,
+        answersTopic,
         groupId,
         partitionMode,
         seconds,
         getWaitMs,
-        putsInFlight);
+        putsInFlight,
+        queryTimeoutMs,
+        mode,
+        crawlModes);
+  }
+
+  public FrontierSettings withModes(RefetchMode defaultMode, Map<String, RefetchMode> byCrawl) {
+    return new FrontierSettings(
+        port,
+        bootstrapServers,
+        statusTopic,
+        requestsTopic,
+        controlTopic,
+        answersTopic,
+        groupId,
+        partitionMode,
+        defaultDelaySeconds,
+        getWaitMs,
+        putsInFlight,
+        queryTimeoutMs,
+        defaultMode,
+        byCrawl);
   }
 
   private static void require(boolean ok, String option, String why) {

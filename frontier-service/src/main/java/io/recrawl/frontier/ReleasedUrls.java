@@ -1,6 +1,7 @@
 package io.recrawl.frontier;
 
 import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.PageKeys;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 
 /**
  * The crawl requests the job released and no client has taken yet, by queue (the host key), in the
@@ -16,18 +18,27 @@ import java.util.Map;
  * when the job releases it, at the job's pace for its host, and leaves when a client takes it.
  *
  * <p>A URL handed out is not handed out again before its delay, unless the client updates it: a
- * release of it meanwhile (the job's lease ran out) waits until the delay is over. Thread-safe.
+ * release of it meanwhile (the job's lease ran out) waits until the delay is over. When the delay
+ * is over and the client has not answered, the URL waits here again, as URL Frontier's contract has
+ * it, whether or not the job's lease has run out yet. Thread-safe.
  */
 final class ReleasedUrls {
+
+  /** A URL handed out: its request, and until when (epoch ms) it is held back. */
+  private record HandOut(CrawlRequest request, long until) {}
 
   /** Waiting requests by queue, each queue in release order; queues in the order they filled. */
   private final LinkedHashMap<String, ArrayDeque<CrawlRequest>> queues = new LinkedHashMap<>();
 
-  /** URLs handed out, and until when (epoch ms) they are held back. */
-  private final Map<String, Long> handedOut = new HashMap<>();
+  /** URLs handed out (page keys), and until when they are held back. */
+  private final Map<String, HandOut> handedOut = new HashMap<>();
 
-  /** When the URLs whose delay is over are next dropped from {@link #handedOut}. */
-  private long nextPrune;
+  /** The same hand-outs by the end of their delay. */
+  private final PriorityQueue<HandOut> expiries =
+      new PriorityQueue<>((a, b) -> Long.compare(a.until(), b.until()));
+
+  /** Queues blocked by a client (BlockQueueUntil), until when. */
+  private final Map<String, Long> blocked = new HashMap<>();
 
   /** A request the job released. */
   synchronized void released(CrawlRequest r) {
@@ -37,34 +48,77 @@ final class ReleasedUrls {
     notifyAll();
   }
 
-  /** The client updated a URL (a PutURLs of it): it is no longer held back. */
-  synchronized void updated(String url) {
-    handedOut.remove(url);
+  /** The client updated a URL (a PutURLs of its page key): it is no longer held back. */
+  synchronized void updated(String pageKey) {
+    handedOut.remove(pageKey);
+  }
+
+  /** Nothing of queue {@code host} is handed out before {@code until}, epoch ms. */
+  synchronized void block(String host, long until) {
+    blocked.merge(host, until, Math::max);
+  }
+
+  /**
+   * Drops what waits or is out for {@code crawl} (null = every crawl) in queue {@code host} (null =
+   * every queue): the job deleted it.
+   */
+  synchronized void drop(String crawl, String host) {
+    for (Iterator<Map.Entry<String, ArrayDeque<CrawlRequest>>> it = queues.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, ArrayDeque<CrawlRequest>> e = it.next();
+      if (host == null || host.equals(e.getKey())) {
+        e.getValue().removeIf(r -> PageKeys.inCrawl(r.url(), crawl));
+        if (e.getValue().isEmpty()) {
+          it.remove();
+        }
+      }
+    }
+    handedOut
+        .values()
+        .removeIf(
+            h ->
+                (host == null || host.equals(h.request().host()))
+                    && PageKeys.inCrawl(h.request().url(), crawl));
+  }
+
+  /** URLs of {@code crawl} handed out whose delay is not over, in queue {@code host} or all. */
+  synchronized long inProcess(String crawl, String host, long now) {
+    long n = 0;
+    for (HandOut h : handedOut.values()) {
+      if (h.until() > now
+          && (host == null || host.equals(h.request().host()))
+          && PageKeys.inCrawl(h.request().url(), crawl)) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /**
    * Takes up to {@code perQueue} requests (0 = no limit) from each of up to {@code maxQueues}
-   * queues (0 = no limit), or only from queue {@code key} if it is not empty, holding each back
-   * until {@code now + delayMs}; waits up to {@code waitMs} for one if there is none.
+   * queues (0 = no limit), or only from queue {@code key} if it is not empty, of {@code crawl}
+   * (null = any), holding each back until {@code now + delayMs}; waits up to {@code waitMs} for one
+   * if there is none.
    */
   synchronized List<CrawlRequest> take(
-      int perQueue, int maxQueues, String key, long delayMs, long now, long waitMs)
+      int perQueue, int maxQueues, String key, String crawl, long delayMs, long now, long waitMs)
       throws InterruptedException {
     long deadline = now + waitMs;
-    List<CrawlRequest> out = takeNow(perQueue, maxQueues, key, delayMs, now);
+    List<CrawlRequest> out = takeNow(perQueue, maxQueues, key, crawl, delayMs, now);
     while (out.isEmpty()) {
       long left = deadline - System.currentTimeMillis();
       if (left <= 0) {
         break;
       }
       wait(Math.min(left, 50)); // a held-back URL may become free without a notify
-      out = takeNow(perQueue, maxQueues, key, delayMs, System.currentTimeMillis());
+      out = takeNow(perQueue, maxQueues, key, crawl, delayMs, System.currentTimeMillis());
     }
     return out;
   }
 
   private List<CrawlRequest> takeNow(
-      int perQueue, int maxQueues, String key, long delayMs, long now) {
+      int perQueue, int maxQueues, String key, String crawl, long delayMs, long now) {
+    offerExpired(now);
     List<CrawlRequest> out = new ArrayList<>();
     int queuesUsed = 0;
     for (Iterator<Map.Entry<String, ArrayDeque<CrawlRequest>>> it = queues.entrySet().iterator();
@@ -76,18 +130,30 @@ final class ReleasedUrls {
       if (maxQueues > 0 && queuesUsed >= maxQueues) {
         break;
       }
+      Long blockedUntil = blocked.get(e.getKey());
+      if (blockedUntil != null) {
+        if (blockedUntil > now) {
+          continue;
+        }
+        blocked.remove(e.getKey());
+      }
       int taken = 0;
       for (Iterator<CrawlRequest> q = e.getValue().iterator(); q.hasNext(); ) {
         if (perQueue > 0 && taken >= perQueue) {
           break;
         }
         CrawlRequest r = q.next();
-        Long heldUntil = handedOut.get(r.url());
-        if (heldUntil != null && heldUntil > now) {
+        if (!PageKeys.inCrawl(r.url(), crawl)) {
+          continue;
+        }
+        HandOut held = handedOut.get(r.url());
+        if (held != null && held.until() > now) {
           continue; // handed out, its delay not over
         }
         q.remove();
-        handedOut.put(r.url(), now + delayMs);
+        HandOut h = new HandOut(r, now + delayMs);
+        handedOut.put(r.url(), h);
+        expiries.add(h);
         out.add(r);
         taken++;
       }
@@ -98,11 +164,23 @@ final class ReleasedUrls {
         it.remove();
       }
     }
-    if (now >= nextPrune) { // a pass over every URL handed out: once a second, not per call
-      handedOut.values().removeIf(until -> until <= now);
-      nextPrune = now + 1_000;
-    }
     return out;
+  }
+
+  /** Hand-outs whose delay is over and that no client answered wait again, first in line. */
+  private void offerExpired(long now) {
+    while (!expiries.isEmpty() && expiries.peek().until() <= now) {
+      HandOut h = expiries.poll();
+      CrawlRequest r = h.request();
+      if (handedOut.get(r.url()) != h) {
+        continue; // answered, dropped, or handed out again since
+      }
+      handedOut.remove(r.url());
+      ArrayDeque<CrawlRequest> q = queues.computeIfAbsent(r.host(), x -> new ArrayDeque<>());
+      if (q.stream().noneMatch(waiting -> waiting.url().equals(r.url()))) {
+        q.addFirst(r);
+      }
+    }
   }
 
   /** Requests taken but never sent (the client went away): they wait again, first in line. */

@@ -4,7 +4,9 @@ import crawlercommons.urlfrontier.Urlfrontier.StringList;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.PageKeys;
 import io.recrawl.wire.StatusEvent;
+import io.recrawl.wire.Urls;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,21 +32,34 @@ final class UrlItems {
 
   /** The item's crawl; the default crawl for an empty one. */
   static String crawl(URLItem item) {
-    return CrawlIds.orDefault(info(item).getCrawlID());
+    return PageKeys.crawlOrDefault(info(item).getCrawlID());
   }
 
-  /** The item as a status event at {@code now}, epoch ms; the codec checks it. */
-  static StatusEvent toEvent(URLItem item, long now) {
+  /**
+   * The item as a status event at {@code now}, epoch ms, in its crawl (the event's URL is the page
+   * key, see {@link PageKeys}); the codec checks it. In the {@code client} mode a known item's
+   * refetch date travels as {@link StatusEvent#REFETCH_AT_KEY}, which the job keeps.
+   *
+   * @throws IllegalArgumentException the URL cannot be normalised
+   */
+  static StatusEvent toEvent(URLItem item, long now, FrontierSettings.RefetchMode mode) {
     URLInfo info = info(item);
     Map<String, List<String>> md = new LinkedHashMap<>();
     for (Map.Entry<String, StringList> e : info.getMetadataMap().entrySet()) {
       md.put(e.getKey(), List.copyOf(e.getValue().getValuesList()));
     }
+    md.remove(StatusEvent.REFETCH_AT_KEY); // only the client mode sets it
+    long refetchFrom = item.hasKnown() ? item.getKnown().getRefetchableFromDate() : 0;
     CrawlStatus status =
         item.hasDiscovered()
             ? CrawlStatus.DISCOVERED
-            : item.getKnown().getRefetchableFromDate() == 0 ? CrawlStatus.ERROR : fetchStatus(md);
-    return new StatusEvent(info.getUrl(), "", status, now, md, null, null, null);
+            : refetchFrom == 0 ? CrawlStatus.ERROR : fetchStatus(md);
+    if (mode == FrontierSettings.RefetchMode.CLIENT && refetchFrom > 0) {
+      md.put(StatusEvent.REFETCH_AT_KEY, List.of(Long.toString(refetchFrom * 1_000)));
+    }
+    // Normalised first: the page key splits at its last space, which a raw URL may hold.
+    String key = PageKeys.of(crawl(item), Urls.normalise(info.getUrl()));
+    return new StatusEvent(key, "", status, now, md, null, null, null);
   }
 
   /** A fetch's status from its metadata, as StormCrawler's fetcher sets it. */

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.Active;
+import crawlercommons.urlfrontier.Urlfrontier.CrawlLimitParams;
 import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.Empty;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.Local;
 import crawlercommons.urlfrontier.Urlfrontier.LogLevelParams;
 import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
-import crawlercommons.urlfrontier.Urlfrontier.QueueWithinCrawlParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.StatusRuntimeException;
@@ -135,21 +135,6 @@ class FrontierServiceITCase {
   }
 
   @Test
-  void anItemOfAnotherCrawlIsSkippedUntilCrawlIdsAreServed() throws Exception {
-    URLItem other =
-        URLItem.newBuilder()
-            .setID("other")
-            .setDiscovered(
-                DiscoveredURLItem.newBuilder()
-                    .setInfo(
-                        URLInfo.newBuilder().setUrl("http://crawl.example/").setCrawlID("news")))
-            .build();
-    assertThat(client.put(List.of(other)))
-        .extracting(AckMessage::getID, AckMessage::getStatus)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("other", AckMessage.Status.SKIPPED));
-  }
-
-  @Test
   void anUnansweredUrlComesBackOnlyAfterItsDelay() throws Exception {
     String url = "http://lease.example/p";
     client.put(List.of(FrontierClient.discovered(url)));
@@ -232,11 +217,9 @@ class FrontierServiceITCase {
   }
 
   @Test
-  void theServiceAnswersForItselfAndSaysWhatItDoesNotServeYet() throws Exception {
+  void theServiceAnswersForItselfAndSaysWhatItDoesNotServe() throws Exception {
     assertThat(frontier.blocking().listNodes(Empty.getDefaultInstance()).getValuesList())
         .hasSize(1);
-    assertThat(frontier.blocking().listCrawls(Local.getDefaultInstance()).getValuesList())
-        .containsExactly(CrawlIds.DEFAULT);
     assertThat(frontier.blocking().getActive(Local.getDefaultInstance()).getState()).isTrue();
     frontier
         .blocking()
@@ -246,7 +229,11 @@ class FrontierServiceITCase {
                 .setLevel(LogLevelParams.Level.DEBUG)
                 .build());
     assertThatThrownBy(
-            () -> frontier.blocking().getStats(QueueWithinCrawlParams.getDefaultInstance()))
+            () ->
+                frontier
+                    .blocking()
+                    .setCrawlLimit(
+                        CrawlLimitParams.newBuilder().setKey("a.example").setLimit(3).build()))
         .isInstanceOf(StatusRuntimeException.class)
         .hasMessageContaining("UNIMPLEMENTED");
 

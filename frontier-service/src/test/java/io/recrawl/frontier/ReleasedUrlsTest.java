@@ -26,9 +26,9 @@ class ReleasedUrlsTest {
         r.released(request(host, "/" + i));
       }
     }
-    assertThat(urls(r.take(2, 2, "", 1_000, 0, 0)))
+    assertThat(urls(r.take(2, 2, "", null, 1_000, 0, 0)))
         .containsExactly("http://a/0", "http://a/1", "http://b/0", "http://b/1");
-    assertThat(urls(r.take(0, 0, "c", 1_000, 0, 0)))
+    assertThat(urls(r.take(0, 0, "c", null, 1_000, 0, 0)))
         .containsExactly("http://c/0", "http://c/1", "http://c/2");
     assertThat(r.waiting()).isEqualTo(2);
   }
@@ -37,14 +37,14 @@ class ReleasedUrlsTest {
   void aUrlHandedOutIsHeldBackForItsDelayEvenWhenReleasedAgainUnlessUpdated() throws Exception {
     ReleasedUrls r = new ReleasedUrls();
     r.released(request("a", "/x"));
-    assertThat(r.take(0, 0, "", 10_000, 1_000, 0)).hasSize(1);
+    assertThat(r.take(0, 0, "", null, 10_000, 1_000, 0)).hasSize(1);
     r.released(request("a", "/x")); // the job's lease ran out
-    assertThat(r.take(0, 0, "", 10_000, 5_000, 0)).isEmpty();
-    assertThat(urls(r.take(0, 0, "", 10_000, 11_000, 0))).containsExactly("http://a/x");
+    assertThat(r.take(0, 0, "", null, 10_000, 5_000, 0)).isEmpty();
+    assertThat(urls(r.take(0, 0, "", null, 10_000, 11_000, 0))).containsExactly("http://a/x");
 
     r.released(request("a", "/x"));
     r.updated("http://a/x"); // the client answered for it
-    assertThat(r.take(0, 0, "", 10_000, 12_000, 0)).hasSize(1);
+    assertThat(r.take(0, 0, "", null, 10_000, 12_000, 0)).hasSize(1);
   }
 
   @Test
@@ -55,11 +55,12 @@ class ReleasedUrlsTest {
     r.released(request("a", "/2"));
     r.released(request("a", "/1"));
     assertThat(r.waiting()).isEqualTo(2);
-    List<CrawlRequest> taken = r.take(0, 0, "", 10_000, 0, 0);
+    List<CrawlRequest> taken = r.take(0, 0, "", null, 10_000, 0, 0);
     assertThat(urls(taken)).containsExactly("http://a/2", "http://a/1");
     r.giveBack(taken.subList(1, 2));
     r.released(request("a", "/3"));
-    assertThat(urls(r.take(0, 0, "", 10_000, 0, 0))).containsExactly("http://a/1", "http://a/3");
+    assertThat(urls(r.take(0, 0, "", null, 10_000, 0, 0)))
+        .containsExactly("http://a/1", "http://a/3");
   }
 
   @Test
@@ -76,8 +77,8 @@ class ReleasedUrlsTest {
             })
         .start();
     long start = System.currentTimeMillis();
-    assertThat(urls(r.take(0, 0, "", 1_000, start, 5_000))).containsExactly("http://a/late");
+    assertThat(urls(r.take(0, 0, "", null, 1_000, start, 5_000))).containsExactly("http://a/late");
     assertThat(System.currentTimeMillis() - start).isLessThan(5_000);
-    assertThat(r.take(0, 0, "", 1_000, System.currentTimeMillis(), 100)).isEmpty();
+    assertThat(r.take(0, 0, "", null, 1_000, System.currentTimeMillis(), 100)).isEmpty();
   }
 }

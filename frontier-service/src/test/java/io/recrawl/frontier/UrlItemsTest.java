@@ -1,5 +1,7 @@
 package io.recrawl.frontier;
 
+import static io.recrawl.frontier.FrontierSettings.RefetchMode.CLIENT;
+import static io.recrawl.frontier.FrontierSettings.RefetchMode.VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
@@ -13,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class UrlItemsTest {
 
   private static CrawlStatus known(Map<String, String> md) {
-    return UrlItems.toEvent(FrontierClient.known("http://a.example/", 1, md), 5).status();
+    return UrlItems.toEvent(FrontierClient.known("http://a.example/", 1, md), 5, VALUE).status();
   }
 
   @Test
@@ -32,21 +34,55 @@ class UrlItemsTest {
   @Test
   void aKnownItemNeverToBeFetchedAgainIsAnError() {
     URLItem never = FrontierClient.known("http://a.example/", 0, Map.of("fetch.statusCode", "200"));
-    assertThat(UrlItems.toEvent(never, 5).status()).isEqualTo(CrawlStatus.ERROR);
+    assertThat(UrlItems.toEvent(never, 5, VALUE).status()).isEqualTo(CrawlStatus.ERROR);
   }
 
   @Test
   void aDiscoveredItemIsDiscoveredAndTheMetadataTravelsWithTheEvent() {
-    StatusEvent d = UrlItems.toEvent(FrontierClient.discovered("http://a.example/x"), 7);
+    StatusEvent d = UrlItems.toEvent(FrontierClient.discovered("http://a.example/x"), 7, VALUE);
     assertThat(d.status()).isEqualTo(CrawlStatus.DISCOVERED);
     assertThat(d.time()).isEqualTo(7);
     StatusEvent k =
         UrlItems.toEvent(
             FrontierClient.known(
                 "http://a.example/x", 1, Map.of("signature", "abc", "protocol.etag", "\"e\"")),
-            7);
+            7,
+            VALUE);
     assertThat(k.metadata())
         .containsEntry("signature", List.of("abc"))
         .containsEntry("protocol.etag", List.of("\"e\""));
+  }
+
+  @Test
+  void inTheClientModeAKnownItemsDateTravelsInMillisecondsAndOnlyThere() {
+    URLItem item =
+        FrontierClient.known(
+            "http://a.example/x", 1_700_000_000L, Map.of(StatusEvent.REFETCH_AT_KEY, "1"));
+    assertThat(UrlItems.toEvent(item, 5, CLIENT).metadata())
+        .containsEntry(StatusEvent.REFETCH_AT_KEY, List.of("1700000000000"));
+    // A client's own key of that name is not taken for a date in the value mode.
+    assertThat(UrlItems.toEvent(item, 5, VALUE).metadata())
+        .doesNotContainKey(StatusEvent.REFETCH_AT_KEY);
+    assertThat(
+            UrlItems.toEvent(FrontierClient.discovered("http://a.example/y"), 5, CLIENT).metadata())
+        .doesNotContainKey(StatusEvent.REFETCH_AT_KEY);
+  }
+
+  @Test
+  void anItemOfAnotherCrawlIsKeyedInItsCrawlAndTheDefaultCrawlIsTheBareUrl() {
+    URLItem bespoke =
+        URLItem.newBuilder()
+            .setDiscovered(
+                crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem.newBuilder()
+                    .setInfo(
+                        crawlercommons.urlfrontier.Urlfrontier.URLInfo.newBuilder()
+                            .setUrl("http://A.example/a b")
+                            .setCrawlID("my crawl")))
+            .build();
+    String key = UrlItems.toEvent(bespoke, 5, VALUE).url();
+    assertThat(io.recrawl.wire.PageKeys.crawl(key)).isEqualTo("my crawl");
+    assertThat(io.recrawl.wire.PageKeys.url(key)).isEqualTo("http://a.example/a%20b");
+    assertThat(UrlItems.toEvent(FrontierClient.discovered("http://a.example/"), 5, VALUE).url())
+        .isEqualTo("http://a.example/");
   }
 }

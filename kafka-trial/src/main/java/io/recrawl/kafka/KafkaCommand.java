@@ -20,7 +20,8 @@ public final class KafkaCommand {
           "crawl.requests",
           "crawl.control",
           "crawl.deadletters",
-          "crawl.decisions");
+          "crawl.decisions",
+          "crawl.answers");
 
   static final String USAGE =
       String.join(

@@ -3,6 +3,7 @@ package io.recrawl.engine;
 import io.recrawl.estimate.ChangeStats;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
+import java.util.List;
 
 /**
  * The per-host scheduling engine: it applies status events to a host's pages and, when the host
@@ -89,8 +90,30 @@ public final class HostEngine {
 
   // ---------------------------------------------------------------- status events
 
-  /** Applies one validated status event for a URL of this host. */
+  /**
+   * Applies one validated status event for a URL of this host. An event with a client's refetch
+   * date ({@link StatusEvent#refetchAt}) then plans its page for that date, as {@link #planAt}
+   * does; a discovery of a page already known keeps the page's date.
+   */
   public void onStatus(HostStore store, StatusEvent e, EngineContext ctx, EngineOutcome out) {
+    long refetchAt = e.refetchAt();
+    if (refetchAt == 0) {
+      applyStatus(store, e, ctx, out);
+      return;
+    }
+    boolean rediscovery = e.status() == CrawlStatus.DISCOVERED && page(store, e.url()) != null;
+    applyStatus(store, e, ctx, out);
+    PageState p = page(store, e.url());
+    if (!rediscovery && p != null && !p.inFlight()) {
+      planAt(store, e.url(), refetchAt, ctx, out);
+    }
+  }
+
+  private static PageState page(HostStore store, String url) {
+    return store.host() == null ? null : store.page(url);
+  }
+
+  private void applyStatus(HostStore store, StatusEvent e, EngineContext ctx, EngineOutcome out) {
     long now = ctx.now();
     HostState h = store.host();
     boolean newHost = h == null;
@@ -294,7 +317,13 @@ public final class HostEngine {
     long now = ctx.now();
     p.forced = true;
     dueIndex.index(store, h, p, url, due, now);
-    Releases.setWake(h, releases.nextWake(h, now, ctx.globalLambda(), h.lastRelease), out);
+    long wake = releases.nextWake(h, now, ctx.globalLambda(), h.lastRelease);
+    if (due <= now) {
+      // Not before the end of the current bucket: pages planned together (a client's batch) are
+      // then all known, and go by their dates, the sooner first.
+      wake = Math.max(wake, dueIndex.bucketEnd(now / cfg.bucketMs));
+    }
+    Releases.setWake(h, wake, out);
     demand.settle(h, now, out, false);
     store.putHost(h);
   }
@@ -304,6 +333,75 @@ public final class HostEngine {
    */
   public void onWake(HostStore store, EngineContext ctx, EngineOutcome out) {
     releases.onWake(store, ctx, out);
+  }
+
+  /**
+   * Removes pages of this host (a front end's deletion), in flight or not; a status that answers a
+   * removed page's request later brings the page back. Returns how many were removed.
+   */
+  public int removePages(
+      HostStore store, Iterable<String> urls, EngineContext ctx, EngineOutcome out) {
+    HostState h = store.host();
+    if (h == null) {
+      return 0;
+    }
+    int removed = 0;
+    for (String url : urls) {
+      PageState p = store.page(url);
+      if (p == null) {
+        continue;
+      }
+      if (p.inFlight()) {
+        p.leaseUntil = 0;
+        h.inFlight--;
+      }
+      demand.setContribution(h, p, false);
+      releases.removePage(store, h, p, url, ctx, out);
+      removed++;
+    }
+    releases.finish(store, h, ctx.now(), ctx, out);
+    return removed;
+  }
+
+  /**
+   * A front end's block of the host (URL Frontier's {@code BlockQueueUntil}), under the rule of a
+   * Retry-After: nothing goes before {@code until}, at most {@code politeness.retry-after.max}
+   * ahead. A block only ends at its time: the host's record cannot tell a client's block from a
+   * server's, and lifting a server's would break its politeness.
+   */
+  public void blockUntil(HostStore store, long until, EngineContext ctx, EngineOutcome out) {
+    HostState h = store.host();
+    if (h == null) {
+      return;
+    }
+    long now = ctx.now();
+    h.blockedUntil =
+        Math.max(h.blockedUntil, Math.min(until, Times.plus(now, cfg.maxRetryAfterMs)));
+    releases.finish(store, h, now, ctx, out);
+  }
+
+  /**
+   * When a page is next due, for a front end's query: never for an ERROR page, the end of its lease
+   * if it is in flight, its client's date if it carries one, else when its crawl value reaches the
+   * host's threshold at today's prices.
+   */
+  public long dueAt(HostStore store, String url, double lambda0, long now) {
+    HostState h = store.host();
+    PageState p = h == null ? null : store.page(url);
+    if (p == null) {
+      return 0;
+    }
+    if (p.status == CrawlStatus.ERROR.ordinal()) {
+      return Long.MAX_VALUE;
+    }
+    if (p.inFlight()) {
+      return p.leaseUntil;
+    }
+    List<String> client = p.metadata == null ? null : p.metadata.get(StatusEvent.REFETCH_AT_KEY);
+    if (client != null && !client.isEmpty()) {
+      return Long.parseLong(client.get(0).trim());
+    }
+    return valuation.dueTime(h, p, thresholds.threshold(h, lambda0, now), now);
   }
 
   /** A control-stream override of the host's rate limit (0 or less removes it). */

@@ -10,6 +10,9 @@ import java.util.Map;
  * The status metadata a page carries into its next crawl request ({@code metadata.transfer}), as
  * StormCrawler's {@code metadata.transfer} carries it from parent to outlink.
  *
+ * <p>A client's refetch date ({@link StatusEvent#REFETCH_AT_KEY}) is always kept, configured or
+ * not: a front end returns it as the client gave it.
+ *
  * <p>Bounded, so that a crawl request always fits in a Kafka message whatever the crawler sends: a
  * value longer than {@code metadata.transfer.max-value-chars} is cut to it (never between the two
  * halves of a surrogate pair), and once the kept keys and values reach {@code
@@ -26,11 +29,20 @@ import java.util.Map;
 final class MetadataTransfer {
 
   private final List<String> keys;
+  private final boolean onlyClientDate;
   private final int maxValueChars;
   private final int maxChars;
 
   MetadataTransfer(EngineConfig cfg) {
-    this.keys = cfg.metadataTransfer.stream().sorted().toList();
+    // A client's refetch date is always kept: a front end returns it as given.
+    this.keys =
+        java.util.stream.Stream.concat(
+                cfg.metadataTransfer.stream(),
+                java.util.stream.Stream.of(StatusEvent.REFETCH_AT_KEY))
+            .distinct()
+            .sorted()
+            .toList();
+    this.onlyClientDate = keys.size() == 1;
     this.maxValueChars = cfg.metadataMaxValueChars;
     this.maxChars = cfg.metadataMaxChars;
   }
@@ -40,8 +52,10 @@ final class MetadataTransfer {
    * 304, a key the event does not carry keeps the page's previous values.
    */
   void keep(PageState p, StatusEvent e, EngineOutcome out) {
-    if (keys.isEmpty()) {
-      return;
+    if (onlyClientDate
+        && p.metadata == null
+        && !e.metadata().containsKey(StatusEvent.REFETCH_AT_KEY)) {
+      return; // nothing to keep, nothing kept: the common case, without a look at the status code
     }
     Integer code = e.statusCode();
     Map<String, List<String>> still = code != null && code == 304 ? p.metadata : null;

@@ -6,8 +6,8 @@ import java.util.Locale;
 
 /**
  * Reads and writes control messages (topic {@code crawl.control}) as JSON: {@code lambda} (a new
- * global lambda with its epoch), {@code tick} (the clock) and {@code host_rate} (a host's maximum
- * crawl rate per day).
+ * global lambda with its epoch), {@code tick} (the clock), {@code host_rate} (a host's maximum
+ * crawl rate per day), {@code budget} and {@code query} (see {@link StateQuery}).
  *
  * <p>A {@code host_rate}'s {@code host} (a host, {@code host:port}, or an http(s) URL) is turned
  * into the partition key its status events get under the job's partition mode; one that names no
@@ -52,6 +52,7 @@ public final class ControlMessageCodec implements Serializable {
               g.writeNumberField("max_rate", m.maxRate());
             }
             case BUDGET -> g.writeNumberField("budget", m.budget());
+            case QUERY -> QueryCodec.writeQuery(g, m.query());
             case TICK -> {}
           }
         });
@@ -74,7 +75,7 @@ public final class ControlMessageCodec implements Serializable {
       } catch (IllegalArgumentException e) {
         throw new Rejection(
             DeadLetterReason.UNKNOWN_TYPE,
-            "unknown control type '" + type + "' (lambda, tick, host_rate or budget)");
+            "unknown control type '" + type + "' (lambda, tick, host_rate, budget or query)");
       }
       long time = WireJson.time(WireJson.required(o, "time"), "time", now, maxFutureMs);
       return Parsed.ok(
@@ -83,6 +84,7 @@ public final class ControlMessageCodec implements Serializable {
             case LAMBDA -> lambda(o, time);
             case HOST_RATE -> hostRate(o, time);
             case BUDGET -> budget(o, time);
+            case QUERY -> ControlMessage.query(QueryCodec.readQuery(o, time, HostKeys.of(mode)));
           });
     } catch (Rejection r) {
       return r.toParsed(raw, now);

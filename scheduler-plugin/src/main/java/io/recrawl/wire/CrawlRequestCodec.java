@@ -11,7 +11,11 @@ public final class CrawlRequestCodec {
   public static String toJson(CrawlRequest r) {
     return WireJson.object(
         g -> {
-          g.writeStringField("url", r.url());
+          g.writeStringField("url", PageKeys.url(r.url()));
+          String crawl = PageKeys.crawl(r.url());
+          if (!PageKeys.isDefault(crawl)) {
+            g.writeStringField("crawl", crawl);
+          }
           g.writeStringField("host", r.host());
           WireJson.writeMetadata(g, r.metadata());
           g.writeNumberField("time", r.time());
@@ -28,7 +32,7 @@ public final class CrawlRequestCodec {
    * characters of quoting a metadata key and 3 a value, plus 256 for the field names and numbers.
    */
   public static long maxJsonBytes(CrawlRequest r) {
-    long chars = r.url().length() + r.host().length();
+    long chars = 2L * r.url().length() + r.host().length();
     if (r.metadata() != null) {
       for (var e : r.metadata().entrySet()) {
         chars += e.getKey().length() + 6;
@@ -48,6 +52,12 @@ public final class CrawlRequestCodec {
     try {
       JsonNode o = WireJson.readObject(raw, StatusEventCodec.DEFAULT_MAX_CHARS);
       String url = WireJson.text(WireJson.required(o, "url"), "url", DeadLetterReason.BAD_URL);
+      JsonNode crawl = WireJson.optional(o, "crawl");
+      if (crawl != null) {
+        url =
+            PageKeys.of(
+                PageKeys.checked(WireJson.text(crawl, "crawl", DeadLetterReason.BAD_CRAWL)), url);
+      }
       String host = WireJson.text(WireJson.required(o, "host"), "host", DeadLetterReason.BAD_HOST);
       if (host.isEmpty()) {
         throw new Rejection(DeadLetterReason.BAD_HOST, "'host' is empty");

@@ -48,6 +48,12 @@ public final class DeadLetterReason {
   /** A host name that cannot be normalised. */
   public static final String BAD_HOST = "bad_host";
 
+  /** A {@code crawl} ID that is too long or holds control characters. */
+  public static final String BAD_CRAWL = "bad_crawl";
+
+  /** A {@code query} whose operation or parameters the job does not take. */
+  public static final String BAD_QUERY = "bad_query";
+
   /**
    * An output record (a crawl request) larger than its sink takes, e.g. above the Kafka producer's
    * {@code max.request.size}; the raw copy is its JSON, cut.

@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * A validated status event: what a crawler reports about one URL (topic {@code crawl.status}).
  *
- * @param url the URL as fetched
+ * @param url the URL as fetched; in a crawl other than the default one, its page key (see {@link
+ *     PageKeys})
  * @param host the partition key: the normalised host (or domain) of the URL
  * @param status what happened
  * @param time event time, epoch milliseconds (the fetch time)
@@ -30,6 +31,13 @@ public record StatusEvent(
    * simulator's oracle): the page's estimate is set to it instead of learned.
    */
   public static final String CHANGE_RATE_KEY = "recrawl.change-rate";
+
+  /**
+   * Metadata key of the date a client wants the page fetched again, epoch ms (URL Frontier's {@code
+   * refetchable_from_date} in the {@code client} mode): the page goes then, whatever its crawl
+   * value. The codec has checked it is a positive integer.
+   */
+  public static final String REFETCH_AT_KEY = "recrawl.refetch-at";
 
   /** StormCrawler's metadata key of the fetch's HTTP status. */
   public static final String STATUS_CODE_KEY = "fetch.statusCode";
@@ -55,6 +63,12 @@ public record StatusEvent(
   /** The same event at another time (a replay that spreads or moves events). */
   public StatusEvent at(long otherTime) {
     return new StatusEvent(url, host, status, otherTime, metadata, changed, weight, httpStatus);
+  }
+
+  /** The client's refetch date this event carries ({@link #REFETCH_AT_KEY}), or 0. */
+  public long refetchAt() {
+    String v = first(REFETCH_AT_KEY);
+    return v == null ? 0 : Long.parseLong(v.trim());
   }
 
   /**

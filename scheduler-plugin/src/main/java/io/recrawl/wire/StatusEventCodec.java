@@ -62,10 +62,12 @@ public final class StatusEventCodec implements Serializable {
       JsonNode o = WireJson.readObject(raw, maxChars);
       String url = url(WireJson.text(WireJson.required(o, "url"), "url", DeadLetterReason.BAD_URL));
       String host = hostKey(url);
+      url = PageKeys.of(crawl(WireJson.optional(o, "crawl")), url);
       CrawlStatus status = status(WireJson.required(o, "status"));
       long time = WireJson.time(WireJson.required(o, "time"), "time", now, maxFutureMs);
       Map<String, List<String>> metadata = WireJson.metadata(WireJson.optional(o, "metadata"));
       checkChangeRate(metadata);
+      checkRefetchAt(metadata);
       Boolean changed = changed(WireJson.optional(o, "changed"));
       Double weight = weight(WireJson.optional(o, "weight"));
       Integer httpStatus = httpStatus(WireJson.optional(o, "http_status"));
@@ -126,7 +128,11 @@ public final class StatusEventCodec implements Serializable {
   public static String toJson(StatusEvent e) {
     return WireJson.object(
         g -> {
-          g.writeStringField("url", e.url());
+          g.writeStringField("url", PageKeys.url(e.url()));
+          String crawl = PageKeys.crawl(e.url());
+          if (!PageKeys.isDefault(crawl)) {
+            g.writeStringField("crawl", crawl);
+          }
           g.writeStringField("status", e.status().name());
           g.writeNumberField("time", e.time());
           WireJson.writeMetadata(g, e.metadata());
@@ -178,6 +184,30 @@ public final class StatusEventCodec implements Serializable {
     }
   }
 
+  /** A client's refetch date must be a positive integer of epoch ms. */
+  private static void checkRefetchAt(Map<String, List<String>> metadata) throws Rejection {
+    List<String> v = metadata.get(StatusEvent.REFETCH_AT_KEY);
+    if (v == null) {
+      return;
+    }
+    String s = v.isEmpty() ? "" : v.get(0).trim();
+    long at;
+    try {
+      at = Long.parseLong(s);
+    } catch (NumberFormatException e) {
+      at = 0;
+    }
+    if (at <= 0) {
+      throw new Rejection(
+          DeadLetterReason.BAD_METADATA,
+          "metadata '"
+              + StatusEvent.REFETCH_AT_KEY
+              + "' must be a positive integer of epoch ms, got '"
+              + s
+              + "'");
+    }
+  }
+
   /** The URL in its one spelling ({@link Urls#normalise}), or a {@code bad_url} rejection. */
   static String url(String url) throws Rejection {
     try {
@@ -185,6 +215,13 @@ public final class StatusEventCodec implements Serializable {
     } catch (IllegalArgumentException e) {
       throw new Rejection(DeadLetterReason.BAD_URL, e.getMessage());
     }
+  }
+
+  /** The crawl an event names: null for the default crawl. */
+  private static String crawl(JsonNode v) throws Rejection {
+    return v == null
+        ? null
+        : PageKeys.checked(WireJson.text(v, "crawl", DeadLetterReason.BAD_CRAWL));
   }
 
   /** The host key of a URL under this codec's partition mode, or a {@code bad_url} rejection. */

@@ -176,6 +176,12 @@ public final class RecrawlOptions {
               "recrawl.kafka.topic.control",
               "crawl.control",
               "control messages in (kafka input only); empty = none"));
+  public static final ConfigKey<String> TOPIC_ANSWERS =
+      add(
+          string(
+              "recrawl.kafka.topic.answers",
+              "crawl.answers",
+              "answers to the queries on the control topic (a front end's, such as bin/recrawl frontier); empty = none"));
   public static final ConfigKey<String> TOPIC_DEADLETTERS =
       add(
           string(

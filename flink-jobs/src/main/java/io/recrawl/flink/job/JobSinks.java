@@ -31,6 +31,9 @@ public interface JobSinks {
   /** Attaches the sink of the decision log; by default there is none. */
   default void decisions(DataStream<ReleaseDecision> decisions) {}
 
+  /** Attaches the sink of the answers to front-end queries (JSON); by default there is none. */
+  default void answers(DataStream<String> answers) {}
+
   /** The sinks named by the configuration. */
   static JobSinks fromConfig(RecrawlConfig config) {
     return new JobSinks() {
@@ -52,6 +55,11 @@ public interface JobSinks {
       @Override
       public void decisions(DataStream<ReleaseDecision> decisions) {
         DecisionSinks.attach(decisions, config);
+      }
+
+      @Override
+      public void answers(DataStream<String> answers) {
+        ControlSinks.attachAnswers(answers, config);
       }
     };
   }

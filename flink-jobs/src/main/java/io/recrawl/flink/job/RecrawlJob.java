@@ -31,8 +31,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *   <li>{@link RouteDeadLetters}: valid records on, refused ones to the dead-letter side output;
  *   <li>key by host ({@link StatusEvent#host()}, computed by {@code io.recrawl.wire.HostKeys});
  *   <li>{@link #schedule}: the keyed scheduler (RocksDB state, timers, broadcast control);
- *   <li>{@link JobSinks}: crawl requests to Kafka or files, dead letters to files or Kafka, and the
- *       decision log (why each request went) if configured;
+ *   <li>{@link JobSinks}: crawl requests to Kafka or files, dead letters to files or Kafka, the
+ *       decision log (why each request went) if configured, and the answers to front-end queries
+ *       (which arrive on the control topic);
  *   <li>with a global budget, {@link GlobalLambdaControl}: the schedulers' demand reports → one λ_0
  *       per control period → the control topic, which step 1's control stream reads.
  * </ol>
@@ -104,6 +105,7 @@ public final class RecrawlJob {
             .union(control.getSideOutput(DeadLetters.TAG), requests.getSideOutput(DeadLetters.TAG));
     sinks.deadLetters(deadLetters);
     sinks.decisions(requests.getSideOutput(SchedulerOutputs.DECISIONS));
+    sinks.answers(requests.getSideOutput(SchedulerOutputs.ANSWERS));
 
     // 6. The price of the global budget, back to the schedulers through the control topic.
     if (config.controllerOn()) {

@@ -5,6 +5,7 @@ import io.recrawl.engine.HostStore;
 import io.recrawl.engine.PageState;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Map;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
@@ -238,6 +239,33 @@ final class FlinkHostStore implements HostStore {
     } catch (Exception e) {
       throw new FlinkRuntimeException("reading page " + url, e);
     }
+  }
+
+  /**
+   * The keys of the current host's pages as committed (a call's own writes are not in it); for
+   * front-end queries, which read between calls.
+   */
+  Iterable<String> committedPageKeys() {
+    String key = hostKey;
+    return () -> {
+      Iterator<String> stored;
+      try {
+        stored = pages.keys().iterator();
+      } catch (Exception e) {
+        throw new FlinkRuntimeException("reading the pages of " + key, e);
+      }
+      return new Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return stored.hasNext();
+        }
+
+        @Override
+        public String next() {
+          return SchedulerState.expandUrl(key, stored.next());
+        }
+      };
+    };
   }
 
   @Override

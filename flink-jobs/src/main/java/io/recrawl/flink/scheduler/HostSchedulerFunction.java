@@ -23,6 +23,7 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyContext;
 import org.apache.flink.util.Collector;
@@ -388,9 +389,56 @@ public class HostSchedulerFunction
     }
   }
 
+  // ---------------------------------------------------------------- front-end queries
+
+  /** A front end's change of one host ({@link StateQueries}), as one engine call. */
+  interface HostChange {
+    long apply(HostEngine engine, HostStore store, EngineContext ctx, EngineOutcome out);
+  }
+
+  /**
+   * Runs {@code change} on {@code host}, the current key, as one engine call: committed, then
+   * applied as a status event's is. A failure is rolled back and thrown; nothing was sent.
+   */
+  long changeHost(
+      String host,
+      long now,
+      double lambda0,
+      HostChange change,
+      TimerService timers,
+      Collector<CrawlRequest> out,
+      SideOutput side) {
+    store.begin(host);
+    context.begin(host, now, lambda0);
+    engine.begin();
+    long result;
+    try {
+      metrics.hostBefore(store.host());
+      result = change.apply(engine, engineStore, context, outcome);
+      commit(host);
+    } catch (RuntimeException failure) {
+      rollback();
+      throw failure;
+    }
+    applier.apply(outcome, lambda0, timers, OutcomeApplier.NO_TIMER, out, side);
+    outcome.clear();
+    metrics.hostAfter(store.host());
+    return result;
+  }
+
+  /** The records of {@code host}, the current key, to read between engine calls. */
+  FlinkHostStore read(String host) {
+    return store.begin(host);
+  }
+
+  /** The engine, for read-only questions. */
+  HostEngine engine() {
+    return engine;
+  }
+
   // ---------------------------------------------------------------- helpers
 
-  private double globalLambda(ReadOnlyBroadcastState<String, Double> global) throws Exception {
+  double globalLambda(ReadOnlyBroadcastState<String, Double> global) throws Exception {
     Double l = global.get(SchedulerState.GLOBAL_LAMBDA);
     return l == null ? initialGlobalLambda : l;
   }

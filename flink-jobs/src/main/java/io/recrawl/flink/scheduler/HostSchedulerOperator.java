@@ -11,9 +11,13 @@ import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.SimpleTimerService;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +42,9 @@ import org.slf4j.LoggerFactory;
  *       already there is not doubled), which repairs savepoints drained before the rule above. A
  *       record that cannot be read there fails the restore, or is quarantined (see {@code
  *       Quarantine}).
+ *   <li>Front-end queries ({@code query} control messages) do not reach the function: {@link
+ *       StateQueries} answers them once event time has passed them, with the keyed state this
+ *       operator can walk and switch to.
  *   <li>Optionally (bounded replays, see {@code ControlSources#eventTimeFromStatusOnly}) event time
  *       is the status input's alone: the control input's watermarks are ignored. Its messages
  *       arrive at an instant that depends on the machine's speed, and so would its watermark.
@@ -72,6 +79,13 @@ public final class HostSchedulerOperator
   private transient ListState<String> learnedPriorState;
 
   private transient Map<String, String> settings;
+
+  private transient StateQueries queries;
+
+  /** Where answers and the requests of a change go, stamped with the query's time. */
+  private transient StateQueries.Outputs queryOutputs;
+
+  private transient long queryTime;
 
   /** Restored with other estimator priors: every host's prior sums are marked unknown. */
   private transient boolean forgetPriorSums;
@@ -146,6 +160,61 @@ public final class HostSchedulerOperator
       rearmTimers();
     }
     scheduler().writeBackHostRecords(this);
+    queries =
+        new StateQueries(
+            scheduler(),
+            getKeyedStateBackend(),
+            new SimpleTimerService(
+                getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this)),
+            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
+            getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks());
+    Collector<CrawlRequest> requests =
+        new Collector<>() {
+          @Override
+          public void collect(CrawlRequest r) {
+            output.collect(new StreamRecord<>(r, queryTime));
+          }
+
+          @Override
+          public void close() {}
+        };
+    SideOutput side =
+        new SideOutput() {
+          @Override
+          public <X> void output(OutputTag<X> tag, X value) {
+            output.collect(tag, new StreamRecord<>(value, queryTime));
+          }
+        };
+    queryOutputs =
+        new StateQueries.Outputs() {
+          @Override
+          public Collector<CrawlRequest> requests() {
+            return requests;
+          }
+
+          @Override
+          public SideOutput side() {
+            return side;
+          }
+        };
+  }
+
+  @Override
+  public void processElement2(StreamRecord<ControlMessage> element) throws Exception {
+    ControlMessage m = element.getValue();
+    if (m.kind() != ControlMessage.Kind.QUERY) {
+      super.processElement2(element);
+      return;
+    }
+    queryTime = m.time();
+    queries.add(m.query(), lastWatermark, globalLambda(), queryOutputs);
+  }
+
+  private double globalLambda() throws Exception {
+    return scheduler()
+        .globalLambda(
+            getOperatorStateBackend().getBroadcastState(SchedulerState.globalDescriptor()));
   }
 
   /**
@@ -225,6 +294,8 @@ public final class HostSchedulerOperator
       scheduler().watermarkAdvance().end();
     }
     lastWatermark = Math.max(lastWatermark, mark.getTimestamp());
+    queryTime = lastWatermark;
+    queries.answerUpTo(lastWatermark, globalLambda(), queryOutputs);
   }
 
   @Override

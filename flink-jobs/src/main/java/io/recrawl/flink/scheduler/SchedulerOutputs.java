@@ -4,6 +4,7 @@ import io.recrawl.flink.io.deadletters.DeadLetters;
 import io.recrawl.flink.io.decisions.ReleaseDecision;
 import io.recrawl.wire.DeadLetter;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.util.OutputTag;
 
 /** The host scheduler's side outputs, and the reasons of the dead letters it sends itself. */
@@ -28,6 +29,12 @@ public final class SchedulerOutputs {
    */
   public static final OutputTag<ReleaseDecision> DECISIONS =
       new OutputTag<>("decisions", TypeInformation.of(ReleaseDecision.class));
+
+  /**
+   * Answers to front-end queries ({@link StateQueries}) as the JSON of {@link
+   * io.recrawl.wire.QueryAnswer}, for the {@code crawl.answers} topic.
+   */
+  public static final OutputTag<String> ANSWERS = new OutputTag<>("answers", Types.STRING);
 
   /** Dead-letter reasons of the operator itself (parsing has its own, see DeadLetterReason). */
   public static final String BAD_CONTROL = "bad_control";

@@ -1,6 +1,7 @@
 package io.recrawl.flink.types;
 
 import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.ControlMessageCodec;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -13,6 +14,9 @@ public final class ControlMessageSerializer extends WireSerializer<ControlMessag
   private static final long serialVersionUID = 1L;
   public static final ControlMessageSerializer INSTANCE = new ControlMessageSerializer();
   private static final ControlMessage.Kind[] KINDS = ControlMessage.Kind.values();
+
+  /** Reads back a query's JSON; its host is already a key, which every partition mode keeps. */
+  private static final ControlMessageCodec QUERIES = new ControlMessageCodec(-1);
 
   @Override
   public ControlMessage createInstance() {
@@ -27,17 +31,28 @@ public final class ControlMessageSerializer extends WireSerializer<ControlMessag
     out.writeDouble(m.globalLambda());
     Fields.writeString(m.host(), out);
     out.writeDouble(m.maxRate());
+    if (m.kind()
+        == ControlMessage.Kind.QUERY) { // only the new kind has it: older bytes read as before
+      Fields.writeString(ControlMessageCodec.toJson(m), out);
+    }
   }
 
   @Override
   public ControlMessage deserialize(DataInputView in) throws IOException {
-    return new ControlMessage(
-        KINDS[in.readByte()],
-        in.readLong(),
-        in.readLong(),
-        in.readDouble(),
-        Fields.readString(in),
-        in.readDouble());
+    ControlMessage m =
+        new ControlMessage(
+            KINDS[in.readByte()],
+            in.readLong(),
+            in.readLong(),
+            in.readDouble(),
+            Fields.readString(in),
+            in.readDouble(),
+            null);
+    if (m.kind() != ControlMessage.Kind.QUERY) {
+      return m;
+    }
+    // Written by this serializer from a checked query: it parses.
+    return QUERIES.parse(Fields.readString(in), Long.MAX_VALUE).value();
   }
 
   @Override

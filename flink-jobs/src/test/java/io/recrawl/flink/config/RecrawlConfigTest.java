@@ -151,7 +151,8 @@ class RecrawlConfigTest {
             RecrawlOptions.TOPIC_REQUESTS.defaultValue(),
             RecrawlOptions.TOPIC_CONTROL.defaultValue(),
             RecrawlOptions.TOPIC_DEADLETTERS.defaultValue(),
-            RecrawlOptions.TOPIC_DECISIONS.defaultValue());
+            RecrawlOptions.TOPIC_DECISIONS.defaultValue(),
+            RecrawlOptions.TOPIC_ANSWERS.defaultValue());
   }
 
   @Test

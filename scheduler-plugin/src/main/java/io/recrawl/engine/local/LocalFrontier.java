@@ -314,6 +314,32 @@ public final class LocalFrontier {
     h.noteRecord();
   }
 
+  /** Removes pages of {@code host} (see {@link HostEngine#removePages}); returns how many. */
+  public int removePages(String host, Iterable<String> urls, Consumer<CrawlRequest> out) {
+    Host h = hosts.get(host);
+    if (h == null) {
+      return 0;
+    }
+    int removed = engine.removePages(h.store, urls, context(h), outcome);
+    apply(h, outcome, out);
+    h.noteRecord();
+    if (h.store.host() == null) {
+      setTimer(h, Long.MAX_VALUE);
+      dropHost(h);
+    }
+    return removed;
+  }
+
+  /** Blocks {@code host} until {@code until} (see {@link HostEngine#blockUntil}). */
+  public void blockUntil(String host, long until, Consumer<CrawlRequest> out) {
+    Host h = hosts.get(host);
+    if (h != null) {
+      engine.blockUntil(h.store, until, context(h), outcome);
+      apply(h, outcome, out);
+      h.noteRecord();
+    }
+  }
+
   /** Overrides a host's rate limit, crawls per day (0 or less removes the override). */
   public void setHostRate(String host, double maxRate, Consumer<CrawlRequest> out) {
     if (maxRate > 0

@@ -28,6 +28,30 @@ public final class ControlSinks {
   }
 
   /**
+   * Attaches the Kafka sink of the answers to queries, if the job reads the control topic that
+   * carries them and {@code recrawl.kafka.topic.answers} is set. At-least-once: an answer is
+   * awaited now, and its asker takes one answer per part.
+   */
+  public static void attachAnswers(DataStream<String> answers, RecrawlConfig config) {
+    String topic = config.get(RecrawlOptions.TOPIC_ANSWERS);
+    if (!config.readsControlTopic() || topic.isEmpty()) {
+      return;
+    }
+    answers
+        .sinkTo(
+            KafkaConnections.sink(
+                config,
+                "answers",
+                new JsonRecordSerializer<String>(topic, a -> ANSWER_KEY, a -> a),
+                false))
+        .name("answers-out")
+        .uid("answers-out");
+  }
+
+  /** Key of the answers: the asker reads them all. */
+  private static final String ANSWER_KEY = "answer";
+
+  /**
    * At-least-once, whatever {@code recrawl.output.delivery} says: a price must reach the schedulers
    * at once, not at the next checkpoint's commit, and a duplicate is harmless (same epoch, same
    * value).

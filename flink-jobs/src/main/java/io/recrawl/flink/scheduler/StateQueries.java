@@ -1,0 +1,306 @@
+package io.recrawl.flink.scheduler;
+
+import io.recrawl.engine.HostState;
+import io.recrawl.engine.PageState;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.PageKeys;
+import io.recrawl.wire.QueryAnswer;
+import io.recrawl.wire.QueryCodec;
+import io.recrawl.wire.StateQuery;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.api.TimerService;
+import org.apache.flink.util.Collector;
+
+/**
+ * Answers a front end's {@link StateQuery}s (the URL Frontier service's) from this subtask's keyed
+ * state. A query waits until event time has passed its time, so that every status sent before it
+ * has been applied; then the subtask that owns the host answers a query of one host, and every
+ * subtask answers a query of all hosts for its own. Changes (deletions, blocks) run as engine calls
+ * like any status event's. Waiting queries live in memory only: after a restart the asker times out
+ * and asks again.
+ */
+final class StateQueries {
+
+  private final HostSchedulerFunction scheduler;
+  private final KeyedStateBackend<String> keys;
+  private final TimerService timers;
+  private final int subtask;
+  private final int parallelism;
+  private final int maxParallelism;
+  private final List<StateQuery> waiting = new ArrayList<>();
+
+  StateQueries(
+      HostSchedulerFunction scheduler,
+      KeyedStateBackend<String> keys,
+      TimerService timers,
+      int subtask,
+      int parallelism,
+      int maxParallelism) {
+    this.scheduler = scheduler;
+    this.keys = keys;
+    this.timers = timers;
+    this.subtask = subtask;
+    this.parallelism = parallelism;
+    this.maxParallelism = maxParallelism;
+  }
+
+  /** A query arrived; it is answered at once if event time has passed it. */
+  void add(StateQuery q, long watermark, double lambda0, Outputs out) {
+    waiting.add(q);
+    answerUpTo(watermark, lambda0, out);
+  }
+
+  /** Answers, in arrival order, every waiting query that event time has passed. */
+  void answerUpTo(long watermark, double lambda0, Outputs out) {
+    for (Iterator<StateQuery> it = waiting.iterator(); it.hasNext(); ) {
+      StateQuery q = it.next();
+      if (q.time() <= watermark) {
+        it.remove();
+        answer(q, Math.max(q.time(), watermark), lambda0, out);
+      }
+    }
+  }
+
+  /** Where answers and the requests of a change go. */
+  interface Outputs {
+    Collector<CrawlRequest> requests();
+
+    SideOutput side();
+  }
+
+  private void answer(StateQuery q, long now, double lambda0, Outputs out) {
+    boolean oneHost = q.host() != null;
+    if (oneHost
+        && KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                q.host(), maxParallelism, parallelism)
+            != subtask) {
+      return; // its owner answers
+    }
+    int parts = oneHost ? 1 : parallelism;
+    Tally t = new Tally(q, parts);
+    QueryAnswer answer;
+    try {
+      if (oneHost) {
+        visit(q.host(), q, t, now, lambda0, out);
+      } else {
+        scheduler.flushHostRecords(); // the key walk reads RocksDB
+        List<String> hosts;
+        try (Stream<String> all =
+            keys.getKeys(SchedulerState.hostDescriptor().getName(), VoidNamespace.INSTANCE)) {
+          hosts = all.collect(Collectors.toList());
+        }
+        for (String host : hosts) {
+          visit(host, q, t, now, lambda0, out);
+        }
+      }
+      answer = t.answer();
+    } catch (RuntimeException failure) {
+      answer =
+          new QueryAnswer(q.id(), t.part, parts, 0, 0, 0, null, null, false, failure.toString());
+    }
+    out.side().output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(answer));
+  }
+
+  /** Adds one host's pages to the tally, or applies the change to them. */
+  private void visit(String host, StateQuery q, Tally t, long now, double lambda0, Outputs out) {
+    keys.setCurrentKey(host);
+    FlinkHostStore store = scheduler.read(host);
+    HostState h = store.host();
+    if (h == null) {
+      return;
+    }
+    switch (q.op()) {
+      case BLOCK_HOST -> {
+        scheduler.changeHost(
+            host,
+            now,
+            lambda0,
+            (engine, s, ctx, o) -> {
+              engine.blockUntil(s, q.until(), ctx, o);
+              return 0;
+            },
+            timers,
+            out.requests(),
+            out.side());
+        return;
+      }
+      case LIST_CRAWLS -> {
+        for (String key : store.committedPageKeys()) {
+          t.crawls.add(PageKeys.crawl(key));
+        }
+        return;
+      }
+      default -> {}
+    }
+    List<String> matching = new ArrayList<>();
+    for (String key : store.committedPageKeys()) {
+      if (PageKeys.inCrawl(key, q.crawl()) && q.matches(PageKeys.url(key))) {
+        matching.add(key);
+      }
+    }
+    if (matching.isEmpty()) {
+      return;
+    }
+    switch (q.op()) {
+      case DELETE_HOST, DELETE_CRAWL ->
+          t.count +=
+              scheduler.changeHost(
+                  host,
+                  now,
+                  lambda0,
+                  (engine, s, ctx, o) -> engine.removePages(s, matching, ctx, o),
+                  timers,
+                  out.requests(),
+                  out.side());
+      case URL_STATUS -> {
+        String key = PageKeys.of(q.crawl(), q.url());
+        if (matching.contains(key)) {
+          t.addPage(page(store, host, key, lambda0, now));
+        }
+      }
+      case LIST_URLS -> {
+        t.count += matching.size();
+        for (String key : matching) {
+          if (!t.wantsPages()) {
+            break;
+          }
+          t.addPage(page(store, host, key, lambda0, now));
+        }
+      }
+      case COUNT_URLS -> t.count += matching.size();
+      case STATS, LIST_HOSTS -> {
+        long inFlight;
+        if (matching.size() == h.pages) {
+          inFlight = h.inFlight; // the host's pages are all the crawl's: no page to read
+        } else {
+          inFlight = 0;
+          for (String key : matching) {
+            PageState p = store.page(key);
+            if (p != null && p.inFlight()) {
+              inFlight++;
+            }
+          }
+        }
+        t.count += matching.size();
+        t.inFlight += inFlight;
+        t.hosts++;
+        if (q.op() == StateQuery.Op.LIST_HOSTS
+            && (q.includeInactive() || active(store, h, matching, now))) {
+          t.addHost(host);
+        }
+      }
+      default -> throw new IllegalStateException("unhandled query " + q.op());
+    }
+  }
+
+  /**
+   * Whether a host has pages of the crawl that may still go: it is not blocked, and not every page
+   * is ERROR (never fetched again). A page in flight counts: it waits in the crawler's queue.
+   */
+  private static boolean active(FlinkHostStore store, HostState h, List<String> pages, long now) {
+    if (h.blockedUntil > now) {
+      return false;
+    }
+    for (String key : pages) {
+      PageState p = store.page(key);
+      if (p != null && p.status != CrawlStatus.ERROR.ordinal()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private QueryAnswer.Page page(
+      FlinkHostStore store, String host, String key, double lambda0, long now) {
+    PageState p = store.page(key);
+    return new QueryAnswer.Page(
+        key,
+        host,
+        CrawlStatus.values()[p.status],
+        p.lastFetch,
+        scheduler.engine().dueAt(store, key, lambda0, now),
+        p.inFlight(),
+        p.metadata);
+  }
+
+  /** One subtask's answer as it is gathered, kept under the answer's size limit. */
+  private final class Tally {
+    final StateQuery q;
+    final int part;
+    final int parts;
+    long count;
+    long inFlight;
+    long hosts;
+    long hostsListed;
+    long chars;
+    boolean cut;
+    final TreeSet<String> names = new TreeSet<>();
+    final TreeSet<String> crawls = new TreeSet<>();
+    final List<QueryAnswer.Page> pages = new ArrayList<>();
+
+    Tally(StateQuery q, int parts) {
+      this.q = q;
+      this.part = parts == 1 ? 0 : subtask;
+      this.parts = parts;
+    }
+
+    /** Lists hold the first start + size results: the asker pages over the parts together. */
+    private long room() {
+      return q.start() + q.size();
+    }
+
+    boolean wantsPages() {
+      return pages.size() < room() && !cut;
+    }
+
+    void addPage(QueryAnswer.Page p) {
+      long c = QueryCodec.maxChars(p);
+      if (chars + c > QueryCodec.MAX_ANSWER_CHARS / 2) {
+        cut = true;
+        return;
+      }
+      chars += c;
+      pages.add(p);
+    }
+
+    void addHost(String host) {
+      hostsListed++;
+      names.add(host);
+      if (names.size() > room()) {
+        names.pollLast(); // keeps the first in key order
+      }
+    }
+
+    /** Count: the crawls (crawl lists), the hosts listed (host lists), else pages. */
+    QueryAnswer answer() {
+      return switch (q.op()) {
+        case LIST_CRAWLS ->
+            new QueryAnswer(
+                q.id(), part, parts, crawls.size(), 0, 0, List.copyOf(crawls), null, false, null);
+        case LIST_HOSTS ->
+            new QueryAnswer(
+                q.id(),
+                part,
+                parts,
+                hostsListed,
+                inFlight,
+                hosts,
+                List.copyOf(names),
+                null,
+                false,
+                null);
+        default ->
+            new QueryAnswer(q.id(), part, parts, count, inFlight, hosts, null, pages, cut, null);
+      };
+    }
+  }
+}

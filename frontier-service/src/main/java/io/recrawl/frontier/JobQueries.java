@@ -1,0 +1,163 @@
+package io.recrawl.frontier;
+
+import io.recrawl.wire.ControlMessage;
+import io.recrawl.wire.ControlMessageCodec;
+import io.recrawl.wire.Parsed;
+import io.recrawl.wire.QueryAnswer;
+import io.recrawl.wire.QueryCodec;
+import io.recrawl.wire.StateQuery;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks the job about its state: a {@link StateQuery} goes out on the control topic, and the job's
+ * subtasks answer on the answers topic, each for its share of the hosts. A query is whole when it
+ * has one answer from each part; every instance of the service reads every answer and keeps the
+ * ones it asked for.
+ */
+final class JobQueries implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobQueries.class);
+
+  /** The job refused or failed a query. */
+  static final class QueryFailed extends Exception {
+    QueryFailed(String message) {
+      super(message);
+    }
+  }
+
+  private final FrontierSettings settings;
+  private final KafkaProducer<String, String> producer;
+  private final KafkaConsumer<String, String> consumer;
+  private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+  private final Thread reader;
+  private volatile boolean closed;
+
+  /** The answers of one query as they arrive, by part. */
+  private static final class Pending {
+    final CompletableFuture<List<QueryAnswer>> done = new CompletableFuture<>();
+    final Map<Integer, QueryAnswer> parts = new HashMap<>();
+
+    synchronized void add(QueryAnswer a) {
+      parts.putIfAbsent(a.part(), a); // at-least-once: an answer may come twice
+      if (parts.size() >= a.parts()) {
+        List<QueryAnswer> all = new ArrayList<>(parts.values());
+        all.sort((x, y) -> Integer.compare(x.part(), y.part()));
+        done.complete(all);
+      }
+    }
+  }
+
+  JobQueries(FrontierSettings settings, KafkaProducer<String, String> producer) {
+    this.settings = settings;
+    this.producer = producer;
+    this.consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10"),
+            new StringDeserializer(),
+            new StringDeserializer());
+    List<TopicPartition> partitions = new ArrayList<>();
+    consumer
+        .partitionsFor(settings.answersTopic(), Duration.ofSeconds(30))
+        .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+    if (partitions.isEmpty()) {
+      consumer.close();
+      throw new IllegalStateException("topic " + settings.answersTopic() + " does not exist");
+    }
+    consumer.assign(partitions);
+    consumer.seekToEnd(partitions);
+    partitions.forEach(consumer::position); // fixed now: no answer to a later query is missed
+    this.reader = new Thread(this::read, "recrawl-frontier-answers");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /** A query's id. */
+  static String newId() {
+    return UUID.randomUUID().toString();
+  }
+
+  /**
+   * Sends {@code q} and waits for its whole answer, parts in order.
+   *
+   * @throws QueryFailed the job answered with an error
+   * @throws TimeoutException no whole answer within the query timeout (the job is down, or was
+   *     restarted and lost the query)
+   */
+  List<QueryAnswer> ask(StateQuery q)
+      throws QueryFailed, TimeoutException, InterruptedException, ExecutionException {
+    Pending p = new Pending();
+    pending.put(q.id(), p);
+    try {
+      producer
+          .send(
+              new ProducerRecord<>(
+                  settings.controlTopic(), ControlMessageCodec.toJson(ControlMessage.query(q))))
+          .get();
+      List<QueryAnswer> answers = p.done.get(settings.queryTimeoutMs(), TimeUnit.MILLISECONDS);
+      for (QueryAnswer a : answers) {
+        if (a.error() != null) {
+          throw new QueryFailed(a.error());
+        }
+      }
+      return answers;
+    } finally {
+      pending.remove(q.id());
+    }
+  }
+
+  private void read() {
+    try {
+      while (!closed) {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+          Parsed<QueryAnswer> a = QueryCodec.parseAnswer(r.value(), System.currentTimeMillis());
+          if (!a.ok()) {
+            LOG.warn("unreadable answer skipped: {}", a.deadLetter().detail());
+            continue;
+          }
+          Pending p = pending.get(a.value().id());
+          if (p != null) {
+            p.add(a.value());
+          }
+        }
+      }
+    } catch (WakeupException stopping) {
+      // close() woke the poll up
+    } finally {
+      consumer.close();
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    consumer.wakeup();
+    try {
+      reader.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package io.recrawl.engine;
+
+import static io.recrawl.engine.EngineTestSupport.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.recrawl.engine.local.LocalFrontier;
+import io.recrawl.wire.CrawlRequest;
+import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.StatusEvent;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a front end (the URL Frontier service) asks of the engine: client dates, removal, blocks.
+ */
+class FrontEndCallsTest {
+
+  /** One fetch a minute at most. */
+  private static LocalFrontier frontier() {
+    return frontier(24 * 60);
+  }
+
+  private static LocalFrontier frontier(double maxRate) {
+    LocalFrontier f = new LocalFrontier(EngineConfig.with(Map.of("host.max-rate", maxRate)));
+    f.setGlobalLambda(0.01);
+    return f;
+  }
+
+  private static StatusEvent fetchedFor(String url, long time, long refetchAt) {
+    String host = url.replaceFirst("^https?://", "").replaceFirst("/.*$", "");
+    return new StatusEvent(
+        url,
+        host,
+        CrawlStatus.FETCHED,
+        time,
+        Map.of(StatusEvent.REFETCH_AT_KEY, List.of(Long.toString(refetchAt))),
+        null,
+        null,
+        null);
+  }
+
+  @Test
+  void aClientsDateIsKeptWhateverTheValueAndTheSoonerDateGoesFirst() {
+    LocalFrontier f = frontier();
+    Sink sink = new Sink();
+    f.onStatus(fetchedFor("http://a.example/later", T0, T0 + HOUR), sink);
+    f.onStatus(fetchedFor("http://a.example/sooner", T0, T0 + 30 * MIN), sink);
+    f.onStatus(fetchedFor("http://a.example/past", T0, T0 - DAY), sink);
+    f.advanceTo(T0 + 29 * MIN, sink);
+    assertThat(sink.out).extracting(CrawlRequest::url).containsExactly("http://a.example/past");
+    f.advanceTo(T0 + 2 * HOUR, sink);
+    assertThat(sink.out) // and then again, as their leases run out without a status
+        .extracting(CrawlRequest::url)
+        .startsWith("http://a.example/past", "http://a.example/sooner", "http://a.example/later");
+    assertThat(sink.out.get(1).time()).isBetween(T0 + 30 * MIN, T0 + 31 * MIN);
+    assertThat(sink.out.get(2).time()).isBetween(T0 + HOUR, T0 + HOUR + MIN);
+  }
+
+  @Test
+  void twoDatesInThePastGoSoonerFirst() {
+    LocalFrontier f = frontier();
+    Sink sink = new Sink();
+    f.onStatus(fetchedFor("http://a.example/later", T0, T0), sink);
+    f.onStatus(fetchedFor("http://a.example/sooner", T0, T0 - 10_000_000), sink);
+    f.advanceTo(T0 + HOUR, sink);
+    assertThat(sink.out)
+        .extracting(CrawlRequest::url)
+        .startsWith("http://a.example/sooner", "http://a.example/later");
+  }
+
+  @Test
+  void aPageDatedInThePastWaitsForTheRestOfItsBatchSoThatTheSoonerGoesFirst() {
+    LocalFrontier f = frontier();
+    Sink sink = new Sink();
+    f.onStatus(fetchedFor("http://a.example/later", T0, T0 - 2 * MIN), sink);
+    f.onStatus(fetchedFor("http://a.example/sooner", T0 + 5, T0 - DAY), sink); // 5 ms later
+    f.advanceTo(T0 + HOUR, sink);
+    assertThat(sink.out)
+        .extracting(CrawlRequest::url)
+        .startsWith("http://a.example/sooner", "http://a.example/later");
+  }
+
+  @Test
+  void aRediscoveryKeepsTheClientsDateAndTheDateIsReturnedAsGiven() {
+    LocalFrontier f = frontier();
+    Sink sink = new Sink();
+    f.onStatus(fetchedFor("http://a.example/p", T0, T0 + HOUR), sink);
+    f.onStatus(discovered("http://a.example/p", T0 + MIN), sink);
+    f.advanceTo(T0 + 50 * MIN, sink);
+    assertThat(sink.out).isEmpty();
+    assertThat(f.engine().dueAt(f.store("a.example"), "http://a.example/p", 0.01, T0 + 50 * MIN))
+        .isEqualTo(T0 + HOUR);
+  }
+
+  @Test
+  void removedPagesNeverGoAndTheirHostLeavesWithTheLast() {
+    LocalFrontier f = frontier(24);
+    Sink sink = new Sink();
+    for (int i = 0; i < 5; i++) {
+      f.onStatus(discovered("http://a.example/" + i, T0), sink);
+    }
+    f.advanceTo(T0 + 2 * MIN, sink); // one goes at once: in flight
+    assertThat(sink.out).hasSize(1);
+    String inFlight = sink.out.get(0).url();
+    assertThat(f.removePages("a.example", List.of(inFlight, "http://a.example/nope"), sink))
+        .isEqualTo(1);
+    assertThat(f.store("a.example").host().inFlight).isZero();
+    assertThat(f.store("a.example").host().pages).isEqualTo(4);
+    List<String> rest =
+        List.of(0, 1, 2, 3, 4).stream()
+            .map(i -> "http://a.example/" + i)
+            .filter(u -> !u.equals(inFlight))
+            .toList();
+    assertThat(f.removePages("a.example", rest, sink)).isEqualTo(4);
+    assertThat(f.store("a.example")).isNull();
+    assertThat(f.hostCount()).isZero();
+    f.advanceTo(T0 + DAY, sink);
+    assertThat(sink.out).hasSize(1);
+  }
+
+  @Test
+  void aBlockHoldsTheHostUntilItsTimeAndCannotShortenAServersBlock() {
+    LocalFrontier f = frontier(24 * 12);
+    Sink sink = new Sink();
+    f.onStatus(discovered("http://a.example/0", T0), sink);
+    f.advanceTo(T0 + 2 * MIN, sink);
+    f.onStatus(discovered("http://a.example/1", T0 + 2 * MIN), sink);
+    f.blockUntil("a.example", T0 + HOUR, sink);
+    f.advanceTo(T0 + HOUR - 1, sink);
+    assertThat(sink.out).hasSize(1);
+    f.blockUntil("a.example", 0, sink); // a time in the past lifts nothing
+    f.advanceTo(T0 + HOUR - 1, sink);
+    assertThat(sink.out).hasSize(1);
+    f.advanceTo(T0 + HOUR + 2 * MIN, sink);
+    assertThat(sink.out).extracting(CrawlRequest::url).contains("http://a.example/1");
+    assertThat(sink.out.get(1).time()).isGreaterThanOrEqualTo(T0 + HOUR);
+  }
+}
