@@ -3,7 +3,6 @@ package io.recrawl.engine;
 import io.recrawl.estimate.ChangeStats;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
-import java.util.List;
 
 /**
  * The per-host scheduling engine: it applies status events to a host's pages and, when the host
@@ -397,9 +396,9 @@ public final class HostEngine {
     if (p.inFlight()) {
       return p.leaseUntil;
     }
-    List<String> client = p.metadata == null ? null : p.metadata.get(StatusEvent.REFETCH_AT_KEY);
-    if (client != null && !client.isEmpty()) {
-      return Long.parseLong(client.get(0).trim());
+    long client = p.clientDate();
+    if (client != 0) {
+      return client;
     }
     return valuation.dueTime(h, p, thresholds.threshold(h, lambda0, now), now);
   }

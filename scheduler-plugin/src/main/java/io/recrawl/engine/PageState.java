@@ -1,5 +1,6 @@
 package io.recrawl.engine;
 
+import io.recrawl.wire.StatusEvent;
 import java.util.List;
 import java.util.Map;
 
@@ -101,6 +102,15 @@ public final class PageState {
 
   public boolean inFlight() {
     return leaseUntil != 0;
+  }
+
+  /**
+   * The date a client planned this page for (epoch ms, see {@link StatusEvent#REFETCH_AT_KEY}), or
+   * 0.
+   */
+  public long clientDate() {
+    List<String> v = metadata == null ? null : metadata.get(StatusEvent.REFETCH_AT_KEY);
+    return v == null || v.isEmpty() ? 0 : Long.parseLong(v.get(0).trim());
   }
 
   public boolean neverFetched() {

@@ -77,9 +77,10 @@ final class Releases {
         continue;
       }
       double v = valuation.crawlValue(h, p, now);
-      if (valuation.floorReached(p, now)) {
+      if (valuation.floorReached(p, now) || (p.forced && p.clientDate() != 0)) {
         // Overdue by revisit.max-interval: it goes before every page that is merely due, or a host
-        // that its due pages keep busy would never honour the floor.
+        // that its due pages keep busy would never honour the floor. A page its client planned goes
+        // first too, in the order of the dates (the due buckets'), not of crawl values.
         dueIndex.pushReady(store, h, p, url, Double.MAX_VALUE);
       } else if (goes(p, v, theta, now)) {
         dueIndex.pushReady(store, h, p, url, v);

@@ -82,6 +82,30 @@ class FrontEndCallsTest {
   }
 
   @Test
+  void clientDatesGoInTheirOrderWhateverTheCrawlValues() {
+    LocalFrontier f = frontier(24);
+    Sink sink = new Sink();
+    StatusEvent later = fetchedFor("http://a.example/later", T0, T0 - MIN);
+    // Ten times the weight: the higher crawl value, and the later date.
+    f.onStatus(
+        new StatusEvent(
+            later.url(),
+            later.host(),
+            later.status(),
+            later.time(),
+            later.metadata(),
+            null,
+            10.0,
+            null),
+        sink);
+    f.onStatus(fetchedFor("http://a.example/sooner", T0, T0 - HOUR), sink);
+    f.advanceTo(T0 + 2 * HOUR, sink);
+    assertThat(sink.out)
+        .extracting(CrawlRequest::url)
+        .startsWith("http://a.example/sooner", "http://a.example/later");
+  }
+
+  @Test
   void aRediscoveryKeepsTheClientsDateAndTheDateIsReturnedAsGiven() {
     LocalFrontier f = frontier();
     Sink sink = new Sink();
