@@ -42,11 +42,26 @@ final class EmbeddedFrontier implements AutoCloseable {
    */
   EmbeddedFrontier(Path dir, Map<String, Object> jobOverrides, String restoreFrom)
       throws Exception {
+    this(dir, jobOverrides, restoreFrom, s -> s);
+  }
+
+  /**
+   * @param service changes the service's settings (modes, delays)
+   */
+  EmbeddedFrontier(
+      Path dir,
+      Map<String, Object> jobOverrides,
+      String restoreFrom,
+      java.util.function.UnaryOperator<FrontierSettings> service)
+      throws Exception {
     int kafkaPort = freePort();
     broker = TrialBroker.start(dir.resolve("kafka"), kafkaPort, freePort());
     broker.createTopics(KafkaCommand.topics(2));
     settings =
-        FrontierSettings.defaults(broker.bootstrapServers()).withPort(0).withDefaultDelaySeconds(5);
+        service.apply(
+            FrontierSettings.defaults(broker.bootstrapServers())
+                .withPort(0)
+                .withDefaultDelaySeconds(5));
     Map<String, Object> conf = FrontierCommand.jobSettings(settings, dir);
     conf.put("recrawl.parallelism", 2);
     conf.putAll(jobOverrides);

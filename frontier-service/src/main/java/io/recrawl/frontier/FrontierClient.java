@@ -27,6 +27,15 @@ final class FrontierClient {
     this.frontier = frontier;
   }
 
+  /** A discovered item of {@code crawl}. */
+  static URLItem discovered(String crawl, String url) {
+    return URLItem.newBuilder()
+        .setDiscovered(
+            DiscoveredURLItem.newBuilder()
+                .setInfo(URLInfo.newBuilder().setUrl(url).setCrawlID(crawl).build()))
+        .build();
+  }
+
   static URLItem discovered(String url) {
     return URLItem.newBuilder()
         .setDiscovered(

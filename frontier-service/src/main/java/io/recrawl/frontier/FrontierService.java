@@ -264,6 +264,11 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
    */
   @Override
   public void blockQueueUntil(BlockQueueParams request, StreamObserver<Empty> out) {
+    if (request.getKey().isEmpty()) {
+      out.onError(
+          Status.INVALID_ARGUMENT.withDescription("BlockQueueUntil needs a key").asException());
+      return;
+    }
     long until = request.getTime() * 1_000;
     if (until <= System.currentTimeMillis()) {
       out.onNext(Empty.getDefaultInstance());
@@ -291,12 +296,16 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   @Override
   public void deleteQueue(QueueWithinCrawlParams request, StreamObserver<Long> out) {
+    if (request.getKey().isEmpty()) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription("DeleteQueue needs a key").asException());
+      return;
+    }
     String crawl = PageKeys.crawlOrDefault(request.getCrawlID());
     ask(
         out,
         query(StateQuery.Op.DELETE_HOST, crawl, host(request.getKey()), 0),
         answers -> {
-          released.drop(crawl, request.getKey());
+          released.drop(crawl, request.getKey(), asOf(answers));
           return Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build();
         });
   }
@@ -308,7 +317,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
         out,
         query(StateQuery.Op.DELETE_CRAWL, crawl, null, 0),
         answers -> {
-          released.drop(crawl, null);
+          released.drop(crawl, null, asOf(answers));
           return Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build();
         });
   }
@@ -586,6 +595,11 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       out.onError(Status.UNAVAILABLE.withDescription(String.valueOf(e)).asException());
     }
     return null;
+  }
+
+  /** The event time a whole answer holds at: the latest of its parts'. */
+  private static long asOf(List<QueryAnswer> answers) {
+    return answers.stream().mapToLong(QueryAnswer::asOf).max().orElse(0);
   }
 
   private static long sum(

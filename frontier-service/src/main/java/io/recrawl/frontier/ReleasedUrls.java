@@ -37,11 +37,23 @@ final class ReleasedUrls {
   private final PriorityQueue<HandOut> expiries =
       new PriorityQueue<>((a, b) -> Long.compare(a.until(), b.until()));
 
+  /**
+   * Deletions ({@code crawl + '\n' + host}, host {@code *} for all), and the event time they hold
+   * at: a request released before it and still on its way is dropped when it arrives.
+   */
+  private final Map<String, Long> deleted = new HashMap<>();
+
+  /** How long a deletion is remembered for requests on their way. */
+  private static final long DELETION_MEMORY_MS = 60_000;
+
   /** Queues blocked by a client (BlockQueueUntil), until when. */
   private final Map<String, Long> blocked = new HashMap<>();
 
   /** A request the job released. */
   synchronized void released(CrawlRequest r) {
+    if (!deleted.isEmpty() && deletedBefore(r)) {
+      return;
+    }
     ArrayDeque<CrawlRequest> q = queues.computeIfAbsent(r.host(), h -> new ArrayDeque<>());
     q.removeIf(waiting -> waiting.url().equals(r.url())); // the latest release stands
     q.addLast(r);
@@ -60,9 +72,10 @@ final class ReleasedUrls {
 
   /**
    * Drops what waits or is out for {@code crawl} (null = every crawl) in queue {@code host} (null =
-   * every queue): the job deleted it.
+   * every queue), and what the job released before {@code asOf} (event time) that is still on its
+   * way: the job deleted it then.
    */
-  synchronized void drop(String crawl, String host) {
+  synchronized void drop(String crawl, String host, long asOf) {
     for (Iterator<Map.Entry<String, ArrayDeque<CrawlRequest>>> it = queues.entrySet().iterator();
         it.hasNext(); ) {
       Map.Entry<String, ArrayDeque<CrawlRequest>> e = it.next();
@@ -79,6 +92,19 @@ final class ReleasedUrls {
             h ->
                 (host == null || host.equals(h.request().host()))
                     && PageKeys.inCrawl(h.request().url(), crawl));
+    deleted.values().removeIf(at -> at < asOf - DELETION_MEMORY_MS);
+    deleted.merge(deletion(crawl, host == null ? "*" : host), asOf, Math::max);
+  }
+
+  private static String deletion(String crawl, String host) {
+    return crawl + '\n' + host;
+  }
+
+  private boolean deletedBefore(CrawlRequest r) {
+    String crawl = PageKeys.crawl(r.url());
+    Long queue = deleted.get(deletion(crawl, r.host()));
+    Long all = deleted.get(deletion(crawl, "*"));
+    return (queue != null && r.time() <= queue) || (all != null && r.time() <= all);
   }
 
   /** URLs of {@code crawl} handed out whose delay is not over, in queue {@code host} or all. */

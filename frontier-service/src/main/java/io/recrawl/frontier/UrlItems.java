@@ -57,7 +57,6 @@ final class UrlItems {
     if (mode == FrontierSettings.RefetchMode.CLIENT && refetchFrom > 0) {
       md.put(StatusEvent.REFETCH_AT_KEY, List.of(Long.toString(refetchFrom * 1_000)));
     }
-    // Normalised first: the page key splits at its last space, which a raw URL may hold.
     String key = PageKeys.of(crawl(item), Urls.normalise(info.getUrl()));
     return new StatusEvent(key, "", status, now, md, null, null, null);
   }

@@ -81,4 +81,53 @@ class ReleasedUrlsTest {
     assertThat(System.currentTimeMillis() - start).isLessThan(5_000);
     assertThat(r.take(0, 0, "", null, 1_000, System.currentTimeMillis(), 100)).isEmpty();
   }
+
+  private static CrawlRequest released(String crawl, String host, String path, long time) {
+    return new CrawlRequest(
+        io.recrawl.wire.PageKeys.of(crawl, "http://" + host + path),
+        host,
+        Map.of(),
+        time,
+        0,
+        1,
+        1,
+        0);
+  }
+
+  @Test
+  void aUrlNotAnsweredWithinItsDelayWaitsAgainAndCountsAsInProcessUntilThen() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.released(request("a", "/x"));
+    assertThat(r.take(0, 0, "", null, 2_000, 1_000, 0)).hasSize(1);
+    assertThat(r.inProcess("DEFAULT", "a", 2_999)).isEqualTo(1);
+    assertThat(r.inProcess("DEFAULT", "b", 2_999)).isZero();
+    assertThat(r.take(0, 0, "", null, 2_000, 2_999, 0)).isEmpty();
+    assertThat(r.inProcess("DEFAULT", null, 3_000)).isZero();
+    assertThat(urls(r.take(0, 0, "", null, 2_000, 3_000, 0))).containsExactly("http://a/x");
+  }
+
+  @Test
+  void aBlockedQueueHandsOutNothingBeforeItsTime() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.released(request("a", "/x"));
+    r.released(request("b", "/y"));
+    r.block("a", 5_000);
+    assertThat(urls(r.take(0, 0, "", null, 1_000, 4_999, 0))).containsExactly("http://b/y");
+    assertThat(urls(r.take(0, 0, "", null, 1_000, 5_000, 0))).containsExactly("http://a/x");
+  }
+
+  @Test
+  void crawlsAreTakenApartAndADeletionDropsWhatWasReleasedBeforeItEvenOnItsWay() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.released(released("news", "a", "/1", 100));
+    r.released(released(null, "a", "/1", 100));
+    assertThat(urls(r.take(0, 0, "", "news", 1_000, 0, 0))).containsExactly("news\thttp://a/1");
+    r.released(released("news", "a", "/2", 100));
+    r.drop("news", "a", 500);
+    r.released(released("news", "a", "/3", 400)); // released before the deletion, late
+    r.released(released("news", "a", "/4", 600)); // after it: a page put again
+    assertThat(r.inProcess("news", null, 1)).isZero();
+    assertThat(urls(r.take(0, 0, "", null, 1_000, 1, 0)))
+        .containsExactly("http://a/1", "news\thttp://a/4");
+  }
 }

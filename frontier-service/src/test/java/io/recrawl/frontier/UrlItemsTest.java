@@ -81,7 +81,7 @@ class UrlItemsTest {
             .build();
     String key = UrlItems.toEvent(bespoke, 5, VALUE).url();
     assertThat(io.recrawl.wire.PageKeys.crawl(key)).isEqualTo("my crawl");
-    assertThat(io.recrawl.wire.PageKeys.url(key)).isEqualTo("http://a.example/a%20b");
+    assertThat(io.recrawl.wire.PageKeys.url(key)).isEqualTo("http://a.example/a b");
     assertThat(UrlItems.toEvent(FrontierClient.discovered("http://a.example/"), 5, VALUE).url())
         .isEqualTo("http://a.example/");
   }

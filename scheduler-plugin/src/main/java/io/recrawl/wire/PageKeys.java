@@ -5,13 +5,15 @@ package io.recrawl.wire;
  * Crawls share the host key, so that one host's politeness holds across all of them, and keep apart
  * in the host's pages: the same URL in two crawls is two pages.
  *
- * <p>A qualified key is the crawl, a space, and the URL. A normalised URL has no space, so the last
- * space splits the key whatever the crawl ID holds.
+ * <p>A qualified key is the crawl, a tab, and the URL. Neither a crawl ID nor a URL the job takes
+ * holds a control character, so the tab splits the key.
  */
 public final class PageKeys {
 
   /** The crawl of a page that names none (URL Frontier's {@code DEFAULT}). */
   public static final String DEFAULT_CRAWL = "DEFAULT";
+
+  private static final char SEPARATOR = '\t';
 
   /** The longest crawl ID taken. */
   public static final int MAX_CRAWL_CHARS = 256;
@@ -20,18 +22,18 @@ public final class PageKeys {
 
   /** The key of {@code url} in {@code crawl} (null or empty = the default crawl). */
   public static String of(String crawl, String url) {
-    return isDefault(crawl) ? url : crawl + ' ' + url;
+    return isDefault(crawl) ? url : crawl + SEPARATOR + url;
   }
 
   /** The crawl of a page key. */
   public static String crawl(String key) {
-    int space = key.lastIndexOf(' ');
-    return space < 0 ? DEFAULT_CRAWL : key.substring(0, space);
+    int tab = key.indexOf(SEPARATOR);
+    return tab < 0 ? DEFAULT_CRAWL : key.substring(0, tab);
   }
 
   /** The URL of a page key. */
   public static String url(String key) {
-    return key.substring(key.lastIndexOf(' ') + 1);
+    return key.substring(key.indexOf(SEPARATOR) + 1);
   }
 
   /** Whether the page key belongs to {@code crawl} (null = any crawl). */
@@ -39,11 +41,11 @@ public final class PageKeys {
     if (crawl == null) {
       return true;
     }
-    int space = key.lastIndexOf(' ');
+    int tab = key.indexOf(SEPARATOR);
     if (isDefault(crawl)) {
-      return space < 0;
+      return tab < 0;
     }
-    return space == crawl.length() && key.startsWith(crawl);
+    return tab == crawl.length() && key.startsWith(crawl);
   }
 
   /** The crawl a client names, or the default one for none. */

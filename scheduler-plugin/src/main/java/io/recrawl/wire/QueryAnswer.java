@@ -10,6 +10,8 @@ import java.util.Map;
  * @param id the query's id
  * @param part this subtask's index
  * @param parts how many answers there are: 1 for a query of one host, else the parallelism
+ * @param asOf the event time the answer holds at, epoch ms: every request released before it was
+ *     sent before the answer
  * @param count pages (stats, counts, lists of pages), hosts (host lists), or pages removed
  * @param inFlight pages released and not yet answered (stats)
  * @param hosts hosts with pages of the crawl (stats)
@@ -22,6 +24,7 @@ public record QueryAnswer(
     String id,
     int part,
     int parts,
+    long asOf,
     long count,
     long inFlight,
     long hosts,

@@ -97,6 +97,7 @@ public final class QueryCodec {
           g.writeStringField("id", a.id());
           g.writeNumberField("part", a.part());
           g.writeNumberField("parts", a.parts());
+          g.writeNumberField("as_of", a.asOf());
           g.writeNumberField("count", a.count());
           g.writeNumberField("in_flight", a.inFlight());
           g.writeNumberField("hosts", a.hosts());
@@ -174,6 +175,7 @@ public final class QueryCodec {
               WireJson.text(WireJson.required(o, "id"), "id", DeadLetterReason.BAD_QUERY),
               (int) optionalLong(o, "part"),
               (int) optionalLong(o, "parts"),
+              optionalLong(o, "as_of"),
               optionalLong(o, "count"),
               optionalLong(o, "in_flight"),
               optionalLong(o, "hosts"),

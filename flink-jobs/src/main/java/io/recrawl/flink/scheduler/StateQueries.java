@@ -86,7 +86,7 @@ final class StateQueries {
       return; // its owner answers
     }
     int parts = oneHost ? 1 : parallelism;
-    Tally t = new Tally(q, parts);
+    Tally t = new Tally(q, parts, now);
     QueryAnswer answer;
     try {
       if (oneHost) {
@@ -105,7 +105,8 @@ final class StateQueries {
       answer = t.answer();
     } catch (RuntimeException failure) {
       answer =
-          new QueryAnswer(q.id(), t.part, parts, 0, 0, 0, null, null, false, failure.toString());
+          new QueryAnswer(
+              q.id(), t.part, parts, now, 0, 0, 0, null, null, false, failure.toString());
     }
     out.side().output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(answer));
   }
@@ -247,8 +248,11 @@ final class StateQueries {
     final TreeSet<String> crawls = new TreeSet<>();
     final List<QueryAnswer.Page> pages = new ArrayList<>();
 
-    Tally(StateQuery q, int parts) {
+    final long now;
+
+    Tally(StateQuery q, int parts, long now) {
       this.q = q;
+      this.now = now;
       this.part = parts == 1 ? 0 : subtask;
       this.parts = parts;
     }
@@ -285,12 +289,23 @@ final class StateQueries {
       return switch (q.op()) {
         case LIST_CRAWLS ->
             new QueryAnswer(
-                q.id(), part, parts, crawls.size(), 0, 0, List.copyOf(crawls), null, false, null);
+                q.id(),
+                part,
+                parts,
+                now,
+                crawls.size(),
+                0,
+                0,
+                List.copyOf(crawls),
+                null,
+                false,
+                null);
         case LIST_HOSTS ->
             new QueryAnswer(
                 q.id(),
                 part,
                 parts,
+                now,
                 hostsListed,
                 inFlight,
                 hosts,
@@ -299,7 +314,8 @@ final class StateQueries {
                 false,
                 null);
         default ->
-            new QueryAnswer(q.id(), part, parts, count, inFlight, hosts, null, pages, cut, null);
+            new QueryAnswer(
+                q.id(), part, parts, now, count, inFlight, hosts, null, pages, cut, null);
       };
     }
   }
