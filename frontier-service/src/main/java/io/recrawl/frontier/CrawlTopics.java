@@ -108,12 +108,21 @@ final class CrawlTopics implements AutoCloseable {
 
   /** Sends a host-rate override on the control topic (0 removes it). */
   void hostRate(String host, double crawlsPerDay, long now) throws Exception {
-    String key = HostKeys.of(settings.partitionMode()).keyOfHost(host);
+    control(ControlMessage.hostRate(now, key(host), crawlsPerDay));
+  }
+
+  /** Sends a host's cap on its pages on the control topic (0 removes it). */
+  void hostLimit(String host, long maxPages, long now) throws Exception {
+    control(ControlMessage.hostLimit(now, key(host), maxPages));
+  }
+
+  private String key(String host) {
+    return HostKeys.of(settings.partitionMode()).keyOfHost(host);
+  }
+
+  private void control(ControlMessage m) throws Exception {
     producer
-        .send(
-            new ProducerRecord<>(
-                settings.controlTopic(),
-                ControlMessageCodec.toJson(ControlMessage.hostRate(now, key, crawlsPerDay))))
+        .send(new ProducerRecord<>(settings.controlTopic(), ControlMessageCodec.toJson(m)))
         .get();
   }
 

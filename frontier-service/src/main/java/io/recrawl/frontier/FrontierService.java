@@ -245,17 +245,9 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
               .asException());
       return;
     }
-    try {
-      double perDay =
-          request.getDelayRequestable() == 0 ? 0 : 86_400.0 / request.getDelayRequestable();
-      topics.hostRate(request.getKey(), perDay, System.currentTimeMillis());
-      out.onNext(Empty.getDefaultInstance());
-      out.onCompleted();
-    } catch (IllegalArgumentException bad) {
-      out.onError(Status.INVALID_ARGUMENT.withDescription(bad.getMessage()).asException());
-    } catch (Exception e) {
-      out.onError(Status.UNAVAILABLE.withDescription(String.valueOf(e)).asException());
-    }
+    double perDay =
+        request.getDelayRequestable() == 0 ? 0 : 86_400.0 / request.getDelayRequestable();
+    control(out, request.getKey(), now -> topics.hostRate(request.getKey(), perDay, now));
   }
 
   /**
@@ -284,14 +276,42 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
         });
   }
 
+  /**
+   * A cap on the pages the job keeps for the host, across crawls (0 lifts it): a new URL beyond it
+   * is refused by the job (dead letter {@code host_full}).
+   */
   @Override
   public void setCrawlLimit(CrawlLimitParams request, StreamObserver<Empty> out) {
-    out.onError(
-        Status.UNIMPLEMENTED
-            .withDescription(
-                "SetCrawlLimit: recrawl caps a host by its rate (SetDelay), not by a count of"
-                    + " fetches (docs/url-frontier.md)")
-            .asException());
+    if (request.getKey().isEmpty()) {
+      out.onError(
+          Status.INVALID_ARGUMENT.withDescription("SetCrawlLimit needs a key").asException());
+      return;
+    }
+    control(
+        out, request.getKey(), now -> topics.hostLimit(request.getKey(), request.getLimit(), now));
+  }
+
+  /** Sends a message on the control topic. */
+  private interface ControlSend {
+    void send(long now) throws Exception;
+  }
+
+  /**
+   * Sends a host's control message, then asks the job about the host: the control topic keeps its
+   * order, so once the job answers, the message is in force, and what the client sends next obeys
+   * it.
+   */
+  private void control(StreamObserver<Empty> out, String key, ControlSend send) {
+    try {
+      send.send(System.currentTimeMillis());
+    } catch (IllegalArgumentException bad) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription(bad.getMessage()).asException());
+      return;
+    } catch (Exception e) {
+      out.onError(Status.UNAVAILABLE.withDescription(String.valueOf(e)).asException());
+      return;
+    }
+    ask(out, query(StateQuery.Op.STATS, null, key, 0), answers -> Empty.getDefaultInstance());
   }
 
   @Override

@@ -1,13 +1,10 @@
 package io.recrawl.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.Active;
-import crawlercommons.urlfrontier.Urlfrontier.CrawlLimitParams;
-import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.Empty;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.Local;
@@ -15,7 +12,6 @@ import crawlercommons.urlfrontier.Urlfrontier.LogLevelParams;
 import crawlercommons.urlfrontier.Urlfrontier.QueueDelayParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
-import io.grpc.StatusRuntimeException;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.ControlMessageCodec;
 import io.recrawl.wire.Parsed;
@@ -150,18 +146,13 @@ class FrontierServiceITCase {
 
   @Test
   void whatTheJobWouldRefuseIsSkippedAndTheRestAcked() throws Exception {
-    URLItem otherCrawl =
-        URLItem.newBuilder()
-            .setDiscovered(
-                DiscoveredURLItem.newBuilder()
-                    .setInfo(URLInfo.newBuilder().setUrl("http://c.example/").setCrawlID("other")))
-            .build();
+    URLItem badCrawl = FrontierClient.discovered("a\nb", "http://c.example/");
     List<AckMessage> acks =
         client.put(
             List.of(
                 FrontierClient.discovered("ftp://files.example/x"),
                 FrontierClient.discovered("not a url"),
-                otherCrawl,
+                badCrawl,
                 FrontierClient.discovered("http://fine.example/")));
     assertThat(acks)
         .extracting(a -> a.getID() + " " + a.getStatus())
@@ -217,7 +208,7 @@ class FrontierServiceITCase {
   }
 
   @Test
-  void theServiceAnswersForItselfAndSaysWhatItDoesNotServe() throws Exception {
+  void theServiceAnswersForItselfAndPausesWhenAskedTo() throws Exception {
     assertThat(frontier.blocking().listNodes(Empty.getDefaultInstance()).getValuesList())
         .hasSize(1);
     assertThat(frontier.blocking().getActive(Local.getDefaultInstance()).getState()).isTrue();
@@ -228,14 +219,6 @@ class FrontierServiceITCase {
                 .setPackage("io.recrawl.frontier")
                 .setLevel(LogLevelParams.Level.DEBUG)
                 .build());
-    assertThatThrownBy(
-            () ->
-                frontier
-                    .blocking()
-                    .setCrawlLimit(
-                        CrawlLimitParams.newBuilder().setKey("a.example").setLimit(3).build()))
-        .isInstanceOf(StatusRuntimeException.class)
-        .hasMessageContaining("UNIMPLEMENTED");
 
     String url = "http://paused.example/";
     frontier.blocking().setActive(Active.newBuilder().setState(false).build());

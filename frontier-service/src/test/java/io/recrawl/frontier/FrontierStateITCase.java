@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.BlockQueueParams;
 import crawlercommons.urlfrontier.Urlfrontier.CountUrlParams;
+import crawlercommons.urlfrontier.Urlfrontier.CrawlLimitParams;
 import crawlercommons.urlfrontier.Urlfrontier.DeleteCrawlMessage;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
@@ -252,6 +253,24 @@ class FrontierStateITCase {
     List<URLInfo> got = client.getSoon(get, 20_000);
     assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(until - 1_000);
     assertThat(got).extracting(URLInfo::getUrl).containsExactly("http://blocked.example/");
+  }
+
+  @Test
+  void aCrawlLimitCapsTheHostsPagesFromTheNextUrlOn() throws Exception {
+    frontier
+        .blocking()
+        .setCrawlLimit(CrawlLimitParams.newBuilder().setKey("capped.example").setLimit(2).build());
+    List<URLItem> four = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      four.add(FrontierClient.discovered("http://capped.example/" + i));
+    }
+    putAll(four);
+    assertThat(
+            frontier
+                .blocking()
+                .countURLs(CountUrlParams.newBuilder().setKey("capped.example").build())
+                .getValue())
+        .isEqualTo(2);
   }
 
   @Test

@@ -11,6 +11,7 @@ public final class EngineContext {
   private double globalLambda;
   private long answeredUntil;
   private long advanceEnd;
+  private long maxPages;
 
   /** Fixes the host, its clock and λ_0 for the next engine call; returns this context. */
   public EngineContext begin(String host, long now, double globalLambda) {
@@ -19,7 +20,19 @@ public final class EngineContext {
     this.globalLambda = globalLambda;
     this.answeredUntil = now;
     this.advanceEnd = now;
+    this.maxPages = Long.MAX_VALUE;
     return this;
+  }
+
+  /** A cap on the host's pages for this call, below {@code host.max-pages} (a front end's). */
+  public EngineContext maxPages(long cap) {
+    this.maxPages = cap;
+    return this;
+  }
+
+  /** The host's own cap on its pages; Long.MAX_VALUE = none. */
+  public long maxPages() {
+    return maxPages;
   }
 
   /**

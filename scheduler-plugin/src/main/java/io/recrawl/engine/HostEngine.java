@@ -120,7 +120,7 @@ public final class HostEngine {
       h = new HostState();
     }
     PageState p = store.page(e.url());
-    if (p == null && h.pages >= cfg.maxPagesPerHost) {
+    if (p == null && h.pages >= Math.min(cfg.maxPagesPerHost, ctx.maxPages())) {
       refuseFull(store, h, e, now, ctx, out);
       return;
     }
@@ -247,9 +247,11 @@ public final class HostEngine {
             + ctx.host()
             + " has "
             + h.pages
-            + " pages, its limit (recrawl.engine.host.max-pages = "
-            + cfg.maxPagesPerHost
-            + ")");
+            + (ctx.maxPages() < cfg.maxPagesPerHost
+                ? " pages, its limit (a host_limit of " + ctx.maxPages() + ")"
+                : " pages, its limit (recrawl.engine.host.max-pages = "
+                    + cfg.maxPagesPerHost
+                    + ")"));
   }
 
   /**

@@ -12,7 +12,8 @@ package io.recrawl.wire;
  * @param globalLambda the global lambda, for {@link Kind#LAMBDA}
  * @param host the host, for {@link Kind#HOST_RATE}
  * @param maxRate crawls per day: the host's maximum crawl rate for {@link Kind#HOST_RATE} (0 or
- *     less removes the override), the global budget k_0 for {@link Kind#BUDGET}
+ *     less removes the override), the global budget k_0 for {@link Kind#BUDGET}; the most pages the
+ *     host keeps for {@link Kind#HOST_LIMIT} (0 removes the cap)
  * @param query the query, for {@link Kind#QUERY}
  */
 public record ControlMessage(
@@ -30,6 +31,7 @@ public record ControlMessage(
     TICK,
     HOST_RATE,
     BUDGET,
+    HOST_LIMIT,
     QUERY
   }
 
@@ -48,6 +50,16 @@ public record ControlMessage(
   /** A new global crawl budget k_0, crawls per day, for the global lambda controller. */
   public static ControlMessage budget(long time, double crawlsPerDay) {
     return new ControlMessage(Kind.BUDGET, time, 0, 0, null, crawlsPerDay, null);
+  }
+
+  /** A cap on the pages a host keeps (0 removes it): a new page beyond it is refused. */
+  public static ControlMessage hostLimit(long time, String host, long maxPages) {
+    return new ControlMessage(Kind.HOST_LIMIT, time, 0, 0, host, maxPages, null);
+  }
+
+  /** The cap of a {@link Kind#HOST_LIMIT} message (it travels in {@link #maxRate}). */
+  public long maxPages() {
+    return (long) maxRate;
   }
 
   /** A query of the job's state, asked at its time. */

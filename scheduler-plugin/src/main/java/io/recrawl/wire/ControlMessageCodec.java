@@ -52,6 +52,10 @@ public final class ControlMessageCodec implements Serializable {
               g.writeNumberField("max_rate", m.maxRate());
             }
             case BUDGET -> g.writeNumberField("budget", m.budget());
+            case HOST_LIMIT -> {
+              g.writeStringField("host", m.host());
+              g.writeNumberField("max_pages", m.maxPages());
+            }
             case QUERY -> QueryCodec.writeQuery(g, m.query());
             case TICK -> {}
           }
@@ -75,7 +79,9 @@ public final class ControlMessageCodec implements Serializable {
       } catch (IllegalArgumentException e) {
         throw new Rejection(
             DeadLetterReason.UNKNOWN_TYPE,
-            "unknown control type '" + type + "' (lambda, tick, host_rate, budget or query)");
+            "unknown control type '"
+                + type
+                + "' (lambda, tick, host_rate, host_limit, budget or query)");
       }
       long time = WireJson.time(WireJson.required(o, "time"), "time", now, maxFutureMs);
       return Parsed.ok(
@@ -83,6 +89,14 @@ public final class ControlMessageCodec implements Serializable {
             case TICK -> ControlMessage.tick(time);
             case LAMBDA -> lambda(o, time);
             case HOST_RATE -> hostRate(o, time);
+            case HOST_LIMIT ->
+                ControlMessage.hostLimit(
+                    time,
+                    key(o),
+                    WireJson.nonNegativeLong(
+                        WireJson.required(o, "max_pages"),
+                        "max_pages",
+                        DeadLetterReason.BAD_NUMBER));
             case BUDGET -> budget(o, time);
             case QUERY -> ControlMessage.query(QueryCodec.readQuery(o, time, HostKeys.of(mode)));
           });
@@ -113,16 +127,20 @@ public final class ControlMessageCodec implements Serializable {
     return ControlMessage.budget(time, budget);
   }
 
-  private ControlMessage hostRate(JsonNode o, long time) throws Rejection {
+  /** The message's host as the status events' key, or a {@code bad_host} rejection. */
+  private String key(JsonNode o) throws Rejection {
     String host = WireJson.text(WireJson.required(o, "host"), "host", DeadLetterReason.BAD_HOST);
-    String key;
     try {
       // The status events' key function: example.com:80 is example.com, and under byDomain
       // www.example.com is example.com. A host it cannot key would never match: a dead letter.
-      key = HostKeys.of(mode).keyOfHost(host);
+      return HostKeys.of(mode).keyOfHost(host);
     } catch (IllegalArgumentException e) {
       throw new Rejection(DeadLetterReason.BAD_HOST, e.getMessage());
     }
+  }
+
+  private ControlMessage hostRate(JsonNode o, long time) throws Rejection {
+    String key = key(o);
     // 0 or less removes the override (ControlMessage's contract).
     double maxRate =
         WireJson.finite(WireJson.required(o, "max_rate"), "max_rate", DeadLetterReason.BAD_NUMBER);

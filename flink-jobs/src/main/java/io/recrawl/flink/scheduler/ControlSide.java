@@ -8,7 +8,8 @@ import org.apache.flink.api.common.state.BroadcastState;
 
 /**
  * The control messages the schedulers keep in broadcast state: the global lambda λ_0 with the rule
- * of epochs, and the per-host rate overrides. Either is validated here; a bad one is a dead letter.
+ * of epochs, the per-host rate overrides and the per-host caps on pages. Either is validated here;
+ * a bad one is a dead letter.
  */
 final class ControlSide {
 
@@ -119,6 +120,38 @@ final class ControlSide {
           DeadLetter.of(
               String.valueOf(m), EngineOutcome.RATE_TABLE_FULL, cfg.hostRatesFullDetail(), now));
     }
+  }
+
+  /**
+   * Puts (or, at 0, removes) a host's cap on its pages in the broadcast table, which holds at most
+   * {@code host-rates.max} hosts, as the rate table does: a cap for one more is a dead letter. A
+   * host's pages beyond a new cap stay; only new ones are refused.
+   */
+  void onHostLimit(
+      ControlMessage m, BroadcastState<String, Double> limits, SideOutput side, long now)
+      throws Exception {
+    if (m.host() == null || m.host().isBlank() || m.maxPages() < 0) {
+      refuse(side, m, "a host limit needs a host and a number of pages >= 0", now);
+      return;
+    }
+    if (m.maxPages() == 0) {
+      limits.remove(m.host());
+      return;
+    }
+    if (!limits.contains(m.host())) {
+      int n = 0;
+      for (var ignored : limits.entries()) {
+        n++;
+      }
+      if (n >= cfg.maxHostRates) {
+        side.deadLetter(
+            metrics,
+            DeadLetter.of(
+                String.valueOf(m), EngineOutcome.RATE_TABLE_FULL, cfg.hostRatesFullDetail(), now));
+        return;
+      }
+    }
+    limits.put(m.host(), (double) m.maxPages());
   }
 
   /** A control message of a kind the schedulers do not know. */

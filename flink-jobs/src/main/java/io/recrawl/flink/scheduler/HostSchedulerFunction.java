@@ -67,6 +67,8 @@ public class HostSchedulerFunction
       SchedulerState.globalDescriptor();
   private static final MapStateDescriptor<String, Double> HOST_RATES =
       SchedulerState.hostRatesDescriptor();
+  private static final MapStateDescriptor<String, Double> HOST_LIMITS =
+      SchedulerState.hostLimitsDescriptor();
 
   /** Sample one wake-up in this many for the host lambda histogram. */
   private static final int LAMBDA_SAMPLE_EVERY = 16;
@@ -238,6 +240,10 @@ public class HostSchedulerFunction
     long now = statusClock(e.time(), ctx.timerService().currentWatermark(), before);
     double lambda0 = globalLambda(ctx.getBroadcastState(GLOBAL));
     context.begin(host, now, lambda0);
+    Double cap = ctx.getBroadcastState(HOST_LIMITS).get(host);
+    if (cap != null) {
+      context.maxPages(cap.longValue());
+    }
     metrics.hostBefore(before);
     engine.begin();
     try {
@@ -383,6 +389,8 @@ public class HostSchedulerFunction
     switch (m.kind()) {
       case LAMBDA -> control.onGlobalLambda(m, ctx.getBroadcastState(GLOBAL), ctx::output, now);
       case HOST_RATE -> control.onHostRate(m, ctx.getBroadcastState(HOST_RATES), ctx::output, now);
+      case HOST_LIMIT ->
+          control.onHostLimit(m, ctx.getBroadcastState(HOST_LIMITS), ctx::output, now);
       case TICK -> ctx.output(SchedulerOutputs.DEMAND, demand.report(m.time()));
       case BUDGET -> {} // the global lambda controller's, not the schedulers'
       default -> control.onUnknown(m, ctx::output, now);

@@ -95,8 +95,7 @@ public final class HostSchedulerOperator
    *     replays)
    */
   public HostSchedulerOperator(HostSchedulerFunction function, boolean controlCarriesTime) {
-    super(
-        function, List.of(SchedulerState.globalDescriptor(), SchedulerState.hostRatesDescriptor()));
+    super(function, SchedulerState.broadcastDescriptors());
     this.controlCarriesTime = controlCarriesTime;
   }
 

@@ -59,6 +59,17 @@ public final class SchedulerState {
   }
 
   /** Broadcast: host key to its overriding rate limit, crawls per day. */
+  /** Broadcast state: per-host caps on pages (control messages {@code host_limit}). */
+  public static MapStateDescriptor<String, Double> hostLimitsDescriptor() {
+    return new MapStateDescriptor<>(
+        "host-limits", StringSerializer.INSTANCE, DoubleSerializer.INSTANCE);
+  }
+
+  /** Every broadcast state of the scheduler. */
+  public static java.util.List<MapStateDescriptor<?, ?>> broadcastDescriptors() {
+    return java.util.List.of(globalDescriptor(), hostRatesDescriptor(), hostLimitsDescriptor());
+  }
+
   public static MapStateDescriptor<String, Double> hostRatesDescriptor() {
     return new MapStateDescriptor<>(
         "host-rates", StringSerializer.INSTANCE, DoubleSerializer.INSTANCE);

@@ -67,10 +67,7 @@ final class SchedulerHarness implements AutoCloseable {
         new KeyedBroadcastOperatorTestHarness<>(
             ours
                 ? new HostSchedulerOperator(fn, true)
-                : new CoBroadcastWithKeyedOperator<>(
-                    fn,
-                    List.of(
-                        SchedulerState.globalDescriptor(), SchedulerState.hostRatesDescriptor())),
+                : new CoBroadcastWithKeyedOperator<>(fn, SchedulerState.broadcastDescriptors()),
             (KeySelector<StatusEvent, String>) StatusEvent::host,
             Types.STRING,
             1,
