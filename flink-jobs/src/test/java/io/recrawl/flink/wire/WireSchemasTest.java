@@ -18,7 +18,11 @@ import io.recrawl.wire.CrawlRequestCodec;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.DeadLetter;
 import io.recrawl.wire.DeadLetterCodec;
+import io.recrawl.wire.PageKeys;
 import io.recrawl.wire.Parsed;
+import io.recrawl.wire.QueryAnswer;
+import io.recrawl.wire.QueryCodec;
+import io.recrawl.wire.StateQuery;
 import io.recrawl.wire.StatusEvent;
 import io.recrawl.wire.StatusEventCodec;
 import java.io.InputStream;
@@ -169,7 +173,22 @@ class WireSchemasTest {
             ControlMessage.tick(1),
             ControlMessage.lambda(2, 3, 0.5),
             ControlMessage.hostRate(4, "a.org", 60),
-            ControlMessage.budget(5, 20_000))) {
+            ControlMessage.hostLimit(4, "a.org", 60),
+            ControlMessage.budget(5, 20_000),
+            ControlMessage.query(
+                new StateQuery(
+                    "q",
+                    StateQuery.Op.LIST_URLS,
+                    6,
+                    "news",
+                    "a.org",
+                    null,
+                    1,
+                    2,
+                    true,
+                    0,
+                    "/x",
+                    true)))) {
       assertThat(errors(schema, ControlMessageCodec.toJson(m))).as(m.toString()).isEmpty();
     }
     for (String json :
@@ -179,11 +198,54 @@ class WireSchemasTest {
             "{\"type\":\"lambda\",\"time\":1,\"lambda0\":-1}",
             "{\"type\":\"budget\",\"time\":1}",
             "{\"type\":\"budget\",\"time\":1,\"budget\":0}",
+            "{\"type\":\"host_limit\",\"time\":1,\"host\":\"a.org\"}",
+            "{\"type\":\"host_limit\",\"time\":1,\"host\":\"a.org\",\"max_pages\":-1}",
+            "{\"type\":\"query\",\"time\":1,\"id\":\"q\"}",
+            "{\"type\":\"query\",\"time\":1,\"id\":\"q\",\"op\":\"drop_all\"}",
             "{\"type\":\"reboot\",\"time\":1}",
             "{\"time\":1}")) {
       assertThat(errors(schema, json)).as(json).isNotEmpty();
       assertThat(codec.parse(json, NOW).ok()).as(json).isFalse();
     }
+  }
+
+  @Test
+  void queryAnswersAsWrittenAreValidAndACrawlTravelsBesideTheUrl() throws Exception {
+    QueryAnswer a =
+        new QueryAnswer(
+            "q",
+            0,
+            1,
+            5,
+            1,
+            0,
+            1,
+            List.of(),
+            List.of(
+                new QueryAnswer.Page(
+                    PageKeys.of("news", "http://a.org/"),
+                    "a.org",
+                    CrawlStatus.ERROR,
+                    3,
+                    Long.MAX_VALUE,
+                    false,
+                    Map.of())),
+            false,
+            null);
+    assertThat(errors(schema("query-answer"), QueryCodec.toJson(a))).isEmpty();
+    CrawlRequest r =
+        new CrawlRequest(
+            PageKeys.of("news", "http://a.org/"), "a.org", Map.of(), 1, 2, 0.5, 0.25, 3);
+    assertThat(errors(schema("crawl-request"), CrawlRequestCodec.toJson(r))).isEmpty();
+    String event =
+        "{\"url\":\"http://a.org/\",\"crawl\":\"news\",\"status\":\"DISCOVERED\",\"time\":1}";
+    assertThat(errors(schema("status-event"), event)).isEmpty();
+    String tooLong =
+        "{\"url\":\"http://a.org/\",\"crawl\":\""
+            + "c".repeat(300)
+            + "\",\"status\":\"DISCOVERED\",\"time\":1}";
+    assertThat(errors(schema("status-event"), tooLong)).isNotEmpty();
+    assertThat(StatusEventCodec.withDefaults().parse(tooLong, NOW).ok()).isFalse();
   }
 
   @Test
