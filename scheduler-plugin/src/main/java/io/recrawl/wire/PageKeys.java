@@ -6,7 +6,8 @@ package io.recrawl.wire;
  * in the host's pages: the same URL in two crawls is two pages.
  *
  * <p>A qualified key is the crawl, a tab, and the URL. Neither a crawl ID nor a URL the job takes
- * holds a control character, so the tab splits the key.
+ * holds a control character, so the tab splits the key (a key that begins with one is no crawl's:
+ * not a URL the job takes).
  */
 public final class PageKeys {
 
@@ -28,12 +29,13 @@ public final class PageKeys {
   /** The crawl of a page key. */
   public static String crawl(String key) {
     int tab = key.indexOf(SEPARATOR);
-    return tab < 0 ? DEFAULT_CRAWL : key.substring(0, tab);
+    return tab <= 0 ? DEFAULT_CRAWL : key.substring(0, tab);
   }
 
   /** The URL of a page key. */
   public static String url(String key) {
-    return key.substring(key.indexOf(SEPARATOR) + 1);
+    int tab = key.indexOf(SEPARATOR);
+    return tab <= 0 ? key : key.substring(tab + 1);
   }
 
   /** Whether the page key belongs to {@code crawl} (null = any crawl). */
@@ -43,7 +45,7 @@ public final class PageKeys {
     }
     int tab = key.indexOf(SEPARATOR);
     if (isDefault(crawl)) {
-      return tab < 0;
+      return tab <= 0;
     }
     return tab == crawl.length() && key.startsWith(crawl);
   }
