@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code bin/recrawl kafka}: a single-node Kafka broker for a trial crawl, with the crawl's five
+ * {@code bin/recrawl kafka}: a single-node Kafka broker for a trial crawl, with the crawl's six
  * topics, until Ctrl-C. Not for production: one node keeps one copy of every record.
  */
 public final class KafkaCommand {
@@ -37,7 +37,7 @@ public final class KafkaCommand {
           "  --dir DIR               data directory (default work/kafka)",
           "  --partitions N          partitions of crawl.status and crawl.requests (default 4): the",
           "                          job's and the spout's parallelism are at most this; crawl.control,",
-          "                          crawl.deadletters and crawl.decisions have one",
+          "                          crawl.deadletters, crawl.decisions and crawl.answers have one",
           "  --help                  this text",
           "",
           "example:",
@@ -129,7 +129,7 @@ public final class KafkaCommand {
     return 0;
   }
 
-  /** The five topics with their partitions: status and requests at {@code partitions}, one else. */
+  /** The six topics with their partitions: status and requests at {@code partitions}, one else. */
   public static Map<String, Integer> topics(int partitions) {
     Map<String, Integer> m = new LinkedHashMap<>();
     for (String t : TOPICS) {

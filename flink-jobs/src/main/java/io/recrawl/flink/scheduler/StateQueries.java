@@ -38,6 +38,9 @@ final class StateQueries {
   private final int maxParallelism;
   private final List<StateQuery> waiting = new ArrayList<>();
 
+  /** The most queries that wait for event time; beyond, a query is answered with an error. */
+  static final int MAX_WAITING = 10_000;
+
   StateQueries(
       HostSchedulerFunction scheduler,
       KeyedStateBackend<String> keys,
@@ -53,10 +56,38 @@ final class StateQueries {
     this.maxParallelism = maxParallelism;
   }
 
-  /** A query arrived; it is answered at once if event time has passed it. */
+  /**
+   * A query arrived; it is answered at once if event time has passed it. While {@link #MAX_WAITING}
+   * wait (event time stands still), a new one is answered with an error instead.
+   */
   void add(StateQuery q, long watermark, double lambda0, Outputs out) {
+    if (waiting.size() >= MAX_WAITING && q.time() > watermark) {
+      if (mine(q)) {
+        out.side()
+            .output(
+                SchedulerOutputs.ANSWERS,
+                QueryCodec.toJson(
+                    failed(
+                        q, watermark, MAX_WAITING + " queries wait for event time to pass them")));
+      }
+      return;
+    }
     waiting.add(q);
     answerUpTo(watermark, lambda0, out);
+  }
+
+  /** Whether this subtask answers {@code q}: it owns its host, or the query is of every host. */
+  private boolean mine(StateQuery q) {
+    return q.host() == null
+        || KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                q.host(), maxParallelism, parallelism)
+            == subtask;
+  }
+
+  private QueryAnswer failed(StateQuery q, long now, String why) {
+    boolean all = q.host() == null;
+    return new QueryAnswer(
+        q.id(), all ? subtask : 0, all ? parallelism : 1, now, 0, 0, 0, null, null, false, why);
   }
 
   /** Answers, in arrival order, every waiting query that event time has passed. */
@@ -78,13 +109,10 @@ final class StateQueries {
   }
 
   private void answer(StateQuery q, long now, double lambda0, Outputs out) {
-    boolean oneHost = q.host() != null;
-    if (oneHost
-        && KeyGroupRangeAssignment.assignKeyToParallelOperator(
-                q.host(), maxParallelism, parallelism)
-            != subtask) {
+    if (!mine(q)) {
       return; // its owner answers
     }
+    boolean oneHost = q.host() != null;
     int parts = oneHost ? 1 : parallelism;
     Tally t = new Tally(q, parts, now);
     QueryAnswer answer;
@@ -104,9 +132,7 @@ final class StateQueries {
       }
       answer = t.answer();
     } catch (RuntimeException failure) {
-      answer =
-          new QueryAnswer(
-              q.id(), t.part, parts, now, 0, 0, 0, null, null, false, failure.toString());
+      answer = failed(q, now, failure.toString());
     }
     out.side().output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(answer));
   }
