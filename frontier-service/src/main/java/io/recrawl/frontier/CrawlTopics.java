@@ -66,7 +66,12 @@ final class CrawlTopics implements AutoCloseable {
             Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, settings.groupId(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest",
+                // A new group reads what the job released before it joined; what is stale by then
+                // (its lease ran out) the outbox drops.
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                // An instance that died without leaving hands its partitions on within seconds.
+                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000",
+                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000",
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true",
                 // A request is handed out as soon as it is there, not after a fuller fetch.

@@ -17,7 +17,7 @@ public final class FrontierServer implements AutoCloseable {
   private final Server server;
 
   private FrontierServer(FrontierSettings settings) throws IOException {
-    this.topics = new CrawlTopics(settings, released::released);
+    this.topics = new CrawlTopics(settings, r -> released.released(r, System.currentTimeMillis()));
     Server s = null;
     JobQueries q = null;
     try {

@@ -113,15 +113,9 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     public void onNext(URLItem item) {
       String id = item.getID().isEmpty() ? UrlItems.url(item) : item.getID();
       long now = System.currentTimeMillis();
-      String json;
-      try {
-        json =
-            StatusEventCodec.toJson(
-                UrlItems.toEvent(item, now, settings.modeOf(UrlItems.crawl(item))));
-      } catch (IllegalArgumentException badUrl) {
-        skip(id, "bad_url: " + badUrl.getMessage());
-        return;
-      }
+      String json =
+          StatusEventCodec.toJson(
+              UrlItems.toEvent(item, now, settings.modeOf(UrlItems.crawl(item))));
       Parsed<StatusEvent> checked = topics.check(json, now);
       if (!checked.ok()) {
         skip(id, checked.deadLetter().reason() + ": " + checked.deadLetter().detail());
@@ -269,7 +263,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     }
     ask(
         out,
-        query(StateQuery.Op.BLOCK_HOST, request.getCrawlID(), host(request.getKey()), until),
+        query(StateQuery.Op.BLOCK_HOST, null, host(request.getKey())).until(until),
         answers -> {
           released.block(request.getKey(), until);
           return Empty.getDefaultInstance();
@@ -311,7 +305,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       out.onError(Status.UNAVAILABLE.withDescription(String.valueOf(e)).asException());
       return;
     }
-    ask(out, query(StateQuery.Op.STATS, null, key, 0), answers -> Empty.getDefaultInstance());
+    ask(out, query(StateQuery.Op.STATS, null, key), answers -> Empty.getDefaultInstance());
   }
 
   @Override
@@ -323,7 +317,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     String crawl = PageKeys.crawlOrDefault(request.getCrawlID());
     ask(
         out,
-        query(StateQuery.Op.DELETE_HOST, crawl, host(request.getKey()), 0),
+        query(StateQuery.Op.DELETE_HOST, crawl, host(request.getKey())),
         answers -> {
           released.drop(crawl, request.getKey(), asOf(answers));
           return Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build();
@@ -335,7 +329,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     String crawl = PageKeys.crawlOrDefault(request.getValue());
     ask(
         out,
-        query(StateQuery.Op.DELETE_CRAWL, crawl, null, 0),
+        query(StateQuery.Op.DELETE_CRAWL, crawl, null),
         answers -> {
           released.drop(crawl, null, asOf(answers));
           return Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build();
@@ -354,7 +348,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     String key = host(request.getKey());
     ask(
         out,
-        query(StateQuery.Op.STATS, crawl, key, 0),
+        query(StateQuery.Op.STATS, crawl, key),
         answers ->
             Stats.newBuilder()
                 .setCrawlID(crawl)
@@ -373,19 +367,8 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     StateQuery q;
     try {
       q =
-          new StateQuery(
-              JobQueries.newId(),
-              StateQuery.Op.LIST_HOSTS,
-              System.currentTimeMillis(),
-              crawl,
-              null,
-              null,
-              start,
-              size,
-              request.getIncludeInactive(),
-              0,
-              null,
-              false);
+          query(StateQuery.Op.LIST_HOSTS, crawl, null)
+              .listing(start, size, request.getIncludeInactive());
     } catch (IllegalArgumentException tooFar) {
       out.onError(Status.INVALID_ARGUMENT.withDescription(tooFar.getMessage()).asException());
       return;
@@ -410,19 +393,11 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public void countURLs(CountUrlParams request, StreamObserver<Long> out) {
     StateQuery q =
-        new StateQuery(
-            JobQueries.newId(),
-            StateQuery.Op.COUNT_URLS,
-            System.currentTimeMillis(),
-            PageKeys.crawlOrDefault(request.getCrawlID()),
-            host(request.getKey()),
-            null,
-            0,
-            0,
-            false,
-            0,
-            request.hasFilter() ? request.getFilter() : null,
-            request.getIgnoreCase());
+        query(
+                StateQuery.Op.COUNT_URLS,
+                PageKeys.crawlOrDefault(request.getCrawlID()),
+                host(request.getKey()))
+            .filtered(request.hasFilter() ? request.getFilter() : null, request.getIgnoreCase());
     ask(out, q, answers -> Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build());
   }
 
@@ -431,19 +406,11 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     StateQuery q;
     try {
       q =
-          new StateQuery(
+          StateQuery.urlStatus(
               JobQueries.newId(),
-              StateQuery.Op.URL_STATUS,
               System.currentTimeMillis(),
               PageKeys.crawlOrDefault(request.getCrawlID()),
-              "",
-              request.getUrl(),
-              0,
-              0,
-              false,
-              0,
-              null,
-              false);
+              request.getUrl());
     } catch (IllegalArgumentException bad) {
       out.onError(Status.INVALID_ARGUMENT.withDescription(bad.getMessage()).asException());
       return;
@@ -471,19 +438,12 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     StateQuery q;
     try {
       q =
-          new StateQuery(
-              JobQueries.newId(),
-              StateQuery.Op.LIST_URLS,
-              System.currentTimeMillis(),
-              PageKeys.crawlOrDefault(request.getCrawlID()),
-              host(request.getKey()),
-              null,
-              start,
-              size,
-              false,
-              0,
-              request.hasFilter() ? request.getFilter() : null,
-              request.getIgnoreCase());
+          query(
+                  StateQuery.Op.LIST_URLS,
+                  PageKeys.crawlOrDefault(request.getCrawlID()),
+                  host(request.getKey()))
+              .listing(start, size, false)
+              .filtered(request.hasFilter() ? request.getFilter() : null, request.getIgnoreCase());
     } catch (IllegalArgumentException tooFar) {
       out.onError(Status.INVALID_ARGUMENT.withDescription(tooFar.getMessage()).asException());
       return;
@@ -528,7 +488,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   public void listCrawls(Local request, StreamObserver<StringList> out) {
     ask(
         out,
-        query(StateQuery.Op.LIST_CRAWLS, null, null, 0),
+        query(StateQuery.Op.LIST_CRAWLS, null, null),
         answers -> {
           TreeSet<String> crawls = new TreeSet<>();
           answers.forEach(a -> crawls.addAll(a.names()));
@@ -564,21 +524,9 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   // ---------------------------------------------------------------- asking the job
 
-  /** A query of one host ({@code host} null = every host) without list parameters. */
-  private static StateQuery query(StateQuery.Op op, String crawl, String host, long until) {
-    return new StateQuery(
-        JobQueries.newId(),
-        op,
-        System.currentTimeMillis(),
-        crawl,
-        host,
-        null,
-        0,
-        0,
-        false,
-        until,
-        null,
-        false);
+  /** A query of one host ({@code host} null = every host), asked now. */
+  private static StateQuery query(StateQuery.Op op, String crawl, String host) {
+    return StateQuery.of(JobQueries.newId(), op, System.currentTimeMillis(), crawl, host);
   }
 
   /** A client's queue key: null for none (every queue). */

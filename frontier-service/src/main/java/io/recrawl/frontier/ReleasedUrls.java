@@ -20,7 +20,8 @@ import java.util.PriorityQueue;
  * <p>A URL handed out is not handed out again before its delay, unless the client updates it: a
  * release of it meanwhile (the job's lease ran out) waits until the delay is over. When the delay
  * is over and the client has not answered, the URL waits here again, as URL Frontier's contract has
- * it, whether or not the job's lease has run out yet. Thread-safe.
+ * it, until the job's lease runs out: from then on the job's next release of it stands.
+ * Thread-safe.
  */
 final class ReleasedUrls {
 
@@ -49,9 +50,12 @@ final class ReleasedUrls {
   /** Queues blocked by a client (BlockQueueUntil), until when. */
   private final Map<String, Long> blocked = new HashMap<>();
 
-  /** A request the job released. */
-  synchronized void released(CrawlRequest r) {
-    if (!deleted.isEmpty() && deletedBefore(r)) {
+  /**
+   * A request the job released, read at {@code now}. One whose lease has run out is dropped: the
+   * job releases its URL again, and that newer request is the one to hand out.
+   */
+  synchronized void released(CrawlRequest r, long now) {
+    if (r.lease() <= now || (!deleted.isEmpty() && deletedBefore(r))) {
       return;
     }
     ArrayDeque<CrawlRequest> q = queues.computeIfAbsent(r.host(), h -> new ArrayDeque<>());
@@ -169,6 +173,10 @@ final class ReleasedUrls {
           break;
         }
         CrawlRequest r = q.next();
+        if (r.lease() <= now) {
+          q.remove(); // the job has released it again, or will
+          continue;
+        }
         if (!PageKeys.inCrawl(r.url(), crawl)) {
           continue;
         }

@@ -6,7 +6,6 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.PageKeys;
 import io.recrawl.wire.StatusEvent;
-import io.recrawl.wire.Urls;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,8 +38,6 @@ final class UrlItems {
    * The item as a status event at {@code now}, epoch ms, in its crawl (the event's URL is the page
    * key, see {@link PageKeys}); the codec checks it. In the {@code client} mode a known item's
    * refetch date travels as {@link StatusEvent#REFETCH_AT_KEY}, which the job keeps.
-   *
-   * @throws IllegalArgumentException the URL cannot be normalised
    */
   static StatusEvent toEvent(URLItem item, long now, FrontierSettings.RefetchMode mode) {
     URLInfo info = info(item);
@@ -57,8 +54,8 @@ final class UrlItems {
     if (mode == FrontierSettings.RefetchMode.CLIENT && refetchFrom > 0) {
       md.put(StatusEvent.REFETCH_AT_KEY, List.of(Long.toString(refetchFrom * 1_000)));
     }
-    String key = PageKeys.of(crawl(item), Urls.normalise(info.getUrl()));
-    return new StatusEvent(key, "", status, now, md, null, null, null);
+    return new StatusEvent(
+        PageKeys.of(crawl(item), info.getUrl()), "", status, now, md, null, null, null);
   }
 
   /** A fetch's status from its metadata, as StormCrawler's fetcher sets it. */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ReleasedUrlsTest {
 
   private static CrawlRequest request(String host, String path) {
-    return new CrawlRequest("http://" + host + path, host, Map.of(), 0, 0, 1, 1, 0);
+    return new CrawlRequest("http://" + host + path, host, Map.of(), 0, 0, 1, 1, Long.MAX_VALUE);
   }
 
   private static List<String> urls(List<CrawlRequest> rs) {
@@ -23,7 +23,7 @@ class ReleasedUrlsTest {
     ReleasedUrls r = new ReleasedUrls();
     for (String host : List.of("a", "b", "c")) {
       for (int i = 0; i < 3; i++) {
-        r.released(request(host, "/" + i));
+        r.released(request(host, "/" + i), 0);
       }
     }
     assertThat(urls(r.take(2, 2, "", null, 1_000, 0, 0)))
@@ -36,13 +36,13 @@ class ReleasedUrlsTest {
   @Test
   void aUrlHandedOutIsHeldBackForItsDelayEvenWhenReleasedAgainUnlessUpdated() throws Exception {
     ReleasedUrls r = new ReleasedUrls();
-    r.released(request("a", "/x"));
+    r.released(request("a", "/x"), 0);
     assertThat(r.take(0, 0, "", null, 10_000, 1_000, 0)).hasSize(1);
-    r.released(request("a", "/x")); // the job's lease ran out
+    r.released(request("a", "/x"), 0); // the job's lease ran out
     assertThat(r.take(0, 0, "", null, 10_000, 5_000, 0)).isEmpty();
     assertThat(urls(r.take(0, 0, "", null, 10_000, 11_000, 0))).containsExactly("http://a/x");
 
-    r.released(request("a", "/x"));
+    r.released(request("a", "/x"), 0);
     r.updated("http://a/x"); // the client answered for it
     assertThat(r.take(0, 0, "", null, 10_000, 12_000, 0)).hasSize(1);
   }
@@ -51,14 +51,14 @@ class ReleasedUrlsTest {
   void aReleaseOfAUrlStillWaitingReplacesItAndWhatWasNotSentWaitsAgainFirstInLine()
       throws Exception {
     ReleasedUrls r = new ReleasedUrls();
-    r.released(request("a", "/1"));
-    r.released(request("a", "/2"));
-    r.released(request("a", "/1"));
+    r.released(request("a", "/1"), 0);
+    r.released(request("a", "/2"), 0);
+    r.released(request("a", "/1"), 0);
     assertThat(r.waiting()).isEqualTo(2);
     List<CrawlRequest> taken = r.take(0, 0, "", null, 10_000, 0, 0);
     assertThat(urls(taken)).containsExactly("http://a/2", "http://a/1");
     r.giveBack(taken.subList(1, 2));
-    r.released(request("a", "/3"));
+    r.released(request("a", "/3"), 0);
     assertThat(urls(r.take(0, 0, "", null, 10_000, 0, 0)))
         .containsExactly("http://a/1", "http://a/3");
   }
@@ -73,7 +73,7 @@ class ReleasedUrlsTest {
               } catch (InterruptedException ignored) {
                 return;
               }
-              r.released(request("a", "/late"));
+              r.released(request("a", "/late"), 0);
             })
         .start();
     long start = System.currentTimeMillis();
@@ -91,13 +91,13 @@ class ReleasedUrlsTest {
         0,
         1,
         1,
-        0);
+        Long.MAX_VALUE);
   }
 
   @Test
   void aUrlNotAnsweredWithinItsDelayWaitsAgainAndCountsAsInProcessUntilThen() throws Exception {
     ReleasedUrls r = new ReleasedUrls();
-    r.released(request("a", "/x"));
+    r.released(request("a", "/x"), 0);
     assertThat(r.take(0, 0, "", null, 2_000, 1_000, 0)).hasSize(1);
     assertThat(r.inProcess("DEFAULT", "a", 2_999)).isEqualTo(1);
     assertThat(r.inProcess("DEFAULT", "b", 2_999)).isZero();
@@ -109,8 +109,8 @@ class ReleasedUrlsTest {
   @Test
   void aBlockedQueueHandsOutNothingBeforeItsTime() throws Exception {
     ReleasedUrls r = new ReleasedUrls();
-    r.released(request("a", "/x"));
-    r.released(request("b", "/y"));
+    r.released(request("a", "/x"), 0);
+    r.released(request("b", "/y"), 0);
     r.block("a", 5_000);
     assertThat(urls(r.take(0, 0, "", null, 1_000, 4_999, 0))).containsExactly("http://b/y");
     assertThat(urls(r.take(0, 0, "", null, 1_000, 5_000, 0))).containsExactly("http://a/x");
@@ -119,15 +119,28 @@ class ReleasedUrlsTest {
   @Test
   void crawlsAreTakenApartAndADeletionDropsWhatWasReleasedBeforeItEvenOnItsWay() throws Exception {
     ReleasedUrls r = new ReleasedUrls();
-    r.released(released("news", "a", "/1", 100));
-    r.released(released(null, "a", "/1", 100));
+    r.released(released("news", "a", "/1", 100), 0);
+    r.released(released(null, "a", "/1", 100), 0);
     assertThat(urls(r.take(0, 0, "", "news", 1_000, 0, 0))).containsExactly("news\thttp://a/1");
-    r.released(released("news", "a", "/2", 100));
+    r.released(released("news", "a", "/2", 100), 0);
     r.drop("news", "a", 500);
-    r.released(released("news", "a", "/3", 400)); // released before the deletion, late
-    r.released(released("news", "a", "/4", 600)); // after it: a page put again
+    r.released(released("news", "a", "/3", 400), 0); // released before the deletion, late
+    r.released(released("news", "a", "/4", 600), 0); // after it: a page put again
     assertThat(r.inProcess("news", null, 1)).isZero();
     assertThat(urls(r.take(0, 0, "", null, 1_000, 1, 0)))
         .containsExactly("http://a/1", "news\thttp://a/4");
+  }
+
+  @Test
+  void aRequestWhoseLeaseRanOutIsNotHandedOutTheJobsNextReleaseIs() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    CrawlRequest stale = new CrawlRequest("http://a/x", "a", Map.of(), 0, 0, 1, 1, 1_000);
+    r.released(stale, 1_000); // read after its lease: dropped
+    assertThat(r.waiting()).isZero();
+    r.released(stale, 999);
+    assertThat(r.take(0, 0, "", null, 10, 1_000, 0)).isEmpty(); // ran out while it waited
+    CrawlRequest again = new CrawlRequest("http://a/x", "a", Map.of(), 1_000, 0, 1, 1, 3_000);
+    r.released(again, 1_000);
+    assertThat(r.take(0, 0, "", null, 10, 1_001, 0)).containsExactly(again);
   }
 }

@@ -76,7 +76,7 @@ class UrlItemsTest {
                 crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem.newBuilder()
                     .setInfo(
                         crawlercommons.urlfrontier.Urlfrontier.URLInfo.newBuilder()
-                            .setUrl("http://A.example/a b")
+                            .setUrl("http://a.example/a b")
                             .setCrawlID("my crawl")))
             .build();
     String key = UrlItems.toEvent(bespoke, 5, VALUE).url();

@@ -86,9 +86,34 @@ public record StateQuery(
     }
   }
 
+  /**
+   * The status of one URL; its host is the URL's, which the reader keys ({@code ""} until then).
+   */
+  public static StateQuery urlStatus(String id, long time, String crawl, String url) {
+    return new StateQuery(id, Op.URL_STATUS, time, crawl, "", url, 0, 0, false, 0, null, false);
+  }
+
   /** A query of {@code op} with no list, filter or block parameters. */
   public static StateQuery of(String id, Op op, long time, String crawl, String host) {
     return new StateQuery(id, op, time, crawl, host, null, 0, 0, false, 0, null, false);
+  }
+
+  /** This query listing {@code size} results from {@code start}. */
+  public StateQuery listing(long from, long count, boolean inactiveToo) {
+    return new StateQuery(
+        id, op, time, crawl, host, url, from, count, inactiveToo, until, filter, ignoreCase);
+  }
+
+  /** This query of the URLs that contain {@code text} (null = all). */
+  public StateQuery filtered(String text, boolean anyCase) {
+    return new StateQuery(
+        id, op, time, crawl, host, url, start, size, includeInactive, until, text, anyCase);
+  }
+
+  /** This query with {@link #until}. */
+  public StateQuery until(long end) {
+    return new StateQuery(
+        id, op, time, crawl, host, url, start, size, includeInactive, end, filter, ignoreCase);
   }
 
   /** Whether a URL passes the filter. */

@@ -35,20 +35,7 @@ class QueryCodecTest {
 
   @Test
   void aUrlStatusQueryIsKeyedByItsUrlsHostWhateverQueueWasNamed() {
-    StateQuery q =
-        new StateQuery(
-            "id-2",
-            StateQuery.Op.URL_STATUS,
-            1_000,
-            null,
-            "",
-            "HTTP://B.example/x",
-            0,
-            0,
-            false,
-            0,
-            null,
-            false);
+    StateQuery q = StateQuery.urlStatus("id-2", 1_000, null, "HTTP://B.example/x");
     StateQuery read =
         codec.parse(ControlMessageCodec.toJson(ControlMessage.query(q)), 0).value().query();
     assertThat(read.host()).isEqualTo("b.example");
