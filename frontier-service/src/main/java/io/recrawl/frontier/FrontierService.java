@@ -30,6 +30,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.HostKeys;
 import io.recrawl.wire.PageKeys;
 import io.recrawl.wire.Parsed;
 import io.recrawl.wire.QueryAnswer;
@@ -187,7 +188,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
           released.take(
               request.getMaxUrlsPerQueue(),
               request.getMaxQueues(),
-              request.getKey(),
+              request.getKey().isEmpty() ? "" : host(request.getKey()),
               crawl,
               delaySeconds * 1_000L,
               System.currentTimeMillis(),
@@ -246,7 +247,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   /**
    * A host block in the job, under the rule of a Retry-After, and in the outbox. A time of 0 or in
-   * the past lifts nothing: a block ends at its time (docs/url-frontier.md#queue-control).
+   * the past lifts nothing: a block ends at its time (docs/url-frontier.md#every-rpc).
    */
   @Override
   public void blockQueueUntil(BlockQueueParams request, StreamObserver<Empty> out) {
@@ -265,7 +266,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
         out,
         query(StateQuery.Op.BLOCK_HOST, null, host(request.getKey())).until(until),
         answers -> {
-          released.block(request.getKey(), until);
+          released.block(host(request.getKey()), until);
           return Empty.getDefaultInstance();
         });
   }
@@ -319,7 +320,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
         out,
         query(StateQuery.Op.DELETE_HOST, crawl, host(request.getKey())),
         answers -> {
-          released.drop(crawl, request.getKey(), asOf(answers));
+          released.drop(crawl, host(request.getKey()), asOf(answers));
           return Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build();
         });
   }
@@ -529,9 +530,20 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     return StateQuery.of(JobQueries.newId(), op, System.currentTimeMillis(), crawl, host);
   }
 
-  /** A client's queue key: null for none (every queue). */
-  private static String host(String key) {
-    return key == null || key.isEmpty() ? null : key;
+  /**
+   * A client's queue key as the job keys hosts (a host, {@code host:port}; {@code Example.COM:80}
+   * is {@code example.com}): null for none (every queue). A key that names no host is kept as it
+   * is, and matches no queue.
+   */
+  private String host(String key) {
+    if (key == null || key.isEmpty()) {
+      return null;
+    }
+    try {
+      return HostKeys.of(settings.partitionMode()).keyOfHost(key);
+    } catch (IllegalArgumentException noHost) {
+      return key;
+    }
   }
 
   private <T> void ask(
