@@ -82,9 +82,7 @@ public final class HostSchedulerOperator
 
   private transient StateQueries queries;
 
-  /** Where answers and the requests of a change go, stamped with the query's time. */
-  private transient StateQueries.Outputs queryOutputs;
-
+  /** The time stamped on answers and on the requests of a change. */
   private transient long queryTime;
 
   /** Restored with other estimator priors: every host's prior sums are marked unknown. */
@@ -159,15 +157,6 @@ public final class HostSchedulerOperator
       rearmTimers();
     }
     scheduler().writeBackHostRecords(this);
-    queries =
-        new StateQueries(
-            scheduler(),
-            getKeyedStateBackend(),
-            new SimpleTimerService(
-                getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this)),
-            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
-            getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks());
     Collector<CrawlRequest> requests =
         new Collector<>() {
           @Override
@@ -185,18 +174,17 @@ public final class HostSchedulerOperator
             output.collect(tag, new StreamRecord<>(value, queryTime));
           }
         };
-    queryOutputs =
-        new StateQueries.Outputs() {
-          @Override
-          public Collector<CrawlRequest> requests() {
-            return requests;
-          }
-
-          @Override
-          public SideOutput side() {
-            return side;
-          }
-        };
+    queries =
+        new StateQueries(
+            scheduler(),
+            getKeyedStateBackend(),
+            new SimpleTimerService(
+                getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this)),
+            requests,
+            side,
+            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
+            getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks());
   }
 
   @Override
@@ -207,7 +195,7 @@ public final class HostSchedulerOperator
       return;
     }
     queryTime = m.time();
-    queries.add(m.query(), lastWatermark, globalLambda(), queryOutputs);
+    queries.add(m.query(), lastWatermark, globalLambda());
   }
 
   private double globalLambda() throws Exception {
@@ -293,8 +281,10 @@ public final class HostSchedulerOperator
       scheduler().watermarkAdvance().end();
     }
     lastWatermark = Math.max(lastWatermark, mark.getTimestamp());
-    queryTime = lastWatermark;
-    queries.answerUpTo(lastWatermark, globalLambda(), queryOutputs);
+    if (queries.waiting()) {
+      queryTime = lastWatermark;
+      queries.answerUpTo(lastWatermark, globalLambda());
+    }
   }
 
   @Override

@@ -33,6 +33,8 @@ final class StateQueries {
   private final HostSchedulerFunction scheduler;
   private final KeyedStateBackend<String> keys;
   private final TimerService timers;
+  private final Collector<CrawlRequest> requests;
+  private final SideOutput side;
   private final int subtask;
   private final int parallelism;
   private final int maxParallelism;
@@ -41,16 +43,25 @@ final class StateQueries {
   /** The most queries that wait for event time; beyond, a query is answered with an error. */
   static final int MAX_WAITING = 10_000;
 
+  /**
+   * @param requests where the requests of a change go (a change releases none today: the host's
+   *     wake-up does)
+   * @param side where answers go ({@link SchedulerOutputs#ANSWERS})
+   */
   StateQueries(
       HostSchedulerFunction scheduler,
       KeyedStateBackend<String> keys,
       TimerService timers,
+      Collector<CrawlRequest> requests,
+      SideOutput side,
       int subtask,
       int parallelism,
       int maxParallelism) {
     this.scheduler = scheduler;
     this.keys = keys;
     this.timers = timers;
+    this.requests = requests;
+    this.side = side;
     this.subtask = subtask;
     this.parallelism = parallelism;
     this.maxParallelism = maxParallelism;
@@ -60,20 +71,18 @@ final class StateQueries {
    * A query arrived; it is answered at once if event time has passed it. While {@link #MAX_WAITING}
    * wait (event time stands still), a new one is answered with an error instead.
    */
-  void add(StateQuery q, long watermark, double lambda0, Outputs out) {
+  void add(StateQuery q, long watermark, double lambda0) {
     if (waiting.size() >= MAX_WAITING && q.time() > watermark) {
       if (mine(q)) {
-        out.side()
-            .output(
-                SchedulerOutputs.ANSWERS,
-                QueryCodec.toJson(
-                    failed(
-                        q, watermark, MAX_WAITING + " queries wait for event time to pass them")));
+        side.output(
+            SchedulerOutputs.ANSWERS,
+            QueryCodec.toJson(
+                failed(q, watermark, MAX_WAITING + " queries wait for event time to pass them")));
       }
       return;
     }
     waiting.add(q);
-    answerUpTo(watermark, lambda0, out);
+    answerUpTo(watermark, lambda0);
   }
 
   /** Whether this subtask answers {@code q}: it owns its host, or the query is of every host. */
@@ -90,25 +99,23 @@ final class StateQueries {
         q.id(), all ? subtask : 0, all ? parallelism : 1, now, 0, 0, 0, null, null, false, why);
   }
 
+  /** Whether queries wait for event time. */
+  boolean waiting() {
+    return !waiting.isEmpty();
+  }
+
   /** Answers, in arrival order, every waiting query that event time has passed. */
-  void answerUpTo(long watermark, double lambda0, Outputs out) {
+  void answerUpTo(long watermark, double lambda0) {
     for (Iterator<StateQuery> it = waiting.iterator(); it.hasNext(); ) {
       StateQuery q = it.next();
       if (q.time() <= watermark) {
         it.remove();
-        answer(q, Math.max(q.time(), watermark), lambda0, out);
+        answer(q, Math.max(q.time(), watermark), lambda0);
       }
     }
   }
 
-  /** Where answers and the requests of a change go. */
-  interface Outputs {
-    Collector<CrawlRequest> requests();
-
-    SideOutput side();
-  }
-
-  private void answer(StateQuery q, long now, double lambda0, Outputs out) {
+  private void answer(StateQuery q, long now, double lambda0) {
     if (!mine(q)) {
       return; // its owner answers
     }
@@ -118,7 +125,7 @@ final class StateQueries {
     QueryAnswer answer;
     try {
       if (oneHost) {
-        visit(q.host(), q, t, now, lambda0, out);
+        visit(q.host(), q, t, now, lambda0);
       } else {
         scheduler.flushHostRecords(); // the key walk reads RocksDB
         List<String> hosts;
@@ -127,18 +134,18 @@ final class StateQueries {
           hosts = all.collect(Collectors.toList());
         }
         for (String host : hosts) {
-          visit(host, q, t, now, lambda0, out);
+          visit(host, q, t, now, lambda0);
         }
       }
       answer = t.answer();
     } catch (RuntimeException failure) {
       answer = failed(q, now, failure.toString());
     }
-    out.side().output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(answer));
+    side.output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(answer));
   }
 
   /** Adds one host's pages to the tally, or applies the change to them. */
-  private void visit(String host, StateQuery q, Tally t, long now, double lambda0, Outputs out) {
+  private void visit(String host, StateQuery q, Tally t, long now, double lambda0) {
     keys.setCurrentKey(host);
     FlinkHostStore store = scheduler.read(host);
     HostState h = store.host();
@@ -156,8 +163,8 @@ final class StateQueries {
               return 0;
             },
             timers,
-            out.requests(),
-            out.side());
+            requests,
+            side);
         return;
       }
       case LIST_CRAWLS -> {
@@ -186,8 +193,8 @@ final class StateQueries {
                   lambda0,
                   (engine, s, ctx, o) -> engine.removePages(s, matching, ctx, o),
                   timers,
-                  out.requests(),
-                  out.side());
+                  requests,
+                  side);
       case URL_STATUS -> {
         String key = PageKeys.of(q.crawl(), q.url());
         if (matching.contains(key)) {
