@@ -60,9 +60,15 @@ public final class FrontierBench {
       }
     }
     Path dir = Files.createTempDirectory("recrawl-bench-frontier");
-    // Ten URLs a second per host, so that GetURLs is measured rather than politeness.
+    // Ten URLs a second per host, so that GetURLs is measured rather than politeness; the
+    // default delay, and so the job's lease, of bin/recrawl frontier (30 s), so that the backlog of
+    // released requests does not run out of its lease before it is taken.
     try (EmbeddedFrontier f =
-        new EmbeddedFrontier(dir, Map.of("recrawl.engine.host.max-rate", 864_000))) {
+        new EmbeddedFrontier(
+            dir,
+            Map.of("recrawl.engine.host.max-rate", 864_000),
+            null,
+            s -> s.withDefaultDelaySeconds(FrontierSettings.defaults("-").defaultDelaySeconds()))) {
       run(f, pages, outlinks, hosts, samples);
     }
     System.exit(0); // the MiniCluster's threads

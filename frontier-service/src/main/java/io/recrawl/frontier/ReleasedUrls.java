@@ -28,8 +28,17 @@ final class ReleasedUrls {
   /** A URL handed out: its request, and until when (epoch ms) it is held back. */
   private record HandOut(CrawlRequest request, long until) {}
 
-  /** Waiting requests by queue, each queue in release order; queues in the order they filled. */
+  /**
+   * Waiting requests by queue, each queue in release order; queues in the order they filled. A
+   * request that a later release of its URL replaced stays until it is reached, and is skipped.
+   */
   private final LinkedHashMap<String, ArrayDeque<CrawlRequest>> queues = new LinkedHashMap<>();
+
+  /** The request that stands for each waiting URL (page key): its latest release. */
+  private final Map<String, CrawlRequest> waiting = new HashMap<>();
+
+  /** Releases of URLs handed out whose delay is not over: they wait for it aside. */
+  private final Map<String, CrawlRequest> held = new HashMap<>();
 
   /** URLs handed out (page keys), and until when they are held back. */
   private final Map<String, HandOut> handedOut = new HashMap<>();
@@ -58,15 +67,34 @@ final class ReleasedUrls {
     if (r.lease() <= now || (!deleted.isEmpty() && deletedBefore(r))) {
       return;
     }
-    ArrayDeque<CrawlRequest> q = queues.computeIfAbsent(r.host(), h -> new ArrayDeque<>());
-    q.removeIf(waiting -> waiting.url().equals(r.url())); // the latest release stands
-    q.addLast(r);
+    HandOut out = handedOut.get(r.url());
+    if (out != null && out.until() > now) {
+      held.put(r.url(), r); // handed out: it waits for the delay to end
+      return;
+    }
+    enqueue(r, false);
     notifyAll();
+  }
+
+  /** Puts a request in its queue, at the end or first in line; it stands for its URL. */
+  private void enqueue(CrawlRequest r, boolean first) {
+    ArrayDeque<CrawlRequest> q = queues.computeIfAbsent(r.host(), h -> new ArrayDeque<>());
+    if (first) {
+      q.addFirst(r);
+    } else {
+      q.addLast(r);
+    }
+    waiting.put(r.url(), r); // a release of it still in the queue is skipped when reached
   }
 
   /** The client updated a URL (a PutURLs of its page key): it is no longer held back. */
   synchronized void updated(String pageKey) {
     handedOut.remove(pageKey);
+    CrawlRequest again = held.remove(pageKey);
+    if (again != null) {
+      enqueue(again, false);
+      notifyAll();
+    }
   }
 
   /** Nothing of queue {@code host} is handed out before {@code until}, epoch ms. */
@@ -90,14 +118,15 @@ final class ReleasedUrls {
         }
       }
     }
-    handedOut
-        .values()
-        .removeIf(
-            h ->
-                (host == null || host.equals(h.request().host()))
-                    && PageKeys.inCrawl(h.request().url(), crawl));
+    waiting.values().removeIf(r -> covers(r, crawl, host));
+    held.values().removeIf(r -> covers(r, crawl, host));
+    handedOut.values().removeIf(h -> covers(h.request(), crawl, host));
     deleted.values().removeIf(at -> at < asOf - DELETION_MEMORY_MS);
     deleted.merge(deletion(crawl, host == null ? "*" : host), asOf, Math::max);
+  }
+
+  private static boolean covers(CrawlRequest r, String crawl, String host) {
+    return (host == null || host.equals(r.host())) && PageKeys.inCrawl(r.url(), crawl);
   }
 
   private static String deletion(String crawl, String host) {
@@ -173,18 +202,20 @@ final class ReleasedUrls {
           break;
         }
         CrawlRequest r = q.next();
+        if (waiting.get(r.url()) != r) {
+          q.remove(); // a later release of its URL stands, or it was dropped
+          continue;
+        }
         if (r.lease() <= now) {
           q.remove(); // the job has released it again, or will
+          waiting.remove(r.url());
           continue;
         }
         if (!PageKeys.inCrawl(r.url(), crawl)) {
           continue;
         }
-        HandOut held = handedOut.get(r.url());
-        if (held != null && held.until() > now) {
-          continue; // handed out, its delay not over
-        }
         q.remove();
+        waiting.remove(r.url());
         HandOut h = new HandOut(r, now + delayMs);
         handedOut.put(r.url(), h);
         expiries.add(h);
@@ -201,7 +232,10 @@ final class ReleasedUrls {
     return out;
   }
 
-  /** Hand-outs whose delay is over and that no client answered wait again, first in line. */
+  /**
+   * Hand-outs whose delay is over and that no client answered wait again: the job's release of them
+   * meanwhile at the end of its queue, else the request handed out, first in line.
+   */
   private void offerExpired(long now) {
     while (!expiries.isEmpty() && expiries.peek().until() <= now) {
       HandOut h = expiries.poll();
@@ -210,9 +244,11 @@ final class ReleasedUrls {
         continue; // answered, dropped, or handed out again since
       }
       handedOut.remove(r.url());
-      ArrayDeque<CrawlRequest> q = queues.computeIfAbsent(r.host(), x -> new ArrayDeque<>());
-      if (q.stream().noneMatch(waiting -> waiting.url().equals(r.url()))) {
-        q.addFirst(r);
+      CrawlRequest again = held.remove(r.url());
+      if (again != null) {
+        enqueue(again, false);
+      } else {
+        enqueue(r, true);
       }
     }
   }
@@ -222,17 +258,14 @@ final class ReleasedUrls {
     for (int i = unsent.size() - 1; i >= 0; i--) {
       CrawlRequest r = unsent.get(i);
       handedOut.remove(r.url());
-      queues.computeIfAbsent(r.host(), h -> new ArrayDeque<>()).addFirst(r);
+      CrawlRequest again = held.remove(r.url());
+      enqueue(again != null ? again : r, true);
     }
     notifyAll();
   }
 
-  /** Requests waiting to be taken. */
+  /** Requests waiting to be taken (URLs held back for their delay not counted). */
   synchronized int waiting() {
-    int n = 0;
-    for (ArrayDeque<CrawlRequest> q : queues.values()) {
-      n += q.size();
-    }
-    return n;
+    return waiting.size();
   }
 }
