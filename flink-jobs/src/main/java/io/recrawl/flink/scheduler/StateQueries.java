@@ -173,6 +173,13 @@ final class StateQueries {
         }
         return;
       }
+      case URL_STATUS -> {
+        String key = PageKeys.of(q.crawl(), q.url());
+        if (store.page(key) != null) { // one look-up, not a walk of the host's pages
+          t.addPage(page(store, host, key, lambda0, now));
+        }
+        return;
+      }
       default -> {}
     }
     List<String> matching = new ArrayList<>();
@@ -195,12 +202,6 @@ final class StateQueries {
                   timers,
                   requests,
                   side);
-      case URL_STATUS -> {
-        String key = PageKeys.of(q.crawl(), q.url());
-        if (matching.contains(key)) {
-          t.addPage(page(store, host, key, lambda0, now));
-        }
-      }
       case LIST_URLS -> {
         t.count += matching.size();
         for (String key : matching) {
