@@ -56,14 +56,5 @@ public record QueryAnswer(
       long lastFetch,
       long due,
       boolean inFlight,
-      Map<String, List<String>> metadata) {
-
-    public String crawl() {
-      return PageKeys.crawl(key);
-    }
-
-    public String url() {
-      return PageKeys.url(key);
-    }
-  }
+      Map<String, List<String>> metadata) {}
 }
