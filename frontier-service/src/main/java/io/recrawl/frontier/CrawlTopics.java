@@ -13,12 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
@@ -41,9 +39,7 @@ final class CrawlTopics implements AutoCloseable {
   private final FrontierSettings settings;
   private final StatusEventCodec codec;
   private final KafkaProducer<String, String> producer;
-  private final KafkaConsumer<String, String> consumer;
-  private final Thread reader;
-  private volatile boolean closed;
+  private final TopicReader reader;
 
   CrawlTopics(FrontierSettings settings, Consumer<CrawlRequest> released) {
     this.settings = settings;
@@ -61,7 +57,7 @@ final class CrawlTopics implements AutoCloseable {
                 ProducerConfig.LINGER_MS_CONFIG, "1"),
             new StringSerializer(),
             new StringSerializer());
-    this.consumer =
+    KafkaConsumer<String, String> consumer =
         new KafkaConsumer<>(
             Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
@@ -79,9 +75,8 @@ final class CrawlTopics implements AutoCloseable {
             new StringDeserializer(),
             new StringDeserializer());
     consumer.subscribe(List.of(settings.requestsTopic()));
-    this.reader = new Thread(() -> read(released), "recrawl-frontier-requests");
-    reader.setDaemon(true);
-    reader.start();
+    this.reader =
+        new TopicReader(consumer, "recrawl-frontier-requests", json -> read(json, released));
   }
 
   /**
@@ -131,34 +126,18 @@ final class CrawlTopics implements AutoCloseable {
         .get();
   }
 
-  private void read(Consumer<CrawlRequest> released) {
-    try {
-      while (!closed) {
-        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-          Parsed<CrawlRequest> p = CrawlRequestCodec.parse(r.value(), System.currentTimeMillis());
-          if (p.ok()) {
-            released.accept(p.value());
-          } else {
-            LOG.warn("unreadable crawl request skipped: {}", p.deadLetter().detail());
-          }
-        }
-      }
-    } catch (WakeupException stopping) {
-      // close() woke the poll up
-    } finally {
-      consumer.close();
+  private static void read(String json, Consumer<CrawlRequest> released) {
+    Parsed<CrawlRequest> p = CrawlRequestCodec.parse(json, System.currentTimeMillis());
+    if (p.ok()) {
+      released.accept(p.value());
+    } else {
+      LOG.warn("unreadable crawl request skipped: {}", p.deadLetter().detail());
     }
   }
 
   @Override
   public void close() {
-    closed = true;
-    consumer.wakeup();
-    try {
-      reader.join(5_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    reader.close();
     producer.close(Duration.ofSeconds(5));
   }
 }

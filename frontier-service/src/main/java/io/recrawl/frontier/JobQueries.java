@@ -18,12 +18,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,10 +45,8 @@ final class JobQueries implements AutoCloseable {
 
   private final FrontierSettings settings;
   private final KafkaProducer<String, String> producer;
-  private final KafkaConsumer<String, String> consumer;
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
-  private final Thread reader;
-  private volatile boolean closed;
+  private final TopicReader reader;
 
   /** The answers of one query as they arrive, by part. */
   private static final class Pending {
@@ -70,7 +66,7 @@ final class JobQueries implements AutoCloseable {
   JobQueries(FrontierSettings settings, KafkaProducer<String, String> producer) {
     this.settings = settings;
     this.producer = producer;
-    this.consumer =
+    KafkaConsumer<String, String> consumer =
         new KafkaConsumer<>(
             Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
@@ -89,9 +85,7 @@ final class JobQueries implements AutoCloseable {
     consumer.assign(partitions);
     consumer.seekToEnd(partitions);
     partitions.forEach(consumer::position); // fixed now: no answer to a later query is missed
-    this.reader = new Thread(this::read, "recrawl-frontier-answers");
-    reader.setDaemon(true);
-    reader.start();
+    this.reader = new TopicReader(consumer, "recrawl-frontier-answers", this::read);
   }
 
   /** A query's id. */
@@ -128,36 +122,20 @@ final class JobQueries implements AutoCloseable {
     }
   }
 
-  private void read() {
-    try {
-      while (!closed) {
-        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-          Parsed<QueryAnswer> a = QueryCodec.parseAnswer(r.value(), System.currentTimeMillis());
-          if (!a.ok()) {
-            LOG.warn("unreadable answer skipped: {}", a.deadLetter().detail());
-            continue;
-          }
-          Pending p = pending.get(a.value().id());
-          if (p != null) {
-            p.add(a.value());
-          }
-        }
-      }
-    } catch (WakeupException stopping) {
-      // close() woke the poll up
-    } finally {
-      consumer.close();
+  private void read(String json) {
+    Parsed<QueryAnswer> a = QueryCodec.parseAnswer(json, System.currentTimeMillis());
+    if (!a.ok()) {
+      LOG.warn("unreadable answer skipped: {}", a.deadLetter().detail());
+      return;
+    }
+    Pending p = pending.get(a.value().id());
+    if (p != null) {
+      p.add(a.value());
     }
   }
 
   @Override
   public void close() {
-    closed = true;
-    consumer.wakeup();
-    try {
-      reader.join(5_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    reader.close();
   }
 }
