@@ -1,5 +1,6 @@
 package io.recrawl.frontier;
 
+import crawlercommons.urlfrontier.URLFrontierGrpc;
 import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
@@ -7,6 +8,7 @@ import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.StringList;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
+import io.grpc.Channel;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -16,15 +18,23 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A URL Frontier client as a crawler uses one, over the gRPC channel of an {@link
- * EmbeddedFrontier}: what the tests and {@code bin/recrawl bench frontier} drive the service with.
+ * A URL Frontier client as a crawler uses one, over a gRPC channel: what the tests and {@code
+ * bin/recrawl bench frontier} drive the service with.
  */
 final class FrontierClient {
 
-  private final EmbeddedFrontier frontier;
+  private final Channel channel;
 
   FrontierClient(EmbeddedFrontier frontier) {
-    this.frontier = frontier;
+    this(frontier.channel);
+  }
+
+  FrontierClient(Channel channel) {
+    this.channel = channel;
+  }
+
+  URLFrontierGrpc.URLFrontierBlockingStub blocking() {
+    return URLFrontierGrpc.newBlockingStub(channel);
   }
 
   /** A discovered item of {@code crawl}. */
@@ -64,8 +74,7 @@ final class FrontierClient {
     List<StreamObserver<URLItem>> ins = new ArrayList<>();
     for (int s = 0; s < n; s++) {
       ins.add(
-          frontier
-              .async()
+          URLFrontierGrpc.newStub(channel)
               .putURLs(
                   new StreamObserver<>() {
                     @Override
@@ -101,7 +110,7 @@ final class FrontierClient {
   /** The URLs a GetURLs returns. */
   List<URLInfo> get(GetParams params) {
     List<URLInfo> out = new ArrayList<>();
-    for (Iterator<URLInfo> it = frontier.blocking().getURLs(params); it.hasNext(); ) {
+    for (Iterator<URLInfo> it = blocking().getURLs(params); it.hasNext(); ) {
       out.add(it.next());
     }
     return out;

@@ -1,24 +1,20 @@
 package io.recrawl.frontier;
 
 import io.recrawl.flink.cli.LocalRestore;
-import io.recrawl.flink.cli.RunCommand;
-import io.recrawl.kafka.KafkaCommand;
-import io.recrawl.kafka.TrialBroker;
+import io.recrawl.flink.config.ConfigException;
 import io.recrawl.wire.StatusEvent;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code bin/recrawl frontier}: the URL Frontier service. By default on one machine, embedded: a
- * trial Kafka broker, the job on a local MiniCluster with RocksDB (resumed from its latest
- * checkpoint when there is one), and the service on port 7071, all under one work directory. With
- * {@code --kafka HOST:PORT} the service alone, in front of a job that runs elsewhere.
+ * trial Kafka broker, the job on a local MiniCluster with RocksDB (resumed from its newest
+ * savepoint or checkpoint), and the service on port 7071, all under one work directory. With {@code
+ * --kafka HOST:PORT} the service alone, in front of a job that runs elsewhere.
  */
 public final class FrontierCommand {
 
@@ -32,8 +28,9 @@ public final class FrontierCommand {
           "URL Frontier's gRPC API in front of recrawl's job: PutURLs become status events, GetURLs",
           "hands out the crawl requests the job releases (docs/url-frontier.md).",
           "",
-          "Embedded (the default): a trial Kafka broker, the job and the service on this machine; a",
-          "restart resumes from the job's latest checkpoint in DIR.",
+          "Embedded (the default): a trial Kafka broker, the job and the service on this machine. A",
+          "stop (Ctrl-C, SIGTERM) takes a savepoint; a start resumes from the newest savepoint or",
+          "checkpoint in DIR, whatever the stop (a crash, kill -9 included).",
           "  --dir DIR          work directory: Kafka data, job state (default work/frontier)",
           "  --kafka-port PORT  the trial broker's port (default 9092; its controller takes PORT+1)",
           "  -Dkey=value        a job setting (config/recrawl.yaml), over the embedded defaults",
@@ -69,8 +66,16 @@ public final class FrontierCommand {
 
   private FrontierCommand() {}
 
-  public static void main(String[] args) throws Exception {
-    int rc = run(args, System.err);
+  public static void main(String[] args) {
+    int rc;
+    try {
+      rc = run(args, System.err);
+    } catch (Exception | Error e) {
+      // The broker's and the job's threads would keep a half-started frontier alive.
+      System.err.println("recrawl frontier: cannot start: " + e);
+      e.printStackTrace();
+      rc = 1;
+    }
     if (rc != 0) {
       System.exit(rc);
     }
@@ -169,7 +174,10 @@ public final class FrontierCommand {
     }
   }
 
-  /** The broker, the job and the service; runs until the JVM stops. */
+  /**
+   * The broker, the job and the service, resumed from the newest savepoint or checkpoint under
+   * {@code dir/job}; runs until the JVM is asked to stop, then stops with a savepoint.
+   */
   private static int embedded(
       FrontierSettings settings,
       Path dir,
@@ -177,48 +185,48 @@ public final class FrontierCommand {
       Map<String, Object> overrides,
       PrintStream err)
       throws Exception {
-    TrialBroker broker = TrialBroker.start(dir.resolve("kafka"), kafkaPort, kafkaPort + 1);
-    broker.createTopics(KafkaCommand.topics(4));
-    Path config = writeJobConfig(dir, settings, overrides);
-    List<String> runArgs = new ArrayList<>(List.of("--config", config.toString()));
-    if (LocalRestore.newestCheckpoint(dir.resolve("job").resolve("checkpoints")).isPresent()) {
-      runArgs.add("--from-latest-checkpoint");
+    Path work = dir.resolve("job");
+    Optional<Path> resume = LocalRestore.newestRestorePoint(work);
+    if (resume.isPresent()) {
+      int pruned = LocalRestore.pruneOlderThan(work, resume.get());
+      err.println(
+          "recrawl frontier: resuming from "
+              + (resume.get().getFileName().toString().startsWith("chk-")
+                  ? "checkpoint "
+                  : "savepoint ")
+              + resume.get()
+              + ", written "
+              + Files.getLastModifiedTime(resume.get().resolve("_metadata"))
+              + (pruned > 0 ? " (" + pruned + " older ones deleted)" : ""));
+    } else {
+      err.println(
+          "recrawl frontier: no savepoint or checkpoint under " + work + ": a new frontier");
     }
-    Thread jobThread =
-        new Thread(
-            () -> {
-              try {
-                RunCommand.run(runArgs.toArray(new String[0]));
-              } catch (Exception e) {
-                err.println("recrawl frontier: the job stopped: " + e);
-              }
-            },
-            "recrawl-frontier-job");
-    jobThread.setDaemon(true);
-    jobThread.start();
-    FrontierServer server = FrontierServer.start(settings);
+    EmbeddedFrontier frontier;
+    try {
+      frontier =
+          new EmbeddedFrontier(
+              new EmbeddedFrontier.Launch(
+                  dir, kafkaPort, kafkaPort + 1, 4, overrides, resume.orElse(null), true),
+              bootstrap -> settings);
+    } catch (ConfigException bad) {
+      err.println("recrawl frontier: job setting refused: " + bad.getMessage());
+      return 2;
+    }
     Runtime.getRuntime()
         .addShutdownHook(
-            new Thread(
-                () -> {
-                  try {
-                    server.close();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                  broker.close();
-                },
-                "recrawl-frontier-stop"));
+            new Thread(() -> frontier.stopWithSavepoint(err), "recrawl-frontier-stop"));
     err.println(
         "recrawl frontier: serving URL Frontier on port "
-            + server.port()
+            + frontier.server.port()
             + "; Kafka at "
-            + broker.bootstrapServers()
+            + frontier.broker.bootstrapServers()
             + ", the job's settings in "
-            + config
+            + frontier.configFile
             + ", state under "
-            + dir);
-    server.awaitTermination();
+            + dir
+            + "; Ctrl-C stops it with a savepoint, and a start with the same --dir resumes");
+    frontier.server.awaitTermination();
     return 0;
   }
 
@@ -248,22 +256,5 @@ public final class FrontierCommand {
     // A fixed price: a frontier's clients set no budget (recrawl.controller.budget prices one).
     m.put("recrawl.global-lambda", 0.0001);
     return m;
-  }
-
-  private static Path writeJobConfig(Path dir, FrontierSettings s, Map<String, Object> overrides)
-      throws IOException {
-    Map<String, Object> m = jobSettings(s, dir);
-    m.putAll(overrides);
-    StringBuilder yaml =
-        new StringBuilder("# written by bin/recrawl frontier; -Dkey=value changes it\n");
-    m.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
-    Files.createDirectories(dir);
-    Path file = dir.resolve("job.yaml");
-    Files.writeString(file, yaml);
-    // Beside it, the Flink settings that bin/recrawl run reads from there.
-    StringBuilder flink = new StringBuilder("# written by bin/recrawl frontier\n");
-    FLINK_SETTINGS.forEach((k, v) -> flink.append(k).append(": ").append(v).append('\n'));
-    Files.writeString(dir.resolve("flink-config.yaml"), flink);
-    return file;
   }
 }

@@ -8,7 +8,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -61,6 +63,52 @@ public final class LocalRestore {
           .filter(chk -> Files.exists(chk.resolve("_metadata")))
           .max(Comparator.comparing(LocalRestore::modified));
     }
+  }
+
+  /**
+   * The newest restore point of a local work directory: of its savepoints ({@code
+   * savepoints/savepoint-*}) and its retained checkpoints ({@code checkpoints/<job id>/chk-N}), the
+   * one whose {@code _metadata} was written last; empty when there is none.
+   */
+  public static Optional<Path> newestRestorePoint(Path work) throws IOException {
+    Optional<Path> checkpoint = newestCheckpoint(work.resolve("checkpoints"));
+    Optional<Path> savepoint;
+    Path savepoints = work.resolve("savepoints");
+    try (Stream<Path> all = Files.exists(savepoints) ? Files.list(savepoints) : Stream.empty()) {
+      savepoint =
+          all.filter(p -> Files.exists(p.resolve("_metadata")))
+              .max(Comparator.comparing(LocalRestore::modified));
+    }
+    return Stream.of(checkpoint, savepoint)
+        .flatMap(Optional::stream)
+        .max(Comparator.comparing(LocalRestore::modified));
+  }
+
+  /**
+   * Deletes the savepoints and the checkpoint directories of earlier jobs under {@code work}, all
+   * but {@code keep} (the restore point a new job starts from): a job restored from a restore point
+   * takes a full checkpoint first, so what is older is never read again. Returns how many it
+   * deleted.
+   */
+  public static int pruneOlderThan(Path work, Path keep) throws IOException {
+    List<Path> older = new ArrayList<>();
+    Path keepJob = keep.getParent();
+    for (Path parent : List.of(work.resolve("savepoints"), work.resolve("checkpoints"))) {
+      if (!Files.exists(parent)) {
+        continue;
+      }
+      try (Stream<Path> all = Files.list(parent)) {
+        all.filter(p -> !p.equals(keep) && !p.equals(keepJob)).forEach(older::add);
+      }
+    }
+    for (Path p : older) {
+      try (Stream<Path> tree = Files.walk(p)) {
+        for (Path f : tree.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(f);
+        }
+      }
+    }
+    return older.size();
   }
 
   private static Path localPath(String uri) {

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -155,8 +156,9 @@ public final class RunCommand {
 
   /**
    * The local MiniCluster's settings: the given Flink settings, with RocksDB (bloom filters on),
-   * checkpoints every 10 s, no Kryo, and state and checkpoints under the work directory wherever
-   * they say nothing (the same defaults as {@code config/flink-config.yaml}).
+   * checkpoints every 10 s and retained on cancellation, no Kryo, and state and checkpoints under
+   * the work directory wherever they say nothing (the same defaults as {@code
+   * config/flink-config.yaml}).
    */
   public static Configuration localConfiguration(Configuration flink, Path work) {
     Configuration local = new Configuration(flink);
@@ -169,6 +171,12 @@ public final class RunCommand {
     }
     if (!local.contains(CheckpointingOptions.CHECKPOINTING_INTERVAL)) {
       local.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, java.time.Duration.ofSeconds(10));
+    }
+    if (!local.contains(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION)) {
+      // A run that fails or is cancelled keeps its latest checkpoint to start again from.
+      local.set(
+          CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+          ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
     }
     if (!local.contains(PipelineOptions.GENERIC_TYPES)) {
       local.set(PipelineOptions.GENERIC_TYPES, false);
@@ -188,7 +196,7 @@ public final class RunCommand {
    * Turns the Prometheus reporter on in the local settings (see {@link PrometheusEndpoint}) and
    * says where the metrics are.
    */
-  static String metrics(Configuration local) {
+  public static String metrics(Configuration local) {
     try {
       int port = PrometheusEndpoint.enable(local, PrometheusEndpoint.DEFAULT_PORTS);
       return port < 0
