@@ -69,9 +69,7 @@ final class CrawlTopics implements AutoCloseable {
                 ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000",
                 ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000",
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true",
-                // A request is handed out as soon as it is there, not after a fuller fetch.
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10"),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true"),
             new StringDeserializer(),
             new StringDeserializer());
     consumer.subscribe(List.of(settings.requestsTopic()));

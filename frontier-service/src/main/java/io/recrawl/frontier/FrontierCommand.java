@@ -54,15 +54,17 @@ public final class FrontierCommand {
           "  bin/recrawl frontier --dir /tmp/frontier");
 
   /**
-   * The embedded job's Flink settings: a network buffer goes after at most 10 ms rather than when
-   * full, and watermarks every 20 ms rather than 200, so that a wake-up fires soon after its time.
+   * The embedded job's Flink settings: a network buffer goes after at most 25 ms rather than when
+   * full, and watermarks every 50 ms rather than 200, so that a wake-up fires soon after its time.
+   * Both cost CPU while idle (every task's flusher and every source's watermark wakes up that
+   * often): docs/decisions/frontier-speed.md has the trade.
    */
   static final Map<String, String> FLINK_SETTINGS =
       Map.of(
           "execution.buffer-timeout.interval",
-          "10 ms",
+          "25 ms",
           "pipeline.auto-watermark-interval",
-          "20 ms");
+          "50 ms");
 
   private FrontierCommand() {}
 
@@ -247,8 +249,6 @@ public final class FrontierCommand {
     m.put("recrawl.control.tick-interval-ms", 100);
     m.put("recrawl.watermark.out-of-orderness-ms", 0);
     m.put("recrawl.watermark.idleness-ms", 200);
-    // A status is read as soon as it is there, not after a fuller fetch.
-    m.put("recrawl.kafka.properties.fetch.max.wait.ms", 10);
     m.put("recrawl.engine.due.bucket", "100 ms");
     m.put("recrawl.engine.lease", s.defaultDelaySeconds() + " s");
     // The client mode's refetch date stays with the page, so that GetURLStatus returns it.

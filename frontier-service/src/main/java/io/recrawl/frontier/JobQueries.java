@@ -69,9 +69,10 @@ final class JobQueries implements AutoCloseable {
     KafkaConsumer<String, String> consumer =
         new KafkaConsumer<>(
             Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10"),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                settings.bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                "false"),
             new StringDeserializer(),
             new StringDeserializer());
     List<TopicPartition> partitions = new ArrayList<>();

@@ -2,7 +2,6 @@ package io.recrawl.frontier;
 
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.PageKeys;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -10,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.TreeMap;
 
 /**
  * The crawl requests the job released and no client has taken yet, by queue (the host key), in the
@@ -29,13 +29,22 @@ final class ReleasedUrls {
   private record HandOut(CrawlRequest request, long until) {}
 
   /**
-   * Waiting requests by queue, each queue in release order; queues in the order they filled. A
-   * request that a later release of its URL replaced stays until it is reached, and is skipped.
+   * Waiting requests by queue, each queue in its order of release (by sequence number); queues in
+   * the order they are served: a queue served moves to the end, so that the next call begins with
+   * the queues it did not serve.
    */
-  private final LinkedHashMap<String, ArrayDeque<CrawlRequest>> queues = new LinkedHashMap<>();
+  private final LinkedHashMap<String, TreeMap<Long, CrawlRequest>> queues = new LinkedHashMap<>();
 
-  /** The request that stands for each waiting URL (page key): its latest release. */
-  private final Map<String, CrawlRequest> waiting = new HashMap<>();
+  /**
+   * The sequence number of each waiting URL (page key) in its queue: a release of a URL that waits
+   * replaces it, so a URL released at every lease while nobody takes it holds one entry.
+   */
+  private final Map<String, Long> waiting = new HashMap<>();
+
+  /** The next sequence numbers at the end and at the front of a queue. */
+  private long last;
+
+  private long first;
 
   /** Releases of URLs handed out whose delay is not over: they wait for it aside. */
   private final Map<String, CrawlRequest> held = new HashMap<>();
@@ -76,15 +85,16 @@ final class ReleasedUrls {
     notifyAll();
   }
 
-  /** Puts a request in its queue, at the end or first in line; it stands for its URL. */
-  private void enqueue(CrawlRequest r, boolean first) {
-    ArrayDeque<CrawlRequest> q = queues.computeIfAbsent(r.host(), h -> new ArrayDeque<>());
-    if (first) {
-      q.addFirst(r);
-    } else {
-      q.addLast(r);
+  /** Puts a request in its queue, at the end or first in line, in place of its URL's last. */
+  private void enqueue(CrawlRequest r, boolean atFront) {
+    TreeMap<Long, CrawlRequest> q = queues.computeIfAbsent(r.host(), h -> new TreeMap<>());
+    Long before = waiting.remove(r.url());
+    if (before != null) {
+      q.remove(before);
     }
-    waiting.put(r.url(), r); // a release of it still in the queue is skipped when reached
+    long seq = atFront ? --first : ++last;
+    q.put(seq, r);
+    waiting.put(r.url(), seq);
   }
 
   /** The client updated a URL (a PutURLs of its page key): it is no longer held back. */
@@ -108,17 +118,25 @@ final class ReleasedUrls {
    * way: the job deleted it then.
    */
   synchronized void drop(String crawl, String host, long asOf) {
-    for (Iterator<Map.Entry<String, ArrayDeque<CrawlRequest>>> it = queues.entrySet().iterator();
+    for (Iterator<Map.Entry<String, TreeMap<Long, CrawlRequest>>> it = queues.entrySet().iterator();
         it.hasNext(); ) {
-      Map.Entry<String, ArrayDeque<CrawlRequest>> e = it.next();
+      Map.Entry<String, TreeMap<Long, CrawlRequest>> e = it.next();
       if (host == null || host.equals(e.getKey())) {
-        e.getValue().removeIf(r -> PageKeys.inCrawl(r.url(), crawl));
+        e.getValue()
+            .values()
+            .removeIf(
+                r -> {
+                  boolean drop = PageKeys.inCrawl(r.url(), crawl);
+                  if (drop) {
+                    waiting.remove(r.url());
+                  }
+                  return drop;
+                });
         if (e.getValue().isEmpty()) {
           it.remove();
         }
       }
     }
-    waiting.values().removeIf(r -> covers(r, crawl, host));
     held.values().removeIf(r -> covers(r, crawl, host));
     handedOut.values().removeIf(h -> covers(h.request(), crawl, host));
     deleted.values().removeIf(at -> at < asOf - DELETION_MEMORY_MS);
@@ -179,14 +197,14 @@ final class ReleasedUrls {
       int perQueue, int maxQueues, String key, String crawl, long delayMs, long now) {
     offerExpired(now);
     List<CrawlRequest> out = new ArrayList<>();
-    int queuesUsed = 0;
-    for (Iterator<Map.Entry<String, ArrayDeque<CrawlRequest>>> it = queues.entrySet().iterator();
+    List<String> served = new ArrayList<>();
+    for (Iterator<Map.Entry<String, TreeMap<Long, CrawlRequest>>> it = queues.entrySet().iterator();
         it.hasNext(); ) {
-      Map.Entry<String, ArrayDeque<CrawlRequest>> e = it.next();
+      Map.Entry<String, TreeMap<Long, CrawlRequest>> e = it.next();
       if (!key.isEmpty() && !key.equals(e.getKey())) {
         continue;
       }
-      if (maxQueues > 0 && queuesUsed >= maxQueues) {
+      if (maxQueues > 0 && served.size() >= maxQueues) {
         break;
       }
       Long blockedUntil = blocked.get(e.getKey());
@@ -197,15 +215,11 @@ final class ReleasedUrls {
         blocked.remove(e.getKey());
       }
       int taken = 0;
-      for (Iterator<CrawlRequest> q = e.getValue().iterator(); q.hasNext(); ) {
+      for (Iterator<CrawlRequest> q = e.getValue().values().iterator(); q.hasNext(); ) {
         if (perQueue > 0 && taken >= perQueue) {
           break;
         }
         CrawlRequest r = q.next();
-        if (waiting.get(r.url()) != r) {
-          q.remove(); // a later release of its URL stands, or it was dropped
-          continue;
-        }
         if (r.lease() <= now) {
           q.remove(); // the job has released it again, or will
           waiting.remove(r.url());
@@ -223,10 +237,16 @@ final class ReleasedUrls {
         taken++;
       }
       if (taken > 0) {
-        queuesUsed++;
+        served.add(e.getKey());
       }
       if (e.getValue().isEmpty()) {
         it.remove();
+      }
+    }
+    for (String host : served) { // to the end: the next call begins with the others
+      TreeMap<Long, CrawlRequest> q = queues.remove(host);
+      if (q != null) {
+        queues.put(host, q);
       }
     }
     return out;
@@ -262,6 +282,11 @@ final class ReleasedUrls {
       enqueue(again != null ? again : r, true);
     }
     notifyAll();
+  }
+
+  /** Entries in the queues: one per waiting URL, however often it was released. */
+  synchronized int entries() {
+    return queues.values().stream().mapToInt(Map::size).sum();
   }
 
   /** Requests waiting to be taken (URLs held back for their delay not counted). */

@@ -26,7 +26,7 @@ final class TopicReader implements AutoCloseable {
   private void read(Consumer<String> values) {
     try {
       while (!closed) {
-        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofSeconds(1))) {
           values.accept(r.value());
         }
       }

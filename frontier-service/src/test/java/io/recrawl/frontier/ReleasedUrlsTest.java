@@ -143,4 +143,34 @@ class ReleasedUrlsTest {
     r.released(again, 1_000);
     assertThat(r.take(0, 0, "", null, 10, 1_001, 0)).containsExactly(again);
   }
+
+  @Test
+  void withMaxQueuesTheQueueServedFirstMovesOnAtEveryCall() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    for (int i = 0; i < 4; i++) {
+      r.released(request("a", "/" + i), 0);
+    }
+    r.released(request("b", "/0"), 0);
+    r.released(request("c", "/0"), 0);
+    List<String> calls = new java.util.ArrayList<>();
+    for (int call = 0; call < 5; call++) {
+      calls.addAll(urls(r.take(1, 1, "", null, 60_000, 0, 0)));
+    }
+    assertThat(calls)
+        .containsExactly("http://a/0", "http://b/0", "http://c/0", "http://a/1", "http://a/2");
+  }
+
+  @Test
+  void aUrlReleasedAgainAndAgainWhileNobodyTakesItHoldsOneEntry() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    for (int i = 0; i < 100_000; i++) {
+      r.released(request("a", "/x"), i);
+      // a client that asks only for another queue, as with key or max_queues
+      assertThat(r.take(0, 0, "b", null, 1_000, i, 0)).isEmpty();
+    }
+    assertThat(r.entries()).isEqualTo(1);
+    assertThat(r.waiting()).isEqualTo(1);
+    assertThat(urls(r.take(0, 0, "", null, 1_000, 100_000, 0))).containsExactly("http://a/x");
+    assertThat(r.entries()).isZero();
+  }
 }
