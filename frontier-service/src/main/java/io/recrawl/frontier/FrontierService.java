@@ -8,7 +8,6 @@ import crawlercommons.urlfrontier.Urlfrontier.Boolean;
 import crawlercommons.urlfrontier.Urlfrontier.CountUrlParams;
 import crawlercommons.urlfrontier.Urlfrontier.CrawlLimitParams;
 import crawlercommons.urlfrontier.Urlfrontier.DeleteCrawlMessage;
-import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
 import crawlercommons.urlfrontier.Urlfrontier.Empty;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.KnownURLItem;
@@ -29,7 +28,6 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.recrawl.wire.CrawlRequest;
-import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.HostKeys;
 import io.recrawl.wire.PageKeys;
 import io.recrawl.wire.Parsed;
@@ -216,6 +214,9 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
             .setCrawlID(PageKeys.crawl(pageKey));
     if (metadata != null) {
       for (Map.Entry<String, List<String>> e : metadata.entrySet()) {
+        if (e.getKey().equals(StatusEvent.REFETCH_AT_KEY)) {
+          continue; // the job's own: the date is the item's
+        }
         b.putMetadata(e.getKey(), StringList.newBuilder().addAllValues(e.getValue()).build());
       }
     }
@@ -432,47 +433,78 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     out.onCompleted();
   }
 
+  /**
+   * Pages of the crawl (or of one queue) in the order of host key then page key, {@code start} and
+   * {@code size} of any size: the job is asked a page of at most {@link StateQuery#MAX_RESULTS} at
+   * a time after a cursor, and the parts' pages are merged, so that nothing is missed or sent
+   * twice.
+   */
   @Override
   public void listURLs(ListUrlParams request, StreamObserver<URLItem> out) {
-    int start = request.getStart();
-    int size = request.getSize() == 0 ? DEFAULT_PAGE : request.getSize();
-    StateQuery q;
-    try {
-      q =
-          query(
-                  StateQuery.Op.LIST_URLS,
-                  PageKeys.crawlOrDefault(request.getCrawlID()),
-                  host(request.getKey()))
-              .listing(start, size, false)
-              .filtered(request.hasFilter() ? request.getFilter() : null, request.getIgnoreCase());
-    } catch (IllegalArgumentException tooFar) {
-      out.onError(Status.INVALID_ARGUMENT.withDescription(tooFar.getMessage()).asException());
-      return;
+    ServerCallStreamObserver<URLItem> call = (ServerCallStreamObserver<URLItem>) out;
+    long skip = request.getStart();
+    long left = request.getSize() == 0 ? DEFAULT_PAGE : request.getSize();
+    String crawl = PageKeys.crawlOrDefault(request.getCrawlID());
+    String cursor = StateQuery.cursor("", "");
+    while (left > 0 && !call.isCancelled()) {
+      StateQuery q =
+          query(StateQuery.Op.LIST_URLS, crawl, host(request.getKey()))
+              .filtered(request.hasFilter() ? request.getFilter() : null, request.getIgnoreCase())
+              .after(cursor, StateQuery.MAX_RESULTS);
+      List<QueryAnswer> answers = ask(out, q);
+      if (answers == null) {
+        return;
+      }
+      // A part that filled its page may have more after its last: go no further than the
+      // smallest such last, and ask again from there.
+      String bound = null;
+      List<QueryAnswer.Page> pages = new ArrayList<>();
+      for (QueryAnswer a : answers) {
+        pages.addAll(a.pages());
+        if (!a.pages().isEmpty() && (a.cut() || a.pages().size() >= StateQuery.MAX_RESULTS)) {
+          String last = position(a.pages().get(a.pages().size() - 1));
+          bound = bound == null || last.compareTo(bound) < 0 ? last : bound;
+        }
+      }
+      pages.sort(java.util.Comparator.comparing(FrontierService::position));
+      for (QueryAnswer.Page p : pages) {
+        String at = position(p);
+        if (left == 0 || (bound != null && at.compareTo(bound) > 0)) {
+          break;
+        }
+        cursor = at;
+        if (skip > 0) {
+          skip--;
+        } else {
+          out.onNext(item(p));
+          left--;
+        }
+      }
+      if (bound == null) {
+        break; // every part has given all it has
+      }
     }
-    List<QueryAnswer> answers = ask(out, q);
-    if (answers == null) {
-      return;
+    if (!call.isCancelled()) {
+      out.onCompleted();
     }
-    List<QueryAnswer.Page> all = new ArrayList<>();
-    answers.forEach(a -> all.addAll(a.pages()));
-    all.stream().skip(start).limit(size).forEach(p -> out.onNext(item(p)));
-    out.onCompleted();
+  }
+
+  private static String position(QueryAnswer.Page p) {
+    return StateQuery.cursor(p.host(), p.key());
   }
 
   /**
-   * A page as URL Frontier's item: known, with its next date in seconds (0 = never), once fetched;
-   * discovered before.
+   * A page as URL Frontier's server answers it: a known item with its next date in seconds (0 =
+   * never), a page never fetched too, whose next date is when it goes; URL Frontier's CLI reads
+   * nothing else.
    */
   private static URLItem item(QueryAnswer.Page p) {
-    URLInfo info = info(p.key(), p.host(), p.metadata());
-    if (p.lastFetch() == 0 && p.status() == CrawlStatus.DISCOVERED) {
-      return URLItem.newBuilder()
-          .setDiscovered(DiscoveredURLItem.newBuilder().setInfo(info))
-          .build();
-    }
     long date = p.due() == java.lang.Long.MAX_VALUE ? 0 : Math.max(1, p.due() / 1_000);
     return URLItem.newBuilder()
-        .setKnown(KnownURLItem.newBuilder().setInfo(info).setRefetchableFromDate(date))
+        .setKnown(
+            KnownURLItem.newBuilder()
+                .setInfo(info(p.key(), p.host(), p.metadata()))
+                .setRefetchableFromDate(date))
         .build();
   }
 

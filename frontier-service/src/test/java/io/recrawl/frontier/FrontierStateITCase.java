@@ -143,7 +143,7 @@ class FrontierStateITCase {
       listed.add(it.next());
     }
     assertThat(listed)
-        .extracting(i -> i.hasKnown() ? i.getKnown().getInfo() : i.getDiscovered().getInfo())
+        .extracting(i -> i.getKnown().getInfo())
         .extracting(URLInfo::getUrl, URLInfo::getCrawlID, URLInfo::getKey)
         .containsExactlyInAnyOrder(
             org.assertj.core.groups.Tuple.tuple(
@@ -153,6 +153,41 @@ class FrontierStateITCase {
 
     assertThat(frontier.blocking().listCrawls(Local.getDefaultInstance()).getValuesList())
         .contains("DEFAULT", "other");
+  }
+
+  /** What URL Frontier's DumpURLs asks: a crawl whole, in one call of size Integer.MAX_VALUE. */
+  @Test
+  void listUrlsOfAnySizeGivesEveryUrlOnceInOrderAcrossTheJobsParts() throws Exception {
+    String crawl = "dump";
+    List<URLItem> items = new ArrayList<>();
+    for (int i = 0; i < 2_500; i++) {
+      items.add(FrontierClient.discovered(crawl, "http://dump-" + (i % 37) + ".example/" + i));
+    }
+    putAll(items);
+    List<String> all = listed(crawl, 0, Integer.MAX_VALUE);
+    assertThat(all).hasSize(2_500).doesNotHaveDuplicates();
+    assertThat(all)
+        .containsExactlyInAnyOrderElementsOf(
+            items.stream().map(u -> u.getDiscovered().getInfo().getUrl()).toList());
+    assertThat(listed(crawl, 1_200, Integer.MAX_VALUE)).isEqualTo(all.subList(1_200, 2_500));
+    assertThat(listed(crawl, 999, 1_002)).isEqualTo(all.subList(999, 2_001));
+  }
+
+  private static List<String> listed(String crawl, int start, int size) {
+    List<String> urls = new ArrayList<>();
+    for (Iterator<URLItem> it =
+            frontier
+                .blocking()
+                .listURLs(
+                    ListUrlParams.newBuilder()
+                        .setCrawlID(crawl)
+                        .setStart(start)
+                        .setSize(size)
+                        .build());
+        it.hasNext(); ) {
+      urls.add(it.next().getKnown().getInfo().getUrl());
+    }
+    return urls;
   }
 
   @Test
@@ -189,7 +224,12 @@ class FrontierStateITCase {
             .blocking()
             .getURLStatus(
                 URLStatusRequest.newBuilder().setUrl("http://status.example/new").build());
-    assertThat(fresh.hasDiscovered()).isTrue();
+    // As URL Frontier's server answers (its CLI reads only known items): a page never fetched is
+    // known, with the date it goes; the job's own metadata stays the job's.
+    assertThat(fresh.hasKnown()).isTrue();
+    assertThat(fresh.getKnown().getRefetchableFromDate()).isPositive();
+    assertThat(planned.getKnown().getInfo().getMetadataMap())
+        .doesNotContainKey(io.recrawl.wire.StatusEvent.REFETCH_AT_KEY);
 
     assertThatThrownBy(
             () ->

@@ -39,6 +39,9 @@ public final class QueryCodec {
       g.writeStringField("filter", q.filter());
     }
     g.writeBooleanField("ignore_case", q.ignoreCase());
+    if (q.after() != null) {
+      g.writeStringField("after", q.after());
+    }
   }
 
   /** Reads a query from a control message's fields; its host is keyed by {@code keys}. */
@@ -84,7 +87,8 @@ public final class QueryCodec {
           optionalBoolean(o, "include_inactive"),
           optionalLong(o, "until"),
           optionalText(o, "filter"),
-          optionalBoolean(o, "ignore_case"));
+          optionalBoolean(o, "ignore_case"),
+          optionalText(o, "after"));
     } catch (IllegalArgumentException e) {
       throw new Rejection(DeadLetterReason.BAD_QUERY, e.getMessage());
     }

@@ -20,6 +20,8 @@ package io.recrawl.wire;
  * @param filter {@link Op#COUNT_URLS} and {@link Op#LIST_URLS}: only URLs that contain it; null =
  *     all
  * @param ignoreCase whether the filter ignores case
+ * @param after {@link Op#LIST_URLS} by cursor: only pages after this position, {@link
+ *     #cursor(String, String)}, in the order of host key then page key; null = by {@code start}
  */
 public record StateQuery(
     String id,
@@ -33,7 +35,8 @@ public record StateQuery(
     boolean includeInactive,
     long until,
     String filter,
-    boolean ignoreCase) {
+    boolean ignoreCase,
+    String after) {
 
   /** The most results one answer lists. */
   public static final int MAX_RESULTS = 1_000;
@@ -90,30 +93,54 @@ public record StateQuery(
    * The status of one URL; its host is the URL's, which the reader keys ({@code ""} until then).
    */
   public static StateQuery urlStatus(String id, long time, String crawl, String url) {
-    return new StateQuery(id, Op.URL_STATUS, time, crawl, "", url, 0, 0, false, 0, null, false);
+    return new StateQuery(
+        id, Op.URL_STATUS, time, crawl, "", url, 0, 0, false, 0, null, false, null);
   }
 
   /** A query of {@code op} with no list, filter or block parameters. */
   public static StateQuery of(String id, Op op, long time, String crawl, String host) {
-    return new StateQuery(id, op, time, crawl, host, null, 0, 0, false, 0, null, false);
+    return new StateQuery(id, op, time, crawl, host, null, 0, 0, false, 0, null, false, null);
   }
 
   /** This query listing {@code size} results from {@code start}. */
   public StateQuery listing(long from, long count, boolean inactiveToo) {
     return new StateQuery(
-        id, op, time, crawl, host, url, from, count, inactiveToo, until, filter, ignoreCase);
+        id, op, time, crawl, host, url, from, count, inactiveToo, until, filter, ignoreCase, after);
   }
 
   /** This query of the URLs that contain {@code text} (null = all). */
   public StateQuery filtered(String text, boolean anyCase) {
     return new StateQuery(
-        id, op, time, crawl, host, url, start, size, includeInactive, until, text, anyCase);
+        id, op, time, crawl, host, url, start, size, includeInactive, until, text, anyCase, after);
   }
 
   /** This query with {@link #until}. */
   public StateQuery until(long end) {
     return new StateQuery(
-        id, op, time, crawl, host, url, start, size, includeInactive, end, filter, ignoreCase);
+        id,
+        op,
+        time,
+        crawl,
+        host,
+        url,
+        start,
+        size,
+        includeInactive,
+        end,
+        filter,
+        ignoreCase,
+        after);
+  }
+
+  /** The position just after page {@code pageKey} of host {@code host}; ("", "") is the start. */
+  public static String cursor(String host, String pageKey) {
+    return host + '\n' + pageKey;
+  }
+
+  /** This list of URLs, {@code count} of them after {@code cursor} ({@link #cursor}). */
+  public StateQuery after(String position, long count) {
+    return new StateQuery(
+        id, op, time, crawl, host, url, 0, count, false, until, filter, ignoreCase, position);
   }
 
   /** Whether a URL passes the filter. */

@@ -26,7 +26,8 @@ class QueryCodecTest {
             true,
             0,
             "/a",
-            true);
+            true,
+            null);
     ControlMessage m = codec.parse(ControlMessageCodec.toJson(ControlMessage.query(q)), 0).value();
     assertThat(m.kind()).isEqualTo(ControlMessage.Kind.QUERY);
     assertThat(m.time()).isEqualTo(1_000);
@@ -95,6 +96,7 @@ class QueryCodecTest {
         q.includeInactive(),
         q.until(),
         q.filter(),
-        q.ignoreCase());
+        q.ignoreCase(),
+        q.after());
   }
 }

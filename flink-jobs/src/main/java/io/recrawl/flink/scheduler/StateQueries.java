@@ -133,8 +133,15 @@ final class StateQueries {
             keys.getKeys(SchedulerState.hostDescriptor().getName(), VoidNamespace.INSTANCE)) {
           hosts = all.collect(Collectors.toList());
         }
+        boolean byCursor = q.op() == StateQuery.Op.LIST_URLS && q.after() != null;
+        if (byCursor) {
+          hosts = fromCursorOn(hosts, q.after());
+        }
         for (String host : hosts) {
           visit(host, q, t, now, lambda0);
+          if (byCursor && !t.wantsPages()) {
+            break; // the rest comes after this page's last
+          }
         }
       }
       answer = t.answer();
@@ -142,6 +149,12 @@ final class StateQueries {
       answer = failed(q, now, failure.toString());
     }
     side.output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(answer));
+  }
+
+  /** The hosts in key order, from the cursor's host on. */
+  private static List<String> fromCursorOn(List<String> hosts, String cursor) {
+    String from = cursor.substring(0, Math.max(0, cursor.indexOf('\n')));
+    return new TreeSet<>(hosts).tailSet(from, true).stream().toList();
   }
 
   /** Adds one host's pages to the tally, or applies the change to them. */
@@ -204,7 +217,8 @@ final class StateQueries {
                   side);
       case LIST_URLS -> {
         t.count += matching.size();
-        for (String key : matching) {
+        List<String> listed = q.after() == null ? matching : afterCursor(host, matching, q.after());
+        for (String key : listed) {
           if (!t.wantsPages()) {
             break;
           }
@@ -235,6 +249,15 @@ final class StateQueries {
       }
       default -> throw new IllegalStateException("unhandled query " + q.op());
     }
+  }
+
+  /** The host's page keys in key order, those after the cursor's position only. */
+  private static List<String> afterCursor(String host, List<String> keys, String cursor) {
+    int nl = cursor.indexOf('\n');
+    String cursorHost = cursor.substring(0, Math.max(0, nl));
+    String cursorKey = nl < 0 ? "" : cursor.substring(nl + 1);
+    TreeSet<String> sorted = new TreeSet<>(keys);
+    return (host.equals(cursorHost) ? sorted.tailSet(cursorKey, false) : sorted).stream().toList();
   }
 
   /**

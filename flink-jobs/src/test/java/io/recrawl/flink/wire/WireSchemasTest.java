@@ -188,7 +188,8 @@ class WireSchemasTest {
                     true,
                     0,
                     "/x",
-                    true)))) {
+                    true,
+                    "a.org\nhttp://a.org/1")))) {
       assertThat(errors(schema, ControlMessageCodec.toJson(m))).as(m.toString()).isEmpty();
     }
     for (String json :
