@@ -172,10 +172,11 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       out.onCompleted();
       return;
     }
+    // As URL Frontier's service reads it: neither a crawl ID nor AnyCrawlID is any crawl.
     String crawl =
-        request.getItemCase() == GetParams.ItemCase.ANYCRAWLID
-            ? null
-            : PageKeys.crawlOrDefault(request.getCrawlID());
+        request.getItemCase() == GetParams.ItemCase.CRAWLID
+            ? PageKeys.crawlOrDefault(request.getCrawlID())
+            : null;
     int delaySeconds =
         request.getDelayRequestable() > 0
             ? request.getDelayRequestable()
@@ -361,35 +362,62 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
                 .build());
   }
 
+  /**
+   * Host keys with pages of the crawl, in key order, {@code start} and {@code size} of any size:
+   * the job is asked at most {@link StateQuery#MAX_RESULTS} at a time after the last key listed.
+   */
   @Override
   public void listQueues(Pagination request, StreamObserver<QueueList> out) {
     String crawl = PageKeys.crawlOrDefault(request.getCrawlID());
-    int start = request.getStart();
-    int size = request.getSize() == 0 ? DEFAULT_PAGE : request.getSize();
-    StateQuery q;
-    try {
-      q =
+    long skip = request.getStart();
+    long left = request.getSize() == 0 ? DEFAULT_PAGE : request.getSize();
+    List<String> page = new ArrayList<>();
+    long total = 0;
+    String cursor = "";
+    while (true) {
+      StateQuery q =
           query(StateQuery.Op.LIST_HOSTS, crawl, null)
-              .listing(start, size, request.getIncludeInactive());
-    } catch (IllegalArgumentException tooFar) {
-      out.onError(Status.INVALID_ARGUMENT.withDescription(tooFar.getMessage()).asException());
-      return;
+              .listing(0, 0, request.getIncludeInactive())
+              .after(cursor, StateQuery.MAX_RESULTS);
+      List<QueryAnswer> answers = ask(out, q);
+      if (answers == null) {
+        return;
+      }
+      total = sum(answers, QueryAnswer::count);
+      String bound = null;
+      TreeSet<String> names = new TreeSet<>();
+      for (QueryAnswer a : answers) {
+        names.addAll(a.names());
+        if (a.names().size() >= StateQuery.MAX_RESULTS) {
+          String last = a.names().get(a.names().size() - 1);
+          bound = bound == null || last.compareTo(bound) < 0 ? last : bound;
+        }
+      }
+      for (String name : bound == null ? names : names.headSet(bound, true)) {
+        if (left == 0) {
+          break;
+        }
+        cursor = name;
+        if (skip > 0) {
+          skip--;
+        } else {
+          page.add(name);
+          left--;
+        }
+      }
+      if (bound == null || left == 0) {
+        break;
+      }
     }
-    ask(
-        out,
-        q,
-        answers -> {
-          TreeSet<String> all = new TreeSet<>();
-          answers.forEach(a -> all.addAll(a.names()));
-          List<String> page = all.stream().skip(start).limit(size).toList();
-          return QueueList.newBuilder()
-              .addAllValues(page)
-              .setTotal(sum(answers, QueryAnswer::count))
-              .setStart(start)
-              .setSize(page.size())
-              .setCrawlID(crawl)
-              .build();
-        });
+    out.onNext(
+        QueueList.newBuilder()
+            .addAllValues(page)
+            .setTotal(total)
+            .setStart(request.getStart())
+            .setSize(page.size())
+            .setCrawlID(crawl)
+            .build());
+    out.onCompleted();
   }
 
   @Override

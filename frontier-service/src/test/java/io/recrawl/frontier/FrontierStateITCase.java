@@ -155,6 +155,18 @@ class FrontierStateITCase {
         .contains("DEFAULT", "other");
   }
 
+  /** URL Frontier's service reads a GetURLs with neither crawlID nor AnyCrawlID as any crawl. */
+  @Test
+  void aGetUrlsWithoutACrawlIdHandsOutEveryCrawlsUrls() throws Exception {
+    putAll(List.of(FrontierClient.discovered("elsewhere", "http://unset-crawl.example/p")));
+    List<String> got = new ArrayList<>();
+    long end = System.currentTimeMillis() + 20_000;
+    while (!got.contains("http://unset-crawl.example/p") && System.currentTimeMillis() < end) {
+      client.get(GetParams.newBuilder().build()).forEach(u -> got.add(u.getUrl()));
+    }
+    assertThat(got).contains("http://unset-crawl.example/p");
+  }
+
   /** What URL Frontier's DumpURLs asks: a crawl whole, in one call of size Integer.MAX_VALUE. */
   @Test
   void listUrlsOfAnySizeGivesEveryUrlOnceInOrderAcrossTheJobsParts() throws Exception {
@@ -171,6 +183,39 @@ class FrontierStateITCase {
             items.stream().map(u -> u.getDiscovered().getInfo().getUrl()).toList());
     assertThat(listed(crawl, 1_200, Integer.MAX_VALUE)).isEqualTo(all.subList(1_200, 2_500));
     assertThat(listed(crawl, 999, 1_002)).isEqualTo(all.subList(999, 2_001));
+  }
+
+  /** What URL Frontier's DumpURLs -t N asks: the queues, a page of them at a time. */
+  @Test
+  void listQueuesOfAnySizeGivesEveryQueueOnceInKeyOrder() throws Exception {
+    String crawl = "queues";
+    List<URLItem> items = new ArrayList<>();
+    for (int i = 0; i < 1_100; i++) {
+      items.add(FrontierClient.discovered(crawl, "http://q" + i + ".example/"));
+    }
+    putAll(items);
+    QueueList all =
+        frontier
+            .blocking()
+            .listQueues(
+                Pagination.newBuilder()
+                    .setCrawlID(crawl)
+                    .setIncludeInactive(true)
+                    .setSize(Integer.MAX_VALUE)
+                    .build());
+    assertThat(all.getValuesList()).hasSize(1_100).isSorted().doesNotHaveDuplicates();
+    assertThat(all.getTotal()).isEqualTo(1_100);
+    QueueList tail =
+        frontier
+            .blocking()
+            .listQueues(
+                Pagination.newBuilder()
+                    .setCrawlID(crawl)
+                    .setIncludeInactive(true)
+                    .setStart(1_000)
+                    .setSize(500)
+                    .build());
+    assertThat(tail.getValuesList()).isEqualTo(all.getValuesList().subList(1_000, 1_100));
   }
 
   private static List<String> listed(String crawl, int start, int size) {

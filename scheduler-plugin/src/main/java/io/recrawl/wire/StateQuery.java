@@ -20,8 +20,9 @@ package io.recrawl.wire;
  * @param filter {@link Op#COUNT_URLS} and {@link Op#LIST_URLS}: only URLs that contain it; null =
  *     all
  * @param ignoreCase whether the filter ignores case
- * @param after {@link Op#LIST_URLS} by cursor: only pages after this position, {@link
- *     #cursor(String, String)}, in the order of host key then page key; null = by {@code start}
+ * @param after lists by cursor, {@code start} 0: {@link Op#LIST_URLS}, only pages after this
+ *     position ({@link #cursor(String, String)}), in the order of host key then page key; {@link
+ *     Op#LIST_HOSTS}, only host keys after this one; null = by {@code start}
  */
 public record StateQuery(
     String id,
@@ -137,10 +138,22 @@ public record StateQuery(
     return host + '\n' + pageKey;
   }
 
-  /** This list of URLs, {@code count} of them after {@code cursor} ({@link #cursor}). */
+  /** This list, {@code count} results after {@code position} (see {@link #after()}). */
   public StateQuery after(String position, long count) {
     return new StateQuery(
-        id, op, time, crawl, host, url, 0, count, false, until, filter, ignoreCase, position);
+        id,
+        op,
+        time,
+        crawl,
+        host,
+        url,
+        0,
+        count,
+        includeInactive,
+        until,
+        filter,
+        ignoreCase,
+        position);
   }
 
   /** Whether a URL passes the filter. */

@@ -335,6 +335,9 @@ final class StateQueries {
 
     void addHost(String host) {
       hostsListed++;
+      if (q.after() != null && host.compareTo(q.after()) <= 0) {
+        return; // listed by an earlier page
+      }
       names.add(host);
       if (names.size() > room()) {
         names.pollLast(); // keeps the first in key order
