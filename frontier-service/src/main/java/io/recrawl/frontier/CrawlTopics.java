@@ -54,7 +54,7 @@ final class CrawlTopics implements AutoCloseable {
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
-                ProducerConfig.LINGER_MS_CONFIG, "1"),
+                ProducerConfig.LINGER_MS_CONFIG, "20"),
             new StringSerializer(),
             new StringSerializer());
     KafkaConsumer<String, String> consumer =
