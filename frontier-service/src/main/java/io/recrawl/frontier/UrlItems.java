@@ -37,7 +37,8 @@ final class UrlItems {
   /**
    * The item as a status event at {@code now}, epoch ms, in its crawl (the event's URL is the page
    * key, see {@link PageKeys}); the codec checks it. In the {@code client} mode a known item's
-   * refetch date travels as {@link StatusEvent#REFETCH_AT_KEY}, which the job keeps.
+   * refetch date travels as {@link StatusEvent#REFETCH_AT_KEY}, which the job keeps, and only a
+   * date of 0 makes a page ERROR.
    */
   static StatusEvent toEvent(URLItem item, long now, FrontierSettings.RefetchMode mode) {
     URLInfo info = info(item);
@@ -53,6 +54,11 @@ final class UrlItems {
             : refetchFrom == 0 ? CrawlStatus.ERROR : fetchStatus(md);
     if (mode == FrontierSettings.RefetchMode.CLIENT && refetchFrom > 0) {
       md.put(StatusEvent.REFETCH_AT_KEY, List.of(Long.toString(refetchFrom * 1_000)));
+      if (status == CrawlStatus.ERROR) {
+        // The client's date decides here: a 404 it wants again at a date is not gone (ERROR is
+        // the job's "never"), or the job would report it gone and release it at the date.
+        status = CrawlStatus.FETCHED;
+      }
     }
     return new StatusEvent(
         PageKeys.of(crawl(item), info.getUrl()), "", status, now, md, null, null, null);

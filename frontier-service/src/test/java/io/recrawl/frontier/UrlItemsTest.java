@@ -85,4 +85,18 @@ class UrlItemsTest {
     assertThat(UrlItems.toEvent(FrontierClient.discovered("http://a.example/"), 5, VALUE).url())
         .isEqualTo("http://a.example/");
   }
+
+  @Test
+  void inTheClientModeOnlyADateOfZeroMakesAPageGone() {
+    long in1Minute = System.currentTimeMillis() / 1_000 + 60;
+    URLItem notFound =
+        FrontierClient.known("http://a.example/404", in1Minute, Map.of("fetch.statusCode", "404"));
+    StatusEvent client = UrlItems.toEvent(notFound, 5, CLIENT);
+    assertThat(client.status()).isNotEqualTo(CrawlStatus.ERROR);
+    assertThat(client.metadata())
+        .containsEntry(StatusEvent.REFETCH_AT_KEY, List.of(Long.toString(in1Minute * 1_000)));
+    assertThat(UrlItems.toEvent(notFound, 5, VALUE).status()).isEqualTo(CrawlStatus.ERROR);
+    URLItem never = FrontierClient.known("http://a.example/gone", 0, Map.of());
+    assertThat(UrlItems.toEvent(never, 5, CLIENT).status()).isEqualTo(CrawlStatus.ERROR);
+  }
 }
