@@ -194,28 +194,23 @@ class FrontierStateITCase {
       items.add(FrontierClient.discovered(crawl, "http://q" + i + ".example/"));
     }
     putAll(items);
-    QueueList all =
-        frontier
-            .blocking()
-            .listQueues(
-                Pagination.newBuilder()
-                    .setCrawlID(crawl)
-                    .setIncludeInactive(true)
-                    .setSize(Integer.MAX_VALUE)
-                    .build());
+    QueueList all = queues(crawl, 0, Integer.MAX_VALUE);
     assertThat(all.getValuesList()).hasSize(1_100).isSorted().doesNotHaveDuplicates();
     assertThat(all.getTotal()).isEqualTo(1_100);
-    QueueList tail =
-        frontier
-            .blocking()
-            .listQueues(
-                Pagination.newBuilder()
-                    .setCrawlID(crawl)
-                    .setIncludeInactive(true)
-                    .setStart(1_000)
-                    .setSize(500)
-                    .build());
+    QueueList tail = queues(crawl, 1_000, 500);
     assertThat(tail.getValuesList()).isEqualTo(all.getValuesList().subList(1_000, 1_100));
+  }
+
+  private static QueueList queues(String crawl, int start, int size) {
+    return frontier
+        .blocking()
+        .listQueues(
+            Pagination.newBuilder()
+                .setCrawlID(crawl)
+                .setIncludeInactive(true)
+                .setStart(start)
+                .setSize(size)
+                .build());
   }
 
   private static List<String> listed(String crawl, int start, int size) {

@@ -74,14 +74,7 @@ class FrontierStopsITCase {
     }
     assertThat(first.interrupt()).contains("stopped with a savepoint");
 
-    Child second = Child.start(tmp, "second", dir, grpc, kafka);
-    assertThat(second.awaitLog(l -> l.contains("serving URL Frontier")))
-        .contains("resuming from savepoint");
-    try (Client c = new Client(grpc)) {
-      c.awaitCount("", 6);
-      handedOut.addAll(c.drain());
-      c.assertWhole(handedOut);
-    }
+    Child second = resumed("second", "resuming from savepoint", dir, grpc, kafka, handedOut);
     // A checkpoint of the resumed job, then a crash.
     Path checkpoints = dir.resolve("job").resolve("checkpoints");
     long end = System.currentTimeMillis() + 60_000;
@@ -91,25 +84,23 @@ class FrontierStopsITCase {
     }
     second.kill();
 
-    Child third = Child.start(tmp, "third", dir, grpc, kafka);
-    assertThat(third.awaitLog(l -> l.contains("serving URL Frontier")))
-        .contains("resuming from checkpoint");
-    try (Client c = new Client(grpc)) {
-      c.awaitCount("", 6);
-      handedOut.addAll(c.drain());
-      c.assertWhole(handedOut);
-    }
+    Child third = resumed("third", "resuming from checkpoint", dir, grpc, kafka, handedOut);
     assertThat(third.terminate()).contains("stopped with a savepoint");
 
-    Child fourth = Child.start(tmp, "fourth", dir, grpc, kafka);
-    assertThat(fourth.awaitLog(l -> l.contains("serving URL Frontier")))
-        .contains("resuming from savepoint");
+    resumed("fourth", "resuming from savepoint", dir, grpc, kafka, handedOut).terminate();
+  }
+
+  /** Starts the frontier again, checks what it says it restored, and that the whole is there. */
+  private Child resumed(
+      String name, String says, Path dir, int grpc, int kafka, List<URLInfo> handedOut)
+      throws Exception {
+    Child child = Child.start(tmp, name, dir, grpc, kafka);
+    assertThat(child.awaitLog(l -> l.contains("serving URL Frontier"))).contains(says);
     try (Client c = new Client(grpc)) {
-      c.awaitCount("", 6);
       handedOut.addAll(c.drain());
       c.assertWhole(handedOut);
     }
-    fourth.terminate();
+    return child;
   }
 
   /** A gRPC client of the child's service. */
