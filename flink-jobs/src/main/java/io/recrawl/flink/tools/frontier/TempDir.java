@@ -1,11 +1,12 @@
 package io.recrawl.flink.tools.frontier;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /** The state tools' temporary directories: made under a chosen parent, deleted whole. */
 public final class TempDir {
@@ -19,18 +20,38 @@ public final class TempDir {
         : Files.createTempDirectory(Files.createDirectories(parent), prefix);
   }
 
-  /** Deletes {@code dir} and everything under it. */
+  /**
+   * Deletes {@code dir} and everything under it. An entry that vanishes during the walk is already
+   * deleted: Flink's shuffle environment removes its own directory under an import's spill while
+   * its local cluster shuts down.
+   */
   public static void delete(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(TempDir::deleteOne);
-    }
-  }
+    Files.walkFileTree(
+        dir,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Files.deleteIfExists(file);
+            return FileVisitResult.CONTINUE;
+          }
 
-  private static void deleteOne(Path p) {
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+            if (e instanceof NoSuchFileException) {
+              return FileVisitResult.CONTINUE;
+            }
+            throw e;
+          }
+
+          @Override
+          public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+            if (e != null && !(e instanceof NoSuchFileException)) {
+              throw e;
+            }
+            Files.deleteIfExists(d);
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 }
