@@ -135,6 +135,7 @@ public final class RecrawlJob {
         !"none".equals(config.get(RecrawlOptions.DECISIONS_TYPE)),
         ControlSources.carriesEventTime(config),
         config.partitionMode().configName(),
-        config.get(RecrawlOptions.QUARANTINE_MAX_HOSTS));
+        config.get(RecrawlOptions.QUARANTINE_MAX_HOSTS),
+        config.get(RecrawlOptions.WATERMARK_OUT_OF_ORDERNESS_MS));
   }
 }

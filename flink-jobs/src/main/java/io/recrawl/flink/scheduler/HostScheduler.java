@@ -51,7 +51,15 @@ public final class HostScheduler {
       double initialGlobalLambda,
       boolean decisionLog) {
     return schedule(
-        statusesByHost, control, engineSettings, initialGlobalLambda, decisionLog, true, null, 0);
+        statusesByHost,
+        control,
+        engineSettings,
+        initialGlobalLambda,
+        decisionLog,
+        true,
+        null,
+        0,
+        0);
   }
 
   /**
@@ -61,7 +69,9 @@ public final class HostScheduler {
    * recrawl.partition.mode}, which computed the keys) is kept with the state, and a restore under
    * another one is refused; null = not checked. Each subtask quarantines up to {@code
    * quarantineMaxHosts} hosts whose state cannot be read or whose wake-up throws, instead of
-   * failing (the job's {@code recrawl.quarantine.max-hosts}; 0 = fail-fast).
+   * failing (the job's {@code recrawl.quarantine.max-hosts}; 0 = fail-fast). {@code
+   * statusLatenessMs} is the status source's out-of-orderness: event time lags that far behind the
+   * statuses read, and a front end's query is answered once it is that close.
    */
   public static SingleOutputStreamOperator<CrawlRequest> schedule(
       KeyedStream<StatusEvent, String> statusesByHost,
@@ -71,7 +81,8 @@ public final class HostScheduler {
       boolean decisionLog,
       boolean controlCarriesTime,
       String partitionMode,
-      long quarantineMaxHosts) {
+      long quarantineMaxHosts,
+      long statusLatenessMs) {
     // The operator registers the broadcast state itself: the control stream is only broadcast here.
     return statusesByHost
         .connect(control.broadcast())
@@ -82,7 +93,8 @@ public final class HostScheduler {
                 new HostSchedulerFunction(engineSettings, initialGlobalLambda, decisionLog)
                     .keyedBy(partitionMode)
                     .quarantining(quarantineMaxHosts),
-                controlCarriesTime))
+                controlCarriesTime,
+                statusLatenessMs))
         .uid(SchedulerState.OPERATOR_UID)
         .name("host-scheduler");
   }

@@ -439,6 +439,11 @@ public class HostSchedulerFunction
     return store.begin(host);
   }
 
+  /** The event time of the latest request this subtask released since it started. */
+  long latestRelease() {
+    return applier.latestRelease();
+  }
+
   /** The engine, for read-only questions. */
   HostEngine engine() {
     return engine;

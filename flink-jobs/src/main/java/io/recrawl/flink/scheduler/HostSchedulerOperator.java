@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  *       record that cannot be read there fails the restore, or is quarantined (see {@code
  *       Quarantine}).
  *   <li>Front-end queries ({@code query} control messages) do not reach the function: {@link
- *       StateQueries} answers them once event time has passed them, with the keyed state this
- *       operator can walk and switch to.
+ *       StateQueries} answers them once the status input has been read past them, with the keyed
+ *       state this operator can walk and switch to.
  *   <li>Optionally (bounded replays, see {@code ControlSources#eventTimeFromStatusOnly}) event time
  *       is the status input's alone: the control input's watermarks are ignored. Its messages
  *       arrive at an instant that depends on the machine's speed, and so would its watermark.
@@ -61,6 +61,7 @@ public final class HostSchedulerOperator
   private static final String TIMERS = "user-timers";
 
   private final boolean controlCarriesTime;
+  private final long statusLatenessMs;
   private transient boolean restored;
 
   /**
@@ -93,8 +94,18 @@ public final class HostSchedulerOperator
    *     replays)
    */
   public HostSchedulerOperator(HostSchedulerFunction function, boolean controlCarriesTime) {
+    this(function, controlCarriesTime, 0);
+  }
+
+  /**
+   * @param statusLatenessMs how far event time lags behind the status events read (the status
+   *     source's out-of-orderness): a query is answered once event time is this close to it
+   */
+  public HostSchedulerOperator(
+      HostSchedulerFunction function, boolean controlCarriesTime, long statusLatenessMs) {
     super(function, SchedulerState.broadcastDescriptors());
     this.controlCarriesTime = controlCarriesTime;
+    this.statusLatenessMs = statusLatenessMs;
   }
 
   private HostSchedulerFunction scheduler() {
@@ -184,7 +195,8 @@ public final class HostSchedulerOperator
             side,
             getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
             getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
-            getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks());
+            getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks(),
+            statusLatenessMs);
   }
 
   @Override

@@ -23,6 +23,9 @@ final class OutcomeApplier {
   private final SubtaskDemand demand;
   private final boolean decisionLog;
 
+  /** The event time of the latest request released, of this subtask since it started. */
+  private long latestRelease = Long.MIN_VALUE;
+
   OutcomeApplier(SchedulerMetrics metrics, SubtaskDemand demand, boolean decisionLog) {
     this.metrics = metrics;
     this.demand = demand;
@@ -45,6 +48,7 @@ final class OutcomeApplier {
     for (int i = 0; i < requests.size(); i++) {
       CrawlRequest request = requests.get(i);
       out.collect(request);
+      latestRelease = Math.max(latestRelease, request.time());
       if (decisionLog) {
         side.output(
             SchedulerOutputs.DECISIONS,
@@ -58,6 +62,11 @@ final class OutcomeApplier {
     if (o.wakeMoved()) {
       moveTimer(timers, o.wakeBefore(), o.wakeAfter(), fired);
     }
+  }
+
+  /** The event time of the latest request released since this subtask started. */
+  long latestRelease() {
+    return latestRelease;
   }
 
   private static void moveTimer(TimerService timers, long before, long after, long fired) {

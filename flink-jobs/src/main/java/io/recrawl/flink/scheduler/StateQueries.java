@@ -22,11 +22,13 @@ import org.apache.flink.util.Collector;
 
 /**
  * Answers a front end's {@link StateQuery}s (the URL Frontier service's) from this subtask's keyed
- * state. A query waits until event time has passed its time, so that every status sent before it
- * has been applied; then the subtask that owns the host answers a query of one host, and every
- * subtask answers a query of all hosts for its own. Changes (deletions, blocks) run as engine calls
- * like any status event's. Waiting queries live in memory only: after a restart the asker times out
- * and asks again.
+ * state. A query waits until the status input has been read past its time, so that every status
+ * sent before it has been applied: until event time is within the status source's out-of-orderness
+ * of it (a watermark that far behind the query means every partition has delivered a later status,
+ * or is idle). Then the subtask that owns the host answers a query of one host, and every subtask
+ * answers a query of all hosts for its own. Changes (deletions, blocks) run as engine calls like
+ * any status event's. Waiting queries live in memory only: after a restart the asker times out and
+ * asks again.
  */
 final class StateQueries {
 
@@ -38,6 +40,7 @@ final class StateQueries {
   private final int subtask;
   private final int parallelism;
   private final int maxParallelism;
+  private final long statusLateness;
   private final List<StateQuery> waiting = new ArrayList<>();
 
   /** The most queries that wait for event time; beyond, a query is answered with an error. */
@@ -47,6 +50,7 @@ final class StateQueries {
    * @param requests where the requests of a change go (a change releases none today: the host's
    *     wake-up does)
    * @param side where answers go ({@link SchedulerOutputs#ANSWERS})
+   * @param statusLateness how far event time lags behind the statuses read, ms
    */
   StateQueries(
       HostSchedulerFunction scheduler,
@@ -56,7 +60,8 @@ final class StateQueries {
       SideOutput side,
       int subtask,
       int parallelism,
-      int maxParallelism) {
+      int maxParallelism,
+      long statusLateness) {
     this.scheduler = scheduler;
     this.keys = keys;
     this.timers = timers;
@@ -65,14 +70,15 @@ final class StateQueries {
     this.subtask = subtask;
     this.parallelism = parallelism;
     this.maxParallelism = maxParallelism;
+    this.statusLateness = statusLateness;
   }
 
   /**
-   * A query arrived; it is answered at once if event time has passed it. While {@link #MAX_WAITING}
-   * wait (event time stands still), a new one is answered with an error instead.
+   * A query arrived; it is answered at once if the statuses have been read past it. While {@link
+   * #MAX_WAITING} wait (event time stands still), a new one is answered with an error instead.
    */
   void add(StateQuery q, long watermark, double lambda0) {
-    if (waiting.size() >= MAX_WAITING && q.time() > watermark) {
+    if (waiting.size() >= MAX_WAITING && !due(q, watermark)) {
       if (mine(q)) {
         side.output(
             SchedulerOutputs.ANSWERS,
@@ -104,18 +110,24 @@ final class StateQueries {
     return !waiting.isEmpty();
   }
 
-  /** Answers, in arrival order, every waiting query that event time has passed. */
+  /** Whether every status sent before {@code q} has been read at event time {@code watermark}. */
+  private boolean due(StateQuery q, long watermark) {
+    return q.time() - statusLateness <= watermark;
+  }
+
+  /** Answers, in arrival order, every waiting query whose statuses have all been read. */
   void answerUpTo(long watermark, double lambda0) {
     for (Iterator<StateQuery> it = waiting.iterator(); it.hasNext(); ) {
       StateQuery q = it.next();
-      if (q.time() <= watermark) {
+      if (due(q, watermark)) {
         it.remove();
-        answer(q, Math.max(q.time(), watermark), lambda0);
+        answer(q, watermark, lambda0);
       }
     }
   }
 
-  private void answer(StateQuery q, long now, double lambda0) {
+  private void answer(StateQuery q, long watermark, double lambda0) {
+    long now = Math.max(q.time(), watermark);
     if (!mine(q)) {
       return; // its owner answers
     }
@@ -125,7 +137,7 @@ final class StateQueries {
     QueryAnswer answer;
     try {
       if (oneHost) {
-        visit(q.host(), q, t, now, lambda0);
+        visit(q.host(), q, t, now, watermark, lambda0);
       } else {
         scheduler.flushHostRecords(); // the key walk reads RocksDB
         List<String> hosts;
@@ -138,7 +150,7 @@ final class StateQueries {
           hosts = fromCursorOn(hosts, q.after());
         }
         for (String host : hosts) {
-          visit(host, q, t, now, lambda0);
+          visit(host, q, t, now, watermark, lambda0);
           if (byCursor && !t.wantsPages()) {
             break; // the rest comes after this page's last
           }
@@ -157,19 +169,23 @@ final class StateQueries {
     return new TreeSet<>(hosts).tailSet(from, true).stream().toList();
   }
 
-  /** Adds one host's pages to the tally, or applies the change to them. */
-  private void visit(String host, StateQuery q, Tally t, long now, double lambda0) {
+  /**
+   * Adds one host's pages to the tally, or applies the change to them. A change runs on the host's
+   * clock as a status event would (ahead of event time, never past the host's pending wake-up).
+   */
+  private void visit(String host, StateQuery q, Tally t, long now, long watermark, double lambda0) {
     keys.setCurrentKey(host);
     FlinkHostStore store = scheduler.read(host);
     HostState h = store.host();
     if (h == null) {
       return;
     }
+    long clock = HostSchedulerFunction.statusClock(now, watermark, h);
     switch (q.op()) {
       case BLOCK_HOST -> {
         scheduler.changeHost(
             host,
-            now,
+            clock,
             lambda0,
             (engine, s, ctx, o) -> {
               engine.blockUntil(s, q.until(), ctx, o);
@@ -209,7 +225,7 @@ final class StateQueries {
           t.count +=
               scheduler.changeHost(
                   host,
-                  now,
+                  clock,
                   lambda0,
                   (engine, s, ctx, o) -> engine.removePages(s, matching, ctx, o),
                   timers,
@@ -344,15 +360,21 @@ final class StateQueries {
       }
     }
 
-    /** Count: the crawls (crawl lists), the hosts listed (host lists), else pages. */
+    /**
+     * Count: the crawls (crawl lists), the hosts listed (host lists), else pages. As of the query's
+     * time, or the latest release if later: a status read ahead of event time may have released a
+     * request stamped after the query, and a front end dropping what was released before a deletion
+     * must drop that one too.
+     */
     QueryAnswer answer() {
+      long asOf = Math.max(now, scheduler.latestRelease());
       return switch (q.op()) {
         case LIST_CRAWLS ->
             new QueryAnswer(
                 q.id(),
                 part,
                 parts,
-                now,
+                asOf,
                 crawls.size(),
                 0,
                 0,
@@ -365,7 +387,7 @@ final class StateQueries {
                 q.id(),
                 part,
                 parts,
-                now,
+                asOf,
                 hostsListed,
                 inFlight,
                 hosts,
@@ -375,7 +397,7 @@ final class StateQueries {
                 null);
         default ->
             new QueryAnswer(
-                q.id(), part, parts, now, count, inFlight, hosts, null, pages, cut, null);
+                q.id(), part, parts, asOf, count, inFlight, hosts, null, pages, cut, null);
       };
     }
   }

@@ -62,17 +62,30 @@ final class SchedulerHarness implements AutoCloseable {
    */
   SchedulerHarness(HostSchedulerFunction fn, OperatorSubtaskState restoreFrom, boolean ours)
       throws Exception {
+    this(
+        fn,
+        restoreFrom,
+        ours
+            ? new HostSchedulerOperator(fn, true)
+            : new CoBroadcastWithKeyedOperator<>(fn, SchedulerState.broadcastDescriptors()));
+  }
+
+  /** The operator of a job whose status source has {@code outOfOrdernessMs}. */
+  static SchedulerHarness withStatusLateness(Map<String, ?> settings, long outOfOrdernessMs)
+      throws Exception {
+    HostSchedulerFunction fn = new HostSchedulerFunction(settings, 0.0, true);
+    return new SchedulerHarness(fn, null, new HostSchedulerOperator(fn, true, outOfOrdernessMs));
+  }
+
+  private SchedulerHarness(
+      HostSchedulerFunction fn,
+      OperatorSubtaskState restoreFrom,
+      CoBroadcastWithKeyedOperator<String, StatusEvent, ControlMessage, CrawlRequest> operator)
+      throws Exception {
     this.fn = fn;
     h =
         new KeyedBroadcastOperatorTestHarness<>(
-            ours
-                ? new HostSchedulerOperator(fn, true)
-                : new CoBroadcastWithKeyedOperator<>(fn, SchedulerState.broadcastDescriptors()),
-            (KeySelector<StatusEvent, String>) StatusEvent::host,
-            Types.STRING,
-            1,
-            1,
-            0);
+            operator, (KeySelector<StatusEvent, String>) StatusEvent::host, Types.STRING, 1, 1, 0);
     h.setStateBackend(new EmbeddedRocksDBStateBackend());
     if (restoreFrom != null) {
       h.initializeState(restoreFrom);

@@ -57,6 +57,64 @@ class StateQueriesTest {
   }
 
   @Test
+  void behindAnOutOfOrderSourceAQueryIsAnsweredOnceTheStatusesAreReadPastIt() throws Exception {
+    // A minute of out-of-orderness: event time runs a minute behind the statuses read.
+    try (SchedulerHarness s = SchedulerHarness.withStatusLateness(settings(), MIN)) {
+      s.status("http://a.example/1", CrawlStatus.DISCOVERED, T0);
+      ask(s, StateQuery.Op.STATS, null, "a.example", T0 + MIN);
+      s.status("http://a.example/2", CrawlStatus.DISCOVERED, T0 + MIN - 1); // sent before it
+      s.advance(T0 - 1); // the newest status read is at T0 + MIN - 1: not past the query
+      assertThat(answers(s)).isEmpty();
+      s.advance(T0); // a status past the query was read
+      assertThat(answers(s))
+          .singleElement()
+          .satisfies(
+              a -> {
+                assertThat(a.count()).isEqualTo(2);
+                assertThat(a.asOf()).isEqualTo(T0 + MIN);
+              });
+    }
+  }
+
+  @Test
+  void aDeletionAnsweredAheadOfEventTimeLeavesTheHostsOtherPagesOnSchedule() throws Exception {
+    try (SchedulerHarness s = SchedulerHarness.withStatusLateness(settings(), 10 * MIN)) {
+      s.status(event(PageKeys.of("news", "http://b.example/n"), T0));
+      s.status("http://b.example/d", CrawlStatus.DISCOVERED, T0);
+      s.advance(T0 - 1);
+      assertThat(s.newRequests()).isEmpty(); // b's wake-up waits at T0
+
+      ask(s, StateQuery.Op.DELETE_CRAWL, "news", null, T0 + 5 * MIN); // ahead of event time
+      assertThat(answers(s)).extracting(QueryAnswer::count).containsExactly(1L);
+      s.advance(T0 + MIN);
+      assertThat(s.newRequests())
+          .extracting(io.recrawl.wire.CrawlRequest::url)
+          .containsExactly("http://b.example/d");
+    }
+  }
+
+  @Test
+  void aDeletionHoldsAsOfEveryRequestReleasedBeforeItEvenOneStampedAfterTheQuery()
+      throws Exception {
+    try (SchedulerHarness s =
+        SchedulerHarness.withStatusLateness(settings("lease", "1 d"), 10 * MIN)) {
+      s.status("http://b.example/1", CrawlStatus.DISCOVERED, T0);
+      s.advance(T0 + 2 * MIN);
+      assertThat(s.newRequests()).hasSize(1); // b is known: its next page may go at once
+      s.status("http://b.example/2", CrawlStatus.DISCOVERED, T0 + 8 * MIN); // ahead of event time
+      List<io.recrawl.wire.CrawlRequest> out = s.newRequests();
+      assertThat(out)
+          .singleElement()
+          .satisfies(r -> assertThat(r.time()).isGreaterThan(T0 + 3 * MIN));
+
+      ask(s, StateQuery.Op.DELETE_CRAWL, "DEFAULT", null, T0 + 3 * MIN);
+      assertThat(answers(s))
+          .singleElement()
+          .satisfies(a -> assertThat(a.asOf()).isGreaterThanOrEqualTo(out.get(0).time()));
+    }
+  }
+
+  @Test
   void deletionsCountWhatTheyRemoveAndLeaveNoStateNorTimerBehind() throws Exception {
     try (SchedulerHarness s = new SchedulerHarness(settings())) {
       for (int i = 0; i < 3; i++) {
