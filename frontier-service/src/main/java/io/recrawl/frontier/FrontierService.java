@@ -42,6 +42,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -317,26 +318,32 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       out.onError(Status.INVALID_ARGUMENT.withDescription("DeleteQueue needs a key").asException());
       return;
     }
-    String crawl = PageKeys.crawlOrDefault(request.getCrawlID());
-    ask(
+    delete(
         out,
-        query(StateQuery.Op.DELETE_HOST, crawl, host(request.getKey())),
-        answers -> {
-          released.drop(crawl, host(request.getKey()), asOf(answers));
-          return Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build();
-        });
+        StateQuery.Op.DELETE_HOST,
+        PageKeys.crawlOrDefault(request.getCrawlID()),
+        host(request.getKey()));
   }
 
   @Override
   public void deleteCrawl(DeleteCrawlMessage request, StreamObserver<Long> out) {
-    String crawl = PageKeys.crawlOrDefault(request.getValue());
-    ask(
-        out,
-        query(StateQuery.Op.DELETE_CRAWL, crawl, null),
-        answers -> {
-          released.drop(crawl, null, asOf(answers));
-          return Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build();
-        });
+    delete(out, StateQuery.Op.DELETE_CRAWL, PageKeys.crawlOrDefault(request.getValue()), null);
+  }
+
+  /**
+   * A deletion: the outbox drops the queue's URLs at once and every release of them until the job
+   * answers, even after the client stopped waiting (a deletion the job applies late), then what the
+   * job released before it.
+   */
+  private void delete(StreamObserver<Long> out, StateQuery.Op op, String crawl, String host) {
+    StateQuery q = query(op, crawl, host);
+    released.deleting(crawl, host, q.time());
+    List<QueryAnswer> answers =
+        askEvenLate(out, q, whenever -> released.deleted(crawl, host, asOf(whenever)));
+    if (answers != null) {
+      out.onNext(Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build());
+      out.onCompleted();
+    }
   }
 
   // ---------------------------------------------------------------- queries
@@ -619,8 +626,17 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
 
   /** The job's whole answer, or null after the error has gone to {@code out}. */
   private List<QueryAnswer> ask(StreamObserver<?> out, StateQuery q) {
+    return askEvenLate(out, q, null);
+  }
+
+  /**
+   * The same; {@code evenLate} (if set) takes the whole answer when it comes, in time or after the
+   * query timed out.
+   */
+  private List<QueryAnswer> askEvenLate(
+      StreamObserver<?> out, StateQuery q, Consumer<List<QueryAnswer>> evenLate) {
     try {
-      return queries.ask(q);
+      return queries.ask(q, evenLate);
     } catch (JobQueries.QueryFailed failed) {
       out.onError(Status.INTERNAL.withDescription(failed.getMessage()).asException());
     } catch (TimeoutException slow) {

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -50,6 +51,7 @@ final class JobQueries implements AutoCloseable {
 
   /** The answers of one query as they arrive, by part. */
   private static final class Pending {
+    final long since = System.currentTimeMillis();
     final CompletableFuture<List<QueryAnswer>> done = new CompletableFuture<>();
     final Map<Integer, QueryAnswer> parts = new HashMap<>();
 
@@ -103,15 +105,36 @@ final class JobQueries implements AutoCloseable {
    */
   List<QueryAnswer> ask(StateQuery q)
       throws QueryFailed, TimeoutException, InterruptedException, ExecutionException {
+    return ask(q, null);
+  }
+
+  /**
+   * The same; {@code evenLate} (if set) takes the whole answer whenever it comes, within the
+   * timeout or up to {@link ReleasedUrls#DELETION_MEMORY_MS} after the query was sent.
+   */
+  List<QueryAnswer> ask(StateQuery q, Consumer<List<QueryAnswer>> evenLate)
+      throws QueryFailed, TimeoutException, InterruptedException, ExecutionException {
+    forgetOlderThan(System.currentTimeMillis() - ReleasedUrls.DELETION_MEMORY_MS);
     Pending p = new Pending();
     pending.put(q.id(), p);
+    p.done.whenComplete((answers, e) -> pending.remove(q.id()));
+    if (evenLate != null) {
+      p.done.thenAccept(evenLate);
+    }
+    boolean waitsLate = false;
     try {
       producer
           .send(
               new ProducerRecord<>(
                   settings.controlTopic(), ControlMessageCodec.toJson(ControlMessage.query(q))))
           .get();
-      List<QueryAnswer> answers = p.done.get(settings.queryTimeoutMs(), TimeUnit.MILLISECONDS);
+      List<QueryAnswer> answers;
+      try {
+        answers = p.done.get(settings.queryTimeoutMs(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException slow) {
+        waitsLate = evenLate != null;
+        throw slow;
+      }
       for (QueryAnswer a : answers) {
         if (a.error() != null) {
           throw new QueryFailed(a.error());
@@ -119,8 +142,15 @@ final class JobQueries implements AutoCloseable {
       }
       return answers;
     } finally {
-      pending.remove(q.id());
+      if (!waitsLate) {
+        pending.remove(q.id());
+      }
     }
+  }
+
+  /** Stops waiting for the late answers of queries sent before {@code since}. */
+  private void forgetOlderThan(long since) {
+    pending.values().removeIf(p -> p.since < since);
   }
 
   private void read(String json) {

@@ -57,13 +57,17 @@ final class ReleasedUrls {
       new PriorityQueue<>((a, b) -> Long.compare(a.until(), b.until()));
 
   /**
-   * Deletions ({@code crawl + '\n' + host}, host {@code *} for all), and the event time they hold
-   * at: a request released before it and still on its way is dropped when it arrives.
+   * A deletion of a queue or crawl: requests released before {@code asOf} (event time) and still on
+   * their way are dropped when they arrive; while the job has not answered ({@code pendingUntil},
+   * wall clock, is ahead), every request of the queue is, whenever it was released.
    */
-  private final Map<String, Long> deleted = new HashMap<>();
+  private record Deletion(long asOf, long pendingUntil) {}
 
-  /** How long a deletion is remembered for requests on their way. */
-  private static final long DELETION_MEMORY_MS = 60_000;
+  /** Deletions by {@code crawl + '\n' + host}, host {@code *} for all. */
+  private final Map<String, Deletion> deleted = new HashMap<>();
+
+  /** How long a deletion is remembered for requests on their way, and waits for its answer. */
+  static final long DELETION_MEMORY_MS = 600_000;
 
   /** Queues blocked by a client (BlockQueueUntil), until when. */
   private final Map<String, Long> blocked = new HashMap<>();
@@ -73,7 +77,7 @@ final class ReleasedUrls {
    * job releases its URL again, and that newer request is the one to hand out.
    */
   synchronized void released(CrawlRequest r, long now) {
-    if (r.lease() <= now || (!deleted.isEmpty() && deletedBefore(r))) {
+    if (r.lease() <= now || (!deleted.isEmpty() && deletedBefore(r, now))) {
       return;
     }
     HandOut out = handedOut.get(r.url());
@@ -113,11 +117,34 @@ final class ReleasedUrls {
   }
 
   /**
-   * Drops what waits or is out for {@code crawl} (null = every crawl) in queue {@code host} (null =
-   * every queue), and what the job released before {@code asOf} (event time) that is still on its
-   * way: the job deleted it then.
+   * A deletion was asked at {@code now} (epoch ms): what waits or is out for {@code crawl} (null =
+   * every crawl) in queue {@code host} (null = every queue) is dropped, and so is every release of
+   * it that arrives until the job's answer ({@link #deleted}) or, if none comes, for {@link
+   * #DELETION_MEMORY_MS}: the job may apply a deletion after its asker stopped waiting.
    */
-  synchronized void drop(String crawl, String host, long asOf) {
+  synchronized void deleting(String crawl, String host, long now) {
+    dropHere(crawl, host);
+    deleted.merge(
+        deletion(crawl, host),
+        new Deletion(now, now + DELETION_MEMORY_MS),
+        (a, b) -> new Deletion(Math.max(a.asOf, b.asOf), Math.max(a.pendingUntil, b.pendingUntil)));
+  }
+
+  /**
+   * The job deleted {@code crawl}'s pages in queue {@code host} as of {@code asOf} (event time):
+   * what it released before and is still on its way is dropped when it arrives; a later release (a
+   * page put again) is handed out.
+   */
+  synchronized void deleted(String crawl, String host, long asOf) {
+    dropHere(crawl, host);
+    deleted.values().removeIf(d -> d.pendingUntil == 0 && d.asOf < asOf - DELETION_MEMORY_MS);
+    deleted.merge(
+        deletion(crawl, host),
+        new Deletion(asOf, 0),
+        (a, b) -> new Deletion(Math.max(a.asOf, b.asOf), 0));
+  }
+
+  private void dropHere(String crawl, String host) {
     for (Iterator<Map.Entry<String, TreeMap<Long, CrawlRequest>>> it = queues.entrySet().iterator();
         it.hasNext(); ) {
       Map.Entry<String, TreeMap<Long, CrawlRequest>> e = it.next();
@@ -139,8 +166,6 @@ final class ReleasedUrls {
     }
     held.values().removeIf(r -> covers(r, crawl, host));
     handedOut.values().removeIf(h -> covers(h.request(), crawl, host));
-    deleted.values().removeIf(at -> at < asOf - DELETION_MEMORY_MS);
-    deleted.merge(deletion(crawl, host == null ? "*" : host), asOf, Math::max);
   }
 
   private static boolean covers(CrawlRequest r, String crawl, String host) {
@@ -148,14 +173,17 @@ final class ReleasedUrls {
   }
 
   private static String deletion(String crawl, String host) {
-    return crawl + '\n' + host;
+    return crawl + '\n' + (host == null ? "*" : host);
   }
 
-  private boolean deletedBefore(CrawlRequest r) {
+  private boolean deletedBefore(CrawlRequest r, long now) {
     String crawl = PageKeys.crawl(r.url());
-    Long queue = deleted.get(deletion(crawl, r.host()));
-    Long all = deleted.get(deletion(crawl, "*"));
-    return (queue != null && r.time() <= queue) || (all != null && r.time() <= all);
+    return covers(deleted.get(deletion(crawl, r.host())), r, now)
+        || covers(deleted.get(deletion(crawl, null)), r, now);
+  }
+
+  private static boolean covers(Deletion d, CrawlRequest r, long now) {
+    return d != null && (d.pendingUntil > now || r.time() <= d.asOf);
   }
 
   /** URLs of {@code crawl} handed out whose delay is not over, in queue {@code host} or all. */

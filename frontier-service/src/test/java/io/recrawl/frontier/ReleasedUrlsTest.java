@@ -123,12 +123,41 @@ class ReleasedUrlsTest {
     r.released(released(null, "a", "/1", 100), 0);
     assertThat(urls(r.take(0, 0, "", "news", 1_000, 0, 0))).containsExactly("news\thttp://a/1");
     r.released(released("news", "a", "/2", 100), 0);
-    r.drop("news", "a", 500);
+    r.deleted("news", "a", 500);
     r.released(released("news", "a", "/3", 400), 0); // released before the deletion, late
     r.released(released("news", "a", "/4", 600), 0); // after it: a page put again
     assertThat(r.inProcess("news", null, 1)).isZero();
     assertThat(urls(r.take(0, 0, "", null, 1_000, 1, 0)))
         .containsExactly("http://a/1", "news\thttp://a/4");
+  }
+
+  @Test
+  void fromTheAskToTheJobsAnswerEvenALateOneNothingOfADeletedQueueIsHandedOut() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.released(released("news", "a", "/1", 100), 0);
+    r.released(released(null, "a", "/1", 100), 0);
+    r.deleting("news", "a", 1_000); // asked at 1,000: what waits goes at once
+    assertThat(r.waiting()).isEqualTo(1);
+    // The ask timed out; the job applies it later, releasing meanwhile what it still holds.
+    r.released(released("news", "a", "/2", 5_000), 5_000);
+    r.released(released(null, "b", "/1", 5_000), 5_000); // another queue: not held up
+    assertThat(urls(r.take(0, 0, "", null, 60_000, 5_000, 0)))
+        .containsExactlyInAnyOrder("http://a/1", "http://b/1");
+    r.deleted("news", "a", 6_000); // the job's late answer
+    r.released(released("news", "a", "/3", 5_500), 7_000); // released before it, on its way
+    r.released(released("news", "a", "/4", 6_500), 7_000); // a page put again after it
+    assertThat(urls(r.take(0, 0, "", null, 1_000, 7_000, 0))).containsExactly("news\thttp://a/4");
+  }
+
+  @Test
+  void aDeletionTheJobNeverAnswersHoldsItsQueueForTheDeletionsMemoryOnly() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.deleting("DEFAULT", null, 1_000); // every queue; the job restarted and lost it
+    long end = 1_000 + ReleasedUrls.DELETION_MEMORY_MS;
+    r.released(released(null, "a", "/1", end - 1), end - 1);
+    assertThat(r.waiting()).isZero();
+    r.released(released(null, "a", "/2", end), end);
+    assertThat(r.waiting()).isEqualTo(1);
   }
 
   @Test
