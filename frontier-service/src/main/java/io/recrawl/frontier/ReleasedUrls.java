@@ -21,7 +21,12 @@ import java.util.TreeMap;
  * release of it meanwhile (the job's lease ran out) waits until the delay is over. When the delay
  * is over and the client has not answered, the URL waits here again, as URL Frontier's contract has
  * it, until the job's lease runs out: from then on the job's next release of it stands.
- * Thread-safe.
+ *
+ * <p>A queue's hand-outs are spaced at least as the job spaced their releases: a URL released a
+ * second after the queue's last one handed out is handed out a second after it or later, however
+ * late either reached the outbox or a client asked. The job paces releases by the host's limit, so
+ * hand-outs keep to it too, through Kafka's delays and a client that stops polling for a while. A
+ * URL offered again (its delay passed unanswered) keeps the queue's last spacing. Thread-safe.
  */
 final class ReleasedUrls {
 
@@ -68,6 +73,26 @@ final class ReleasedUrls {
 
   /** How long a deletion is remembered for requests on their way, and waits for its answer. */
   static final long DELETION_MEMORY_MS = 600_000;
+
+  /**
+   * A queue's last hand-out: when, the release time of its URL (the latest so far), the spacing it
+   * kept, and the pace before it (restored if the URL was never sent; kept only for hand-outs of
+   * the same instant, so that a queue's pace stays one record).
+   */
+  private record Pace(long at, long released, long spacing, String url, Pace before) {
+    /** The same without its history: a chain only within the hand-outs of one instant. */
+    Pace alone() {
+      return before == null ? this : new Pace(at, released, spacing, url, null);
+    }
+  }
+
+  /** The pace of each queue that handed out a URL within the last {@link #PACE_MEMORY_MS}. */
+  private final Map<String, Pace> paces = new HashMap<>();
+
+  /** How long a queue's last hand-out is kept to space the next (past the job's own spacing). */
+  private static final long PACE_MEMORY_MS = 3_600_000;
+
+  private long pacesPrunedAt;
 
   /** Queues blocked by a client (BlockQueueUntil), until when. */
   private final Map<String, Long> blocked = new HashMap<>();
@@ -224,6 +249,7 @@ final class ReleasedUrls {
   private List<CrawlRequest> takeNow(
       int perQueue, int maxQueues, String key, String crawl, long delayMs, long now) {
     offerExpired(now);
+    prunePaces(now);
     List<CrawlRequest> out = new ArrayList<>();
     List<String> served = new ArrayList<>();
     for (Iterator<Map.Entry<String, TreeMap<Long, CrawlRequest>>> it = queues.entrySet().iterator();
@@ -256,8 +282,21 @@ final class ReleasedUrls {
         if (!PageKeys.inCrawl(r.url(), crawl)) {
           continue;
         }
+        Pace pace = paces.get(e.getKey());
+        long spacing = spacing(pace, r);
+        if (pace != null && now < pace.at() + spacing) {
+          break; // the queue's next URL waits for its spacing
+        }
         q.remove();
         waiting.remove(r.url());
+        paces.put(
+            e.getKey(),
+            new Pace(
+                now,
+                pace == null ? r.time() : Math.max(pace.released(), r.time()),
+                spacing,
+                r.url(),
+                pace == null || pace.at() == now ? pace : pace.alone()));
         HandOut h = new HandOut(r, now + delayMs);
         handedOut.put(r.url(), h);
         expiries.add(h);
@@ -278,6 +317,24 @@ final class ReleasedUrls {
       }
     }
     return out;
+  }
+
+  /**
+   * The least time between the queue's last hand-out and {@code r}'s: the time between their
+   * releases, or for a URL released no later than the last (offered again), the last spacing.
+   */
+  private static long spacing(Pace pace, CrawlRequest r) {
+    if (pace == null) {
+      return 0;
+    }
+    return r.time() > pace.released() ? r.time() - pace.released() : pace.spacing();
+  }
+
+  private void prunePaces(long now) {
+    if (now - pacesPrunedAt >= 60_000) {
+      pacesPrunedAt = now;
+      paces.values().removeIf(p -> p.at() < now - PACE_MEMORY_MS);
+    }
   }
 
   /**
@@ -305,6 +362,14 @@ final class ReleasedUrls {
   synchronized void giveBack(List<CrawlRequest> unsent) {
     for (int i = unsent.size() - 1; i >= 0; i--) {
       CrawlRequest r = unsent.get(i);
+      Pace pace = paces.get(r.host());
+      if (pace != null && r.url().equals(pace.url())) {
+        if (pace.before() == null) {
+          paces.remove(r.host());
+        } else {
+          paces.put(r.host(), pace.before());
+        }
+      }
       handedOut.remove(r.url());
       CrawlRequest again = held.remove(r.url());
       enqueue(again != null ? again : r, true);

@@ -127,8 +127,9 @@ class ReleasedUrlsTest {
     r.released(released("news", "a", "/3", 400), 0); // released before the deletion, late
     r.released(released("news", "a", "/4", 600), 0); // after it: a page put again
     assertThat(r.inProcess("news", null, 1)).isZero();
-    assertThat(urls(r.take(0, 0, "", null, 1_000, 1, 0)))
-        .containsExactly("http://a/1", "news\thttp://a/4");
+    assertThat(urls(r.take(0, 0, "", null, 1_000, 1, 0))).containsExactly("http://a/1");
+    // Released 500 ms after the queue's last: handed out no sooner after it.
+    assertThat(urls(r.take(0, 0, "", null, 1_000, 501, 0))).containsExactly("news\thttp://a/4");
   }
 
   @Test
@@ -146,7 +147,8 @@ class ReleasedUrlsTest {
     r.deleted("news", "a", 6_000); // the job's late answer
     r.released(released("news", "a", "/3", 5_500), 7_000); // released before it, on its way
     r.released(released("news", "a", "/4", 6_500), 7_000); // a page put again after it
-    assertThat(urls(r.take(0, 0, "", null, 1_000, 7_000, 0))).containsExactly("news\thttp://a/4");
+    // A queue's hand-outs are spaced as its releases: /4 was released 6.4 s after /1.
+    assertThat(urls(r.take(0, 0, "", null, 1_000, 11_400, 0))).containsExactly("news\thttp://a/4");
   }
 
   @Test
@@ -158,6 +160,27 @@ class ReleasedUrlsTest {
     assertThat(r.waiting()).isZero();
     r.released(released(null, "a", "/2", end), end);
     assertThat(r.waiting()).isEqualTo(1);
+  }
+
+  @Test
+  void aQueuesHandOutsAreSpacedAtLeastAsTheJobSpacedItsReleases() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    // Released two seconds apart; the first reached the outbox late, then nobody asked a while.
+    r.released(released(null, "a", "/1", 1_000), 2_900);
+    r.released(released(null, "a", "/2", 3_000), 3_000);
+    r.released(released(null, "a", "/3", 5_000), 5_000);
+    r.released(released(null, "b", "/1", 5_000), 5_000);
+    assertThat(urls(r.take(0, 0, "", null, 60_000, 10_000, 0)))
+        .containsExactly("http://a/1", "http://b/1");
+    assertThat(r.take(0, 0, "", null, 60_000, 11_999, 0)).isEmpty();
+    assertThat(urls(r.take(0, 0, "", null, 60_000, 12_000, 0))).containsExactly("http://a/2");
+    List<CrawlRequest> third = r.take(0, 0, "", null, 60_000, 14_000, 0);
+    assertThat(urls(third)).containsExactly("http://a/3");
+    r.giveBack(third); // never sent: the queue's pace is the second's again
+    assertThat(urls(r.take(0, 0, "", null, 60_000, 14_000, 0))).containsExactly("http://a/3");
+    // Unanswered, the first ones are offered again once their delay is over.
+    assertThat(urls(r.take(0, 0, "", null, 60_000, 70_000, 0)))
+        .containsExactly("http://a/1", "http://b/1");
   }
 
   @Test
