@@ -13,6 +13,7 @@ public final class FrontierServer implements AutoCloseable {
   private final ReleasedUrls released = new ReleasedUrls();
   private final CrawlTopics topics;
   private final JobQueries queries;
+  private final ControlFollower follower;
   private final FrontierService service;
   private final Server server;
 
@@ -20,8 +21,10 @@ public final class FrontierServer implements AutoCloseable {
     this.topics = new CrawlTopics(settings, r -> released.released(r, System.currentTimeMillis()));
     Server s = null;
     JobQueries q = null;
+    ControlFollower f = null;
     try {
       q = new JobQueries(settings, topics.producer());
+      f = new ControlFollower(settings, released, q);
       String node = InetAddress.getLocalHost().getHostName() + ":" + settings.port();
       this.service = new FrontierService(settings, released, topics, q, node);
       s =
@@ -30,6 +33,9 @@ public final class FrontierServer implements AutoCloseable {
               .build()
               .start();
     } catch (IOException | RuntimeException e) {
+      if (f != null) {
+        f.close();
+      }
       if (q != null) {
         q.close();
       }
@@ -37,6 +43,7 @@ public final class FrontierServer implements AutoCloseable {
       throw e;
     }
     this.queries = q;
+    this.follower = f;
     this.server = s;
   }
 
@@ -70,6 +77,7 @@ public final class FrontierServer implements AutoCloseable {
     if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
       server.shutdownNow();
     }
+    follower.close();
     queries.close();
     topics.close();
   }

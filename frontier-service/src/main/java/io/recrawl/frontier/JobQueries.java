@@ -47,6 +47,29 @@ final class JobQueries implements AutoCloseable {
   private final FrontierSettings settings;
   private final KafkaProducer<String, String> producer;
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+
+  /** How many answers to other instances' queries are kept for {@link #follow}. */
+  private static final int UNCLAIMED = 1_000;
+
+  /** The ids of the latest {@link #UNCLAIMED} queries this instance sent. */
+  private final java.util.Set<String> sent =
+      java.util.Collections.newSetFromMap(
+          new java.util.LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+              return size() > UNCLAIMED;
+            }
+          });
+
+  /** Answers to other instances' queries, the latest {@link #UNCLAIMED}. */
+  private final Map<String, Pending> unclaimed =
+      new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Pending> eldest) {
+          return size() > UNCLAIMED;
+        }
+      };
+
   private final TopicReader reader;
 
   /** The answers of one query as they arrive, by part. */
@@ -117,6 +140,9 @@ final class JobQueries implements AutoCloseable {
     forgetOlderThan(System.currentTimeMillis() - ReleasedUrls.DELETION_MEMORY_MS);
     Pending p = new Pending();
     pending.put(q.id(), p);
+    synchronized (sent) {
+      sent.add(q.id());
+    }
     p.done.whenComplete((answers, e) -> pending.remove(q.id()));
     if (evenLate != null) {
       p.done.thenAccept(evenLate);
@@ -153,6 +179,28 @@ final class JobQueries implements AutoCloseable {
     pending.values().removeIf(p -> p.since < since);
   }
 
+  /** Whether this instance sent query {@code id} (one of its latest). */
+  boolean sentHere(String id) {
+    synchronized (sent) {
+      return sent.contains(id);
+    }
+  }
+
+  /**
+   * Hands {@code answers} the whole answer of another instance's query {@code id} when it comes (or
+   * came: the last {@link #UNCLAIMED} answers nobody here asked for are kept for this).
+   */
+  void follow(String id, Consumer<List<QueryAnswer>> answers) {
+    Pending p;
+    synchronized (unclaimed) {
+      p = unclaimed.remove(id);
+    }
+    if (p == null) {
+      p = pending.computeIfAbsent(id, i -> new Pending());
+    }
+    p.done.thenAccept(answers);
+  }
+
   private void read(String json) {
     Parsed<QueryAnswer> a = QueryCodec.parseAnswer(json, System.currentTimeMillis());
     if (!a.ok()) {
@@ -160,9 +208,12 @@ final class JobQueries implements AutoCloseable {
       return;
     }
     Pending p = pending.get(a.value().id());
-    if (p != null) {
-      p.add(a.value());
+    if (p == null) {
+      synchronized (unclaimed) {
+        p = unclaimed.computeIfAbsent(a.value().id(), i -> new Pending());
+      }
     }
+    p.add(a.value());
   }
 
   @Override
