@@ -11,6 +11,7 @@ import io.recrawl.engine.SlotQueues;
 import io.recrawl.flink.scheduler.SchedulerState;
 import io.recrawl.flink.tools.FrontierReader;
 import io.recrawl.wire.CrawlStatus;
+import io.recrawl.wire.PageKeys;
 import java.io.IOException;
 import java.io.Writer;
 import java.time.Instant;
@@ -67,10 +68,11 @@ public final class FrontierExport {
             }
           }
           for (Map.Entry<String, PageState> e : pages) {
-            String url = SchedulerState.expandUrl(host, e.getKey());
+            String key = SchedulerState.expandUrl(host, e.getKey());
             PageState p = e.getValue();
             long next = nextFetch(engine, p, h, lambda0, clock);
-            writeRow(format, out, host, url, p, next);
+            out.write(pageRow(format, host, key, p, next));
+            out.write('\n');
             count[0]++;
           }
         });
@@ -94,11 +96,14 @@ public final class FrontierExport {
     return due == Long.MAX_VALUE ? FrontierRow.NEVER : due;
   }
 
-  /** The metadata a page is exported with. */
-  static Map<String, List<String>> metadata(PageState p) {
+  /** The metadata a page of {@code crawl} is exported with. */
+  static Map<String, List<String>> metadata(PageState p, String crawl) {
     Map<String, List<String>> md = new LinkedHashMap<>();
     if (p.metadata != null) {
       md.putAll(p.metadata);
+    }
+    if (!PageKeys.DEFAULT_CRAWL.equals(crawl)) {
+      md.put(PageImport.CRAWL_KEY, List.of(crawl));
     }
     md.put(ImportSettings.DEFAULT_WEIGHT_KEY, List.of(Float.toString(p.weight)));
     if (p.lastFetch != 0) {
@@ -116,11 +121,19 @@ public final class FrontierExport {
     return md;
   }
 
-  private static void writeRow(
-      FrontierFormat format, Writer out, String host, String url, PageState p, long next)
+  /**
+   * The row of the page with key {@code pageKey}: its URL apart, its crawl (if not the default one)
+   * in the metadata, as every format has metadata and none a crawl.
+   */
+  static String pageRow(FrontierFormat format, String host, String pageKey, PageState p, long next)
       throws IOException {
-    out.write(row(format, host, url, CrawlStatus.values()[p.status], next, metadata(p)));
-    out.write('\n');
+    return row(
+        format,
+        host,
+        PageKeys.url(pageKey),
+        CrawlStatus.values()[p.status],
+        next,
+        metadata(p, PageKeys.crawl(pageKey)));
   }
 
   /** A page's row in {@code format}, without its line end. */

@@ -3,6 +3,7 @@ package io.recrawl.flink.tools.frontier;
 import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.DeadLetter;
+import io.recrawl.wire.PageKeys;
 import io.recrawl.wire.Parsed;
 import io.recrawl.wire.StatusEvent;
 import io.recrawl.wire.StatusEventCodec;
@@ -42,6 +43,9 @@ final class PageImport {
 
   static final String ETAG_HASH_KEY = "recrawl.etag-hash";
 
+  /** The crawl of a page of a crawl other than the default one (URL Frontier's crawl ID). */
+  static final String CRAWL_KEY = "recrawl.crawl";
+
   private final ImportSettings settings;
   private final StatusEventCodec codec;
   private final int maxFetchErrors;
@@ -69,9 +73,13 @@ final class PageImport {
     long etagHash = number(md, ETAG_HASH_KEY);
     md.remove(SIGNATURE_HASH_KEY);
     md.remove(ETAG_HASH_KEY);
+    String crawl = first(md, CRAWL_KEY);
+    md.remove(CRAWL_KEY);
     long time =
         row.status() == CrawlStatus.DISCOVERED ? settings.now() : lastFetch(md, row.nextFetch());
-    StatusEvent raw = new StatusEvent(row.url(), "", row.status(), time, md, null, weight, null);
+    StatusEvent raw =
+        new StatusEvent(
+            PageKeys.of(crawl, row.url()), "", row.status(), time, md, null, weight, null);
     Parsed<StatusEvent> parsed;
     try {
       parsed = codec.parse(StatusEventCodec.toJson(raw), settings.now());

@@ -241,6 +241,32 @@ class FrontierRowsTest {
     assertThat(((FrontierRow) rows.get(0)).metadata()).as(row).isEqualTo(md);
   }
 
+  @ParameterizedTest
+  @EnumSource(FrontierFormat.class)
+  void aPageOfAnotherCrawlExportsItsUrlApartAndImportsBackIntoItsCrawl(FrontierFormat format)
+      throws Exception {
+    io.recrawl.engine.PageState p = new io.recrawl.engine.PageState();
+    p.status = (byte) CrawlStatus.DISCOVERED.ordinal();
+    p.weight = 1;
+    String key = io.recrawl.wire.PageKeys.of("news", "http://a.example/x");
+    String row = FrontierExport.pageRow(format, "a.example", key, p, FrontierRow.NEVER);
+    String header =
+        switch (format) {
+          case SQL_CSV -> "url,status,nextfetchdate,metadata,bucket,host\n";
+          case SQL_TSV -> "url\tstatus\tnextfetchdate\tmetadata\tbucket\thost\n";
+          default -> "";
+        };
+
+    List<Object> rows = read(format, header + row + "\n");
+
+    assertThat(rows).singleElement().as(row).isInstanceOf(FrontierRow.class);
+    FrontierRow read = (FrontierRow) rows.get(0);
+    assertThat(read.url()).isEqualTo("http://a.example/x");
+    ImportedPage page = PageImportTest.importer(io.recrawl.wire.HostKeys.Mode.BY_HOST).page(read);
+    assertThat(page.url()).isEqualTo(key);
+    assertThat(page.events().get(0).metadata()).doesNotContainKey(PageImport.CRAWL_KEY);
+  }
+
   @Test
   void metadataStormCrawlerCanReadIsWrittenAsItIs() throws Exception {
     String seed =
