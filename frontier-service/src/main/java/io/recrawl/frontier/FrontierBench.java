@@ -27,14 +27,27 @@ public final class FrontierBench {
       String.join(
           "\n",
           "usage: bin/recrawl bench frontier [--pages N] [--outlinks N] [--hosts N] [--latency-samples N]",
+          "       bin/recrawl bench frontier --target HOST:PORT --target-pid PID [--pairs N] [--urls N]",
+          "                                  [--hosts N] [--cli JAR] [--idle S]",
           "",
+          "The embedded service under the project's load client, in this JVM:",
           "  --pages N            fetched pages whose outlinks are put (default 5000)",
           "  --outlinks N         outlinks per page, each a new URL (default 20)",
           "  --hosts N            hosts the URLs spread over (default 1000)",
           "  --latency-samples N  new hosts whose first URL is put and then got, one at a time (default 200)",
           "",
-          "example:",
-          "  bin/recrawl bench frontier --pages 5000");
+          "Side by side: the same load against bin/recrawl frontier (a process of its own) and another",
+          "URL Frontier server, in alternated pairs, each server's CPU from /proc/PID/stat:",
+          "  --target HOST:PORT   the other server (URL Frontier's own, say)",
+          "  --target-pid PID     its process, for its CPU",
+          "  --pairs N            alternated pairs of runs (default 2)",
+          "  --urls N             URLs a run (default 100000), on --hosts hosts",
+          "  --cli JAR            also put a file with URL Frontier's CLI (urlfrontier-client-*.jar)",
+          "  --idle S             seconds of idle CPU measured at the end (default 20)",
+          "",
+          "examples:",
+          "  bin/recrawl bench frontier --pages 5000",
+          "  bin/recrawl bench frontier --target 127.0.0.1:7072 --target-pid 12345 --cli urlfrontier-client-2.6.jar");
 
   private FrontierBench() {}
 
@@ -43,8 +56,20 @@ public final class FrontierBench {
     int outlinks = 20;
     int hosts = 1_000;
     int samples = 200;
+    String target = null;
+    long targetPid = -1;
+    int pairs = 2;
+    int urls = 100_000;
+    Path cli = null;
+    int idle = 20;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
+        case "--target" -> target = args[++i];
+        case "--target-pid" -> targetPid = Long.parseLong(args[++i]);
+        case "--pairs" -> pairs = Integer.parseInt(args[++i]);
+        case "--urls" -> urls = Integer.parseInt(args[++i]);
+        case "--cli" -> cli = Path.of(args[++i]);
+        case "--idle" -> idle = Integer.parseInt(args[++i]);
         case "--pages" -> pages = Integer.parseInt(args[++i]);
         case "--outlinks" -> outlinks = Integer.parseInt(args[++i]);
         case "--hosts" -> hosts = Integer.parseInt(args[++i]);
@@ -58,6 +83,14 @@ public final class FrontierBench {
           System.exit(2);
         }
       }
+    }
+    if (target != null) {
+      if (targetPid <= 0 || !target.contains(":")) {
+        System.err.println("bench frontier: --target HOST:PORT needs --target-pid PID\n" + USAGE);
+        System.exit(2);
+      }
+      FrontierSideBySide.run(target, targetPid, pairs, urls, hosts, cli, idle);
+      System.exit(0);
     }
     Path dir = Files.createTempDirectory("recrawl-bench-frontier");
     // Ten URLs a second per host, so that GetURLs is measured rather than politeness; the
