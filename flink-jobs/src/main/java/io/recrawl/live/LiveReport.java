@@ -125,7 +125,7 @@ final class LiveReport {
     w.put("family", o.web.workload.family.name().toLowerCase(Locale.ROOT));
     w.put("pages", web.workload().pages());
     w.put("hosts", web.workload().hosts());
-    w.put("crawl_delay_hosts", web.workload().constrainedHosts());
+    w.put("crawl_delay_hosts", web.crawlDelayHosts());
     w.put("seed", o.web.workload.seed);
     w.put("seconds_per_day", o.web.secondsPerDay);
     w.put("validator_share", o.web.validatorShare);

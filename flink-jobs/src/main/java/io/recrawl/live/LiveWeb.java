@@ -178,6 +178,17 @@ public final class LiveWeb {
     return hosts[h];
   }
 
+  /** Hosts whose robots.txt sets a Crawl-delay. */
+  public int crawlDelayHosts() {
+    int n = 0;
+    for (LiveHost h : hosts) {
+      if (h.crawlDelaySeconds() > 0) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** The host index of a name, or -1. */
   int hostIndex(String name) {
     if (!name.startsWith("h") || !name.endsWith(DOMAIN)) {

@@ -46,6 +46,19 @@ class LiveBenchITCase {
       // (docs/benchmarks.md#live-the-whole-crawl-loop), not here.
       assertThat(dflt.fetches()).as(why).isPositive();
       assertThat(job.freshness()).as(why).isGreaterThan(0);
+      // results.json describes the web the server served: its hosts with a Crawl-delay.
+      long withDelay =
+          java.nio.file.Files.readAllLines(o.out.resolve("web/hosts.csv")).stream()
+              .skip(1)
+              .filter(l -> Integer.parseInt(l.split(",")[2]) > 0)
+              .count();
+      assertThat(
+              new com.fasterxml.jackson.databind.ObjectMapper()
+                  .readTree(o.out.resolve("results.json").toFile())
+                  .path("web")
+                  .path("crawl_delay_hosts")
+                  .asLong())
+          .isEqualTo(withDelay);
     }
   }
 

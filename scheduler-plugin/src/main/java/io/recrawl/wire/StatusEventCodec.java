@@ -99,13 +99,13 @@ public final class StatusEventCodec implements Serializable {
       String host = hostKey(url);
       Map<String, List<String>> md = new java.util.LinkedHashMap<>();
       for (int i = 1; i < parts.length; i++) {
-        int eq = parts[i].indexOf('=');
-        if (eq <= 0) {
-          throw new Rejection(
-              DeadLetterReason.BAD_METADATA, "seed metadata '" + parts[i] + "' is not key=value");
+        String[] kv;
+        try {
+          kv = TabMetadata.pair(parts[i]); // an escaped pair, as export writes it, restored
+        } catch (IllegalArgumentException bad) {
+          throw new Rejection(DeadLetterReason.BAD_METADATA, "seed " + bad.getMessage());
         }
-        md.computeIfAbsent(parts[i].substring(0, eq), k -> new java.util.ArrayList<>())
-            .add(parts[i].substring(eq + 1));
+        md.computeIfAbsent(kv[0], k -> new java.util.ArrayList<>()).add(kv[1]);
       }
       md.replaceAll((k, v) -> List.copyOf(v));
       List<String> weight = md.get(WEIGHT_KEY);

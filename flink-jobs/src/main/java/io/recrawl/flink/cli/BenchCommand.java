@@ -19,6 +19,17 @@ public final class BenchCommand {
 
   private BenchCommand() {}
 
+  /** The usage of one benchmark ({@code live}, {@code solver}, ...), or null for none such. */
+  static String usage(String benchmark) {
+    for (String line : usage().substring("usage: ".length()).split("\n")) {
+      String l = line.strip();
+      if (l.startsWith("bin/recrawl bench " + benchmark + " ")) {
+        return "usage: " + l;
+      }
+    }
+    return null;
+  }
+
   static String usage() {
     return "usage: bin/recrawl bench solver "
         + io.recrawl.flink.bench.SolverBenchmark.OPTIONS

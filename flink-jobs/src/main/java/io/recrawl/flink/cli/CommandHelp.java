@@ -75,6 +75,20 @@ final class CommandHelp {
     return HELP.get(command);
   }
 
+  /**
+   * The help of a command as asked with {@code args}: a benchmark's own ({@code bench live
+   * --help}), else the command's.
+   */
+  static String of(String command, String[] args) {
+    if (command.equals("bench") && args.length > 0) {
+      String one = BenchCommand.usage(args[0]);
+      if (one != null) {
+        return one;
+      }
+    }
+    return of(command);
+  }
+
   /** True if the arguments ask for help rather than for the command. */
   static boolean asked(List<String> args) {
     return args.contains("--help") || args.contains("-h");

@@ -12,12 +12,12 @@ public final class RecrawlCli {
 
   public static void main(String[] args) throws Exception {
     if (args.length == 0 || args[0].equals("help") || args[0].equals("--help")) {
-      usage();
+      usage(System.out); // asked for: standard output, exit 0
       return;
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
-    if (CommandHelp.asked(Arrays.asList(rest)) && CommandHelp.of(args[0]) != null) {
-      System.out.println(CommandHelp.of(args[0]));
+    if (CommandHelp.asked(Arrays.asList(rest)) && CommandHelp.of(args[0], rest) != null) {
+      System.out.println(CommandHelp.of(args[0], rest));
       return;
     }
     int rc;
@@ -60,7 +60,7 @@ public final class RecrawlCli {
         break;
       default:
         System.err.println("recrawl: unknown command '" + args[0] + "'");
-        usage();
+        usage(System.err);
         rc = 2;
     }
     if (rc != 0) {
@@ -68,8 +68,8 @@ public final class RecrawlCli {
     }
   }
 
-  private static void usage() {
-    System.err.println(
+  private static void usage(java.io.PrintStream out) {
+    out.println(
         String.join(
             "\n",
             "usage: bin/recrawl COMMAND [OPTIONS]      bin/recrawl COMMAND --help: its options and an example",

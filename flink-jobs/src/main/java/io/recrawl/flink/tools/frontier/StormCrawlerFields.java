@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.Dates;
-import java.net.URLDecoder;
+import io.recrawl.wire.TabMetadata;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -93,7 +93,7 @@ final class StormCrawlerFields {
    * (see {@link #toTabText}): its value is the pair's key and value, each URL-encoded, joined by
    * {@code =}.
    */
-  static final String ESCAPED_KEY = "recrawl.escaped";
+  static final String ESCAPED_KEY = TabMetadata.ESCAPED_KEY;
 
   /** Metadata as the SQL module keeps it: {@code \tkey=value} for every value. */
   static Map<String, List<String>> fromSqlText(String text) throws RowRejection {
@@ -115,26 +115,13 @@ final class StormCrawlerFields {
    * list), restoring a pair written under {@link #ESCAPED_KEY}.
    */
   static void addTabPair(Map<String, List<String>> m, String pair) throws RowRejection {
-    int eq = pair.indexOf('=');
-    if (eq <= 0) {
-      throw new RowRejection("bad_metadata", "metadata '" + pair + "' is not key=value");
+    String[] kv;
+    try {
+      kv = TabMetadata.pair(pair);
+    } catch (IllegalArgumentException bad) {
+      throw new RowRejection("bad_metadata", bad.getMessage());
     }
-    String key = pair.substring(0, eq);
-    String value = pair.substring(eq + 1);
-    if (key.equals(ESCAPED_KEY)) {
-      int sep = value.indexOf('=');
-      try {
-        if (sep < 0) {
-          throw new IllegalArgumentException("no '='");
-        }
-        key = URLDecoder.decode(value.substring(0, sep), StandardCharsets.UTF_8);
-        value = URLDecoder.decode(value.substring(sep + 1), StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException e) {
-        throw new RowRejection(
-            "bad_metadata", ESCAPED_KEY + " '" + value + "' is not a URL-encoded key=value");
-      }
-    }
-    m.computeIfAbsent(key, k -> new ArrayList<>()).add(value);
+    m.computeIfAbsent(kv[0], k -> new ArrayList<>()).add(kv[1]);
   }
 
   /** Metadata as the SQL module writes it (see {@link #toTabText}). */

@@ -268,6 +268,26 @@ class FrontierRowsTest {
   }
 
   @Test
+  void anExportedSeedListReadByTheJobGivesTheSameMetadata() throws Exception {
+    String seed =
+        FrontierExport.row(
+            FrontierFormat.SEEDS,
+            "a.example",
+            "http://a.example/",
+            CrawlStatus.DISCOVERED,
+            FrontierRow.NEVER,
+            awkwardMetadata());
+    io.recrawl.wire.Parsed<io.recrawl.wire.StatusEvent> e =
+        new io.recrawl.wire.StatusEventCodec(
+                io.recrawl.wire.HostKeys.Mode.BY_HOST,
+                -1,
+                io.recrawl.wire.StatusEventCodec.DEFAULT_MAX_CHARS)
+            .parseSeed(seed, 1);
+    assertThat(e.ok()).as(seed).isTrue();
+    assertThat(e.value().metadata()).isEqualTo(awkwardMetadata());
+  }
+
+  @Test
   void metadataStormCrawlerCanReadIsWrittenAsItIs() throws Exception {
     String seed =
         FrontierExport.row(
