@@ -137,7 +137,7 @@ final class StateQueries {
     QueryAnswer answer;
     try {
       if (oneHost) {
-        visit(q.host(), q, t, now, watermark, lambda0);
+        visitOrQuarantine(q.host(), q, t, now, watermark, lambda0);
       } else {
         scheduler.flushHostRecords(); // the key walk reads RocksDB
         List<String> hosts;
@@ -150,7 +150,7 @@ final class StateQueries {
           hosts = fromCursorOn(hosts, q.after());
         }
         for (String host : hosts) {
-          visit(host, q, t, now, watermark, lambda0);
+          visitOrQuarantine(host, q, t, now, watermark, lambda0);
           if (byCursor && !t.wantsPages()) {
             break; // the rest comes after this page's last
           }
@@ -167,6 +167,21 @@ final class StateQueries {
   private static List<String> fromCursorOn(List<String> hosts, String cursor) {
     String from = cursor.substring(0, Math.max(0, cursor.indexOf('\n')));
     return new TreeSet<>(hosts).tailSet(from, true).stream().toList();
+  }
+
+  /**
+   * {@link #visit}, and a host whose records cannot be read (or whose change throws) quarantined as
+   * on the keyed path, if {@code recrawl.quarantine.max-hosts} allows, so that the others are
+   * answered; else the answer fails, naming the host.
+   */
+  private void visitOrQuarantine(
+      String host, StateQuery q, Tally t, long now, long watermark, double lambda0) {
+    try {
+      visit(host, q, t, now, watermark, lambda0);
+    } catch (RuntimeException unreadable) {
+      scheduler.quarantine().quarantineOrThrow(host, unreadable, now);
+      scheduler.quarantine().sendLetters(side);
+    }
   }
 
   /**

@@ -103,6 +103,33 @@ class QuarantineTest {
   }
 
   @Test
+  void aQueryOverEveryHostQuarantinesAHostThatFailsAndAnswersForTheRest() throws Exception {
+    FailingFunction fn = new FailingFunction(ENGINE);
+    fn.quarantining(1);
+    try (SchedulerHarness s = new SchedulerHarness(fn, null, true)) {
+      s.status(A, DISCOVERED, T0);
+      s.status(B, DISCOVERED, T0);
+      s.advance(T0 + MIN);
+      fn.failAt = 0; // the deletion's first engine call, on whichever host comes first
+      s.control(
+          ControlMessage.query(
+              io.recrawl.wire.StateQuery.of(
+                  "q", io.recrawl.wire.StateQuery.Op.DELETE_CRAWL, T0 + MIN, "DEFAULT", null)));
+      assertThat(fn.failed).isTrue();
+      var answers = s.h.getSideOutput(SchedulerOutputs.ANSWERS);
+      assertThat(answers).hasSize(1);
+      io.recrawl.wire.QueryAnswer a =
+          io.recrawl.wire.QueryCodec.parseAnswer(answers.peek().getValue(), 0).value();
+      assertThat(a.error()).isNull();
+      assertThat(a.count()).isEqualTo(1); // the other host's page
+      assertThat(s.deadLetters())
+          .extracting(DeadLetter::reason)
+          .containsExactly(SchedulerOutputs.HOST_QUARANTINED);
+      assertThat(s.keyedStateEntries()).isZero();
+    }
+  }
+
+  @Test
   void byDefaultACorruptHostRecordFailsTheJob() throws Exception {
     OperatorSubtaskState saved = savepointWithACorruptHost();
     assertThatThrownBy(

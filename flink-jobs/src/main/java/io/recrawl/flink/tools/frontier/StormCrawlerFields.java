@@ -61,7 +61,9 @@ final class StormCrawlerFields {
       JsonNode v = e.getValue();
       if (v.isArray()) {
         for (JsonNode x : v) {
-          values.add(scalar(e.getKey(), x));
+          if (!x.isNull()) { // StormCrawler 4.0 writes a null value so: no value, as a null key
+            values.add(scalar(e.getKey(), x));
+          }
         }
       } else if (!v.isNull()) {
         values.add(scalar(e.getKey(), v));

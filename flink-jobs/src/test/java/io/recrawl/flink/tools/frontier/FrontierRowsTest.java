@@ -58,6 +58,18 @@ class FrontierRowsTest {
   }
 
   @Test
+  void aNullInsideAMetadataArrayAsStormCrawler4WritesItIsNoValue() throws IOException {
+    List<Object> rows =
+        read(
+            FrontierFormat.OPENSEARCH,
+            "{\"url\":\"http://a.example/\",\"status\":\"FETCHED\","
+                + "\"metadata\":{\"depth\":[\"1\",null],\"parse%2Etitle\":[null]}}\n");
+    assertThat(rows).singleElement().isInstanceOf(FrontierRow.class);
+    assertThat(((FrontierRow) rows.get(0)).metadata())
+        .isEqualTo(Map.of("depth", List.of("1"), "parse.title", List.of()));
+  }
+
+  @Test
   void openSearchBadRows() throws IOException {
     List<Object> rows =
         read(
