@@ -66,7 +66,7 @@ final class DueIndex {
   void index(HostStore store, HostState h, PageState p, String url, long due, long now) {
     // A forced page (a retry) is released without a value check, so it must not wake early: it has
     // no re-checks on the way and no coarse bucket.
-    long at = p.forced ? due : checkTime(due, now);
+    long at = p.forced ? forcedAt(due, now) : checkTime(due, now);
     long bucket = at / cfg.bucketMs;
     long ahead = bucket - now / cfg.bucketMs;
     if (!p.forced && ahead > FINE_BUCKETS) {
@@ -78,6 +78,23 @@ final class DueIndex {
     }
     long key = h.due.push(DUE, bucket);
     replaceSlot(store, p, url, key);
+  }
+
+  /**
+   * The furthest ahead a page is indexed: a slot's store key keeps its bucket in 32 bits ({@link
+   * SlotQueues#key}), so two buckets 2^32 apart would share keys. Half of that ahead leaves the
+   * other half for buckets overdue. Only a forced page can be planned further (a client's date
+   * years ahead); it goes at the bound, 6.8 years ahead with 100 ms buckets, 4,000 with 1 min.
+   */
+  long maxAheadMs() {
+    return ((1L << 31) - 1) * cfg.bucketMs;
+  }
+
+  /**
+   * Where a forced page due at {@code due} is indexed: there, within the bound; never stays never.
+   */
+  private long forcedAt(long due, long now) {
+    return due == Long.MAX_VALUE ? due : Math.min(due, now + maxAheadMs());
   }
 
   /** When a page due at {@code due} is next looked at (see {@link #index}). */

@@ -194,6 +194,10 @@ public final class EngineConfig {
     r.require(recheckMs >= bucketMs, "timer.recheck", "must be at least due.bucket");
     r.require(horizonMs >= recheckMs, "timer.horizon", "must be at least timer.recheck");
     r.require(
+        bucketMs <= 0 || horizonMs / bucketMs < (1L << 31),
+        "timer.horizon",
+        "must be under 2^31 due buckets (due.bucket): a slot's key holds its bucket in 32 bits");
+    r.require(
         maxRevisitMs == 0 || maxRevisitMs >= minRevisitMs,
         "revisit.max-interval",
         "must be >= revisit.min-interval");

@@ -41,6 +41,27 @@ class FrontEndCallsTest {
   }
 
   @Test
+  void aClientsDateSoFarAheadThatItsBucketWouldWrapIsPlannedAtTheBoundAndTakesNoOtherPagesSlot() {
+    // A slot's store key holds its due bucket in 32 bits: with 100 ms buckets, a date 2^32
+    // buckets (13.6 years) after another page's would have the same key.
+    LocalFrontier f =
+        new LocalFrontier(
+            EngineConfig.with(Map.of("host.max-rate", 24 * 60, "due.bucket", "100 ms")));
+    f.setGlobalLambda(0.01);
+    Sink sink = new Sink();
+    long wrap = (1L << 32) * 100;
+    f.onStatus(fetchedFor("http://a.example/near", T0, T0 + HOUR), sink);
+    f.onStatus(fetchedFor("http://a.example/far", T0, T0 + HOUR + wrap), sink);
+    f.advanceTo(T0 + 2 * HOUR, sink);
+    assertThat(sink.out).extracting(CrawlRequest::url).containsExactly("http://a.example/near");
+    // Re-checks of pages that are not forced stay within timer.horizon, so it is held under the
+    // bound at start-up.
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> EngineConfig.with(Map.of("due.bucket", "1 ms", "timer.horizon", "30 d")))
+        .hasMessageContaining("timer.horizon");
+  }
+
+  @Test
   void aClientsDateIsKeptWhateverTheValueAndTheSoonerDateGoesFirst() {
     LocalFrontier f = frontier();
     Sink sink = new Sink();

@@ -449,7 +449,8 @@ class HostEngineTest {
       if (retry == Long.MAX_VALUE) {
         break;
       }
-      f.advanceTo(at + retry + MIN, sink);
+      // A date further than 2^31 due buckets ahead goes at that bound (DueIndex#maxAheadMs).
+      f.advanceTo(at + Math.min(retry, ((1L << 31) - 1) * MIN) + MIN, sink);
     }
     assertThat(f.store("a.example").page(url).errors).isEqualTo((byte) 21);
     int before = sink.out.size();
