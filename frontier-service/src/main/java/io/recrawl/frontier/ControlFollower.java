@@ -63,14 +63,11 @@ final class ControlFollower implements AutoCloseable {
       case BLOCK_HOST -> released.block(q.host(), q.until());
       case DELETE_HOST, DELETE_CRAWL -> {
         released.deleting(q.crawl(), q.host(), q.time());
-        queries.follow(q.id(), answers -> released.deleted(q.crawl(), q.host(), asOf(answers)));
+        queries.follow(
+            q.id(), answers -> released.deleted(q.crawl(), q.host(), JobQueries.asOf(answers)));
       }
       default -> {} // a question, not a change
     }
-  }
-
-  private static long asOf(List<io.recrawl.wire.QueryAnswer> answers) {
-    return answers.stream().mapToLong(io.recrawl.wire.QueryAnswer::asOf).max().orElse(0);
   }
 
   @Override

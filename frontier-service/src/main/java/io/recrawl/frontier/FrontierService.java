@@ -339,7 +339,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     StateQuery q = query(op, crawl, host);
     released.deleting(crawl, host, q.time());
     List<QueryAnswer> answers =
-        askEvenLate(out, q, whenever -> released.deleted(crawl, host, asOf(whenever)));
+        askEvenLate(out, q, whenever -> released.deleted(crawl, host, JobQueries.asOf(whenever)));
     if (answers != null) {
       out.onNext(Long.newBuilder().setValue(sum(answers, QueryAnswer::count)).build());
       out.onCompleted();
@@ -651,11 +651,6 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       out.onError(Status.UNAVAILABLE.withDescription(String.valueOf(e)).asException());
     }
     return null;
-  }
-
-  /** The event time a whole answer holds at: the latest of its parts'. */
-  private static long asOf(List<QueryAnswer> answers) {
-    return answers.stream().mapToLong(QueryAnswer::asOf).max().orElse(0);
   }
 
   private static long sum(

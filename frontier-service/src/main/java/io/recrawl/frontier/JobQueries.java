@@ -114,6 +114,11 @@ final class JobQueries implements AutoCloseable {
     this.reader = new TopicReader(consumer, "recrawl-frontier-answers", this::read);
   }
 
+  /** The event time a whole answer holds at: the latest of its parts'. */
+  static long asOf(List<QueryAnswer> answers) {
+    return answers.stream().mapToLong(QueryAnswer::asOf).max().orElse(0);
+  }
+
   /** A query's id. */
   static String newId() {
     return UUID.randomUUID().toString();
