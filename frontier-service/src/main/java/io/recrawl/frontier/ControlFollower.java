@@ -4,14 +4,6 @@ import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.ControlMessageCodec;
 import io.recrawl.wire.Parsed;
 import io.recrawl.wire.StateQuery;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Follows the control topic for the blocks and deletions any instance of the service asks of the
@@ -31,23 +23,13 @@ final class ControlFollower implements AutoCloseable {
     this.released = released;
     this.queries = queries;
     this.codec = new ControlMessageCodec(settings.partitionMode(), -1);
-    KafkaConsumer<String, String> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                settings.bootstrapServers(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                "false"),
-            new StringDeserializer(),
-            new StringDeserializer());
-    List<TopicPartition> partitions = new ArrayList<>();
-    consumer
-        .partitionsFor(settings.controlTopic(), Duration.ofSeconds(30))
-        .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
-    consumer.assign(partitions);
-    consumer.seekToEnd(partitions);
-    partitions.forEach(consumer::position); // fixed now: a later change is not missed
-    this.reader = new TopicReader(consumer, "recrawl-frontier-control", this::read);
+    // From the end as of now: a later change is not missed.
+    this.reader =
+        TopicReader.fromEnd(
+            settings.bootstrapServers(),
+            settings.controlTopic(),
+            "recrawl-frontier-control",
+            this::read);
   }
 
   private void read(String json) {

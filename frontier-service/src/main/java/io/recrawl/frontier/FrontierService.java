@@ -376,8 +376,7 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public void listQueues(Pagination request, StreamObserver<QueueList> out) {
     String crawl = PageKeys.crawlOrDefault(request.getCrawlID());
-    long skip = request.getStart();
-    long left = request.getSize() == 0 ? DEFAULT_PAGE : request.getSize();
+    Window window = new Window(request.getStart(), request.getSize());
     List<String> page = new ArrayList<>();
     long total = 0;
     String cursor = "";
@@ -396,23 +395,19 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       for (QueryAnswer a : answers) {
         names.addAll(a.names());
         if (a.names().size() >= StateQuery.MAX_RESULTS) {
-          String last = a.names().get(a.names().size() - 1);
-          bound = bound == null || last.compareTo(bound) < 0 ? last : bound;
+          bound = earlier(bound, a.names().get(a.names().size() - 1));
         }
       }
       for (String name : bound == null ? names : names.headSet(bound, true)) {
-        if (left == 0) {
+        if (window.full()) {
           break;
         }
         cursor = name;
-        if (skip > 0) {
-          skip--;
-        } else {
+        if (window.admits()) {
           page.add(name);
-          left--;
         }
       }
-      if (bound == null || left == 0) {
+      if (bound == null || window.full()) {
         break;
       }
     }
@@ -477,11 +472,10 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
   @Override
   public void listURLs(ListUrlParams request, StreamObserver<URLItem> out) {
     ServerCallStreamObserver<URLItem> call = (ServerCallStreamObserver<URLItem>) out;
-    long skip = request.getStart();
-    long left = request.getSize() == 0 ? DEFAULT_PAGE : request.getSize();
+    Window window = new Window(request.getStart(), request.getSize());
     String crawl = PageKeys.crawlOrDefault(request.getCrawlID());
     String cursor = StateQuery.cursor("", "");
-    while (left > 0 && !call.isCancelled()) {
+    while (!window.full() && !call.isCancelled()) {
       StateQuery q =
           query(StateQuery.Op.LIST_URLS, crawl, host(request.getKey()))
               .filtered(request.hasFilter() ? request.getFilter() : null, request.getIgnoreCase())
@@ -497,22 +491,18 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
       for (QueryAnswer a : answers) {
         pages.addAll(a.pages());
         if (!a.pages().isEmpty() && (a.cut() || a.pages().size() >= StateQuery.MAX_RESULTS)) {
-          String last = position(a.pages().get(a.pages().size() - 1));
-          bound = bound == null || last.compareTo(bound) < 0 ? last : bound;
+          bound = earlier(bound, position(a.pages().get(a.pages().size() - 1)));
         }
       }
       pages.sort(java.util.Comparator.comparing(FrontierService::position));
       for (QueryAnswer.Page p : pages) {
         String at = position(p);
-        if (left == 0 || (bound != null && at.compareTo(bound) > 0)) {
+        if (window.full() || (bound != null && at.compareTo(bound) > 0)) {
           break;
         }
         cursor = at;
-        if (skip > 0) {
-          skip--;
-        } else {
+        if (window.admits()) {
           out.onNext(item(p));
-          left--;
         }
       }
       if (bound == null) {
@@ -521,6 +511,39 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     }
     if (!call.isCancelled()) {
       out.onCompleted();
+    }
+  }
+
+  /** The earlier of a bound (null = none yet) and {@code last}, in key order. */
+  private static String earlier(String bound, String last) {
+    return bound == null || last.compareTo(bound) < 0 ? last : bound;
+  }
+
+  /**
+   * A client's {@code start} and {@code size} over a listing walked in order: the first {@code
+   * start} items are skipped, then up to {@code size} (0: {@link #DEFAULT_PAGE}) are taken.
+   */
+  private static final class Window {
+    private long skip;
+    private long left;
+
+    Window(long start, long size) {
+      this.skip = start;
+      this.left = size == 0 ? DEFAULT_PAGE : size;
+    }
+
+    boolean full() {
+      return left == 0;
+    }
+
+    /** Counts the next item in order; whether it is one to send. */
+    boolean admits() {
+      if (skip > 0) {
+        skip--;
+        return false;
+      }
+      left--;
+      return true;
     }
   }
 

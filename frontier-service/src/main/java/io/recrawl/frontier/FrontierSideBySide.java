@@ -108,7 +108,7 @@ final class FrontierSideBySide {
   /** {@code bin/recrawl frontier} in a JVM of its own, on this one's class path. */
   private static Process startFrontier(Path dir, int port) throws Exception {
     List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add(java());
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(FrontierCommand.class.getName());
@@ -190,7 +190,7 @@ final class FrontierSideBySide {
         record(figures, s, "PutURLs, new URLs (URL Frontier's CLI)", () -> cli(cli, s, file, urls));
       }
       // New URLs are due at once in both; then the crawler's answer for each, as known URLs.
-      record(figures, s, "GetURLs", () -> drain(client));
+      record(figures, s, "GetURLs", QUIET_MS, () -> drain(client));
       record(figures, s, "PutURLs, known URLs (gRPC client)", () -> put(client, known));
     } finally {
       ch.shutdownNow();
@@ -203,13 +203,17 @@ final class FrontierSideBySide {
 
   private static void record(Map<String, List<Run>> figures, Server s, String what, Phase phase)
       throws Exception {
+    record(figures, s, what, 0, phase);
+  }
+
+  /** One phase's run; {@code tailMs}, the wait at its end that found nothing more, is not timed. */
+  private static void record(
+      Map<String, List<Run>> figures, Server s, String what, long tailMs, Phase phase)
+      throws Exception {
     double cpu0 = cpuSeconds(s.pid());
     long t0 = System.nanoTime();
     long n = phase.urls();
-    double secs = (System.nanoTime() - t0) / 1e9;
-    if (what.equals("GetURLs")) {
-      secs -= QUIET_MS / 1e3; // the wait that found nothing more
-    }
+    double secs = (System.nanoTime() - t0) / 1e9 - tailMs / 1e3;
     Run r = new Run(n, secs, cpuSeconds(s.pid()) - cpu0);
     figures.computeIfAbsent(s.name() + "\t" + what, k -> new ArrayList<>()).add(r);
     System.out.printf(
@@ -243,7 +247,7 @@ final class FrontierSideBySide {
   private static long cli(Path jar, Server s, Path file, long urls) throws Exception {
     Process p =
         new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                java(),
                 "-jar",
                 jar.toString(),
                 "-t",
@@ -260,6 +264,11 @@ final class FrontierSideBySide {
       throw new IllegalStateException("URL Frontier's CLI exited with " + p.exitValue());
     }
     return urls;
+  }
+
+  /** This JVM's {@code java}, for the processes the benchmark starts. */
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   /** User and system CPU seconds of process {@code pid} so far. */

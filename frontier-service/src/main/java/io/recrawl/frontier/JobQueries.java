@@ -6,7 +6,6 @@ import io.recrawl.wire.Parsed;
 import io.recrawl.wire.QueryAnswer;
 import io.recrawl.wire.QueryCodec;
 import io.recrawl.wire.StateQuery;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,12 +17,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,23 +47,20 @@ final class JobQueries implements AutoCloseable {
   private static final int UNCLAIMED = 1_000;
 
   /** The ids of the latest {@link #UNCLAIMED} queries this instance sent. */
-  private final java.util.Set<String> sent =
-      java.util.Collections.newSetFromMap(
-          new java.util.LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-              return size() > UNCLAIMED;
-            }
-          });
+  private final java.util.Set<String> sent = java.util.Collections.newSetFromMap(latest(UNCLAIMED));
 
   /** Answers to other instances' queries, the latest {@link #UNCLAIMED}. */
-  private final Map<String, Pending> unclaimed =
-      new java.util.LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Pending> eldest) {
-          return size() > UNCLAIMED;
-        }
-      };
+  private final Map<String, Pending> unclaimed = latest(UNCLAIMED);
+
+  /** A map in insertion order that keeps its latest {@code max} entries. */
+  private static <K, V> Map<K, V> latest(int max) {
+    return new java.util.LinkedHashMap<>() {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+        return size() > max;
+      }
+    };
+  }
 
   private final TopicReader reader;
 
@@ -91,27 +83,13 @@ final class JobQueries implements AutoCloseable {
   JobQueries(FrontierSettings settings, KafkaProducer<String, String> producer) {
     this.settings = settings;
     this.producer = producer;
-    KafkaConsumer<String, String> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                settings.bootstrapServers(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                "false"),
-            new StringDeserializer(),
-            new StringDeserializer());
-    List<TopicPartition> partitions = new ArrayList<>();
-    consumer
-        .partitionsFor(settings.answersTopic(), Duration.ofSeconds(30))
-        .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
-    if (partitions.isEmpty()) {
-      consumer.close();
-      throw new IllegalStateException("topic " + settings.answersTopic() + " does not exist");
-    }
-    consumer.assign(partitions);
-    consumer.seekToEnd(partitions);
-    partitions.forEach(consumer::position); // fixed now: no answer to a later query is missed
-    this.reader = new TopicReader(consumer, "recrawl-frontier-answers", this::read);
+    // From the end as of now: no answer to a later query is missed.
+    this.reader =
+        TopicReader.fromEnd(
+            settings.bootstrapServers(),
+            settings.answersTopic(),
+            "recrawl-frontier-answers",
+            this::read);
   }
 
   /** The event time a whole answer holds at: the latest of its parts'. */

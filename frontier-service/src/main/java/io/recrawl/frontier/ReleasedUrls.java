@@ -66,7 +66,12 @@ final class ReleasedUrls {
    * their way are dropped when they arrive; while the job has not answered ({@code pendingUntil},
    * wall clock, is ahead), every request of the queue is, whenever it was released.
    */
-  private record Deletion(long asOf, long pendingUntil) {}
+  private record Deletion(long asOf, long pendingUntil) {
+    /** Whether {@code r}, arriving at {@code now}, is dropped. */
+    boolean drops(CrawlRequest r, long now) {
+      return pendingUntil > now || r.time() <= asOf;
+    }
+  }
 
   /** Deletions by {@code crawl + '\n' + host}, host {@code *} for all. */
   private final Map<String, Deletion> deleted = new HashMap<>();
@@ -203,12 +208,9 @@ final class ReleasedUrls {
 
   private boolean deletedBefore(CrawlRequest r, long now) {
     String crawl = PageKeys.crawl(r.url());
-    return covers(deleted.get(deletion(crawl, r.host())), r, now)
-        || covers(deleted.get(deletion(crawl, null)), r, now);
-  }
-
-  private static boolean covers(Deletion d, CrawlRequest r, long now) {
-    return d != null && (d.pendingUntil > now || r.time() <= d.asOf);
+    Deletion queue = deleted.get(deletion(crawl, r.host()));
+    Deletion all = deleted.get(deletion(crawl, null));
+    return (queue != null && queue.drops(r, now)) || (all != null && all.drops(r, now));
   }
 
   /** URLs of {@code crawl} handed out whose delay is not over, in queue {@code host} or all. */

@@ -19,35 +19,31 @@ public final class BenchCommand {
 
   private BenchCommand() {}
 
+  /** Each benchmark's options, in the order the usage lists them. */
+  private static final java.util.Map<String, String> OPTIONS = new java.util.LinkedHashMap<>();
+
+  static {
+    OPTIONS.put("solver", io.recrawl.flink.bench.SolverBenchmark.OPTIONS);
+    OPTIONS.put("throughput", io.recrawl.flink.bench.ThroughputBenchmark.OPTIONS);
+    OPTIONS.put("import", io.recrawl.flink.bench.ImportBenchmark.OPTIONS);
+    OPTIONS.put("failures", io.recrawl.flink.bench.FailureBenchmark.OPTIONS);
+    OPTIONS.put("live", LiveBenchCommand.OPTIONS);
+    OPTIONS.put(
+        "simulator",
+        "[--pages 1000000] [--hosts 10000] [--days 30] [--budget-per-page 0.2]"
+            + " [--policy optimal-static ...] [--seed 1]");
+  }
+
   /** The usage of one benchmark ({@code live}, {@code solver}, ...), or null for none such. */
   static String usage(String benchmark) {
-    for (String line : usage().substring("usage: ".length()).split("\n")) {
-      String l = line.strip();
-      if (l.startsWith("bin/recrawl bench " + benchmark + " ")) {
-        return "usage: " + l;
-      }
-    }
-    return null;
+    String options = OPTIONS.get(benchmark);
+    return options == null ? null : "usage: bin/recrawl bench " + benchmark + " " + options;
   }
 
   static String usage() {
-    return "usage: bin/recrawl bench solver "
-        + io.recrawl.flink.bench.SolverBenchmark.OPTIONS
-        + "\n"
-        + "       bin/recrawl bench throughput "
-        + io.recrawl.flink.bench.ThroughputBenchmark.OPTIONS
-        + "\n"
-        + "       bin/recrawl bench import "
-        + io.recrawl.flink.bench.ImportBenchmark.OPTIONS
-        + "\n"
-        + "       bin/recrawl bench failures "
-        + io.recrawl.flink.bench.FailureBenchmark.OPTIONS
-        + "\n"
-        + "       bin/recrawl bench live "
-        + LiveBenchCommand.OPTIONS
-        + "\n"
-        + "       bin/recrawl bench simulator [--pages 1000000] [--hosts 10000] [--days 30] [--budget-per-page 0.2]"
-        + " [--policy optimal-static ...] [--seed 1]";
+    java.util.List<String> lines = new java.util.ArrayList<>();
+    OPTIONS.forEach((name, options) -> lines.add("bin/recrawl bench " + name + " " + options));
+    return "usage: " + String.join("\n       ", lines);
   }
 
   public static int run(String[] args) throws Exception {

@@ -90,13 +90,6 @@ final class StormCrawlerFields {
     return o;
   }
 
-  /**
-   * The key under which a pair goes that StormCrawler's tab-separated spelling cannot hold as it is
-   * (see {@link #toTabText}): its value is the pair's key and value, each URL-encoded, joined by
-   * {@code =}.
-   */
-  static final String ESCAPED_KEY = TabMetadata.ESCAPED_KEY;
-
   /** Metadata as the SQL module keeps it: {@code \tkey=value} for every value. */
   static Map<String, List<String>> fromSqlText(String text) throws RowRejection {
     Map<String, List<String>> m = new LinkedHashMap<>();
@@ -114,7 +107,7 @@ final class StormCrawlerFields {
 
   /**
    * Adds one {@code key=value} of tab-separated metadata to {@code m} (its values in a mutable
-   * list), restoring a pair written under {@link #ESCAPED_KEY}.
+   * list), restoring a pair written under {@link TabMetadata#ESCAPED_KEY}.
    */
   static void addTabPair(Map<String, List<String>> m, String pair) throws RowRejection {
     String[] kv;
@@ -137,9 +130,9 @@ final class StormCrawlerFields {
    * tabs and each pair at its first {@code =}, and undoes no escape. A pair it cannot read back as
    * it is (a key that is empty or holds {@code =}, a tab or a line end; a value that holds a tab or
    * a carriage return or, on a line of its own, a line feed, or ends in space the seed reader
-   * trims) goes under {@link #ESCAPED_KEY}, URL-encoded: StormCrawler keeps it as a key of its own
-   * and the import restores it. So does a pair of that key itself. Every other pair is written as
-   * it is.
+   * trims) goes under {@link TabMetadata#ESCAPED_KEY}, URL-encoded: StormCrawler keeps it as a key
+   * of its own and the import restores it. So does a pair of that key itself. Every other pair is
+   * written as it is.
    *
    * @param oneLine whether the text is on a line of its own (a seed list), not in a quoted field
    */
@@ -153,7 +146,7 @@ final class StormCrawlerFields {
                   if (plain(k, v, oneLine)) {
                     b.append(k).append('=').append(v);
                   } else {
-                    b.append(ESCAPED_KEY)
+                    b.append(TabMetadata.ESCAPED_KEY)
                         .append('=')
                         .append(URLEncoder.encode(k, StandardCharsets.UTF_8))
                         .append('=')
@@ -164,7 +157,7 @@ final class StormCrawlerFields {
   }
 
   private static boolean plain(String key, String value, boolean oneLine) {
-    if (key.isEmpty() || key.equals(ESCAPED_KEY) || indexOfAny(key, "=\t\r\n") >= 0) {
+    if (key.isEmpty() || key.equals(TabMetadata.ESCAPED_KEY) || indexOfAny(key, "=\t\r\n") >= 0) {
       return false;
     }
     if (oneLine) {

@@ -28,6 +28,17 @@ class FrontierRowsTest {
     return out;
   }
 
+  /** An exported row read back, after the header its format has. */
+  private static List<Object> readExported(FrontierFormat format, String row) throws IOException {
+    String header =
+        switch (format) {
+          case SQL_CSV -> "url,status,nextfetchdate,metadata,bucket,host\n";
+          case SQL_TSV -> "url\tstatus\tnextfetchdate\tmetadata\tbucket\thost\n";
+          default -> "";
+        };
+    return read(format, header + row + "\n");
+  }
+
   private static long t(String iso) {
     return Instant.parse(iso).toEpochMilli();
   }
@@ -239,14 +250,7 @@ class FrontierRowsTest {
     String row =
         FrontierExport.row(
             format, "a.example", "http://a.example/", CrawlStatus.FETCHED, 1795582800000L, md);
-    String header =
-        switch (format) {
-          case SQL_CSV -> "url,status,nextfetchdate,metadata,bucket,host\n";
-          case SQL_TSV -> "url\tstatus\tnextfetchdate\tmetadata\tbucket\thost\n";
-          default -> "";
-        };
-
-    List<Object> rows = read(format, header + row + "\n");
+    List<Object> rows = readExported(format, row);
 
     assertThat(rows).hasSize(1);
     assertThat(rows.get(0)).as(row).isInstanceOf(FrontierRow.class);
@@ -262,14 +266,7 @@ class FrontierRowsTest {
     p.weight = 1;
     String key = io.recrawl.wire.PageKeys.of("news", "http://a.example/x");
     String row = FrontierExport.pageRow(format, "a.example", key, p, FrontierRow.NEVER);
-    String header =
-        switch (format) {
-          case SQL_CSV -> "url,status,nextfetchdate,metadata,bucket,host\n";
-          case SQL_TSV -> "url\tstatus\tnextfetchdate\tmetadata\tbucket\thost\n";
-          default -> "";
-        };
-
-    List<Object> rows = read(format, header + row + "\n");
+    List<Object> rows = readExported(format, row);
 
     assertThat(rows).singleElement().as(row).isInstanceOf(FrontierRow.class);
     FrontierRow read = (FrontierRow) rows.get(0);
