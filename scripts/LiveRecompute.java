@@ -47,7 +47,8 @@ public class LiveRecompute {
     for (int a = 3; a < args.length; a++) {
       List<String[]> log = csv(Path.of(args[a]));
       log.sort((x, y) -> Long.compare(Long.parseLong(x[0]), Long.parseLong(y[0])));
-      Map<String, List<long[]>> fetched = new HashMap<>(); // page -> {t, version}
+      Map<String, List<long[]>> fetched = new HashMap<>(); // page -> {t, version held}
+      Map<String, Integer> held = new HashMap<>(); // page -> version of its last 200
       Map<String, Long> last = new HashMap<>();
       Map<String, Long> until = new HashMap<>();
       long fetches = 0, violations = 0, inRa = 0, underDelay = 0;
@@ -58,6 +59,9 @@ public class LiveRecompute {
         int status = Integer.parseInt(f[3]);
         int version = Integer.parseInt(f[4]);
         if ((status == 200 || status == 304) && version >= 0) {
+          // a 304 confirms the client's copy: the version of its last 200, not the server's
+          if (status == 200) held.put(host + path, version);
+          else version = held.getOrDefault(host + path, -1);
           fetched.computeIfAbsent(host + path, k -> new ArrayList<>()).add(new long[] {t, version});
           if (t >= from && t < to) fetches++;
         }
@@ -83,7 +87,7 @@ public class LiveRecompute {
         for (int k = 0; k < got.size(); k++) {
           long start = got.get(k)[0];
           int v = (int) got.get(k)[1];
-          long end = v < c.length ? c[v] : Long.MAX_VALUE;
+          long end = v < 0 ? start : v < c.length ? c[v] : Long.MAX_VALUE;
           if (k + 1 < got.size()) end = Math.min(end, got.get(k + 1)[0]);
           end = Math.min(end, to);
           fresh += weight.get(e.getKey()) * Math.max(0, end - Math.max(start, from));

@@ -10,9 +10,10 @@ import java.util.Map;
 
 /**
  * Freshness and politeness from the server's log and the web's change times alone. A page is fresh
- * at time t when the version its last successful fetch (200 or 304) got is still its version at t;
- * a page never fetched is stale. Politeness is what the server saw: the gaps between requests to
- * one host against its limit, and requests inside a Retry-After the host had sent.
+ * at time t when the version its client holds is still its version at t: the version of its last
+ * 200, which a later 304 confirms but never advances; a page never fetched is stale. Politeness is
+ * what the server saw: the gaps between requests to one host against its limit, and requests inside
+ * a Retry-After the host had sent.
  */
 public final class LiveJudge {
 
@@ -25,6 +26,10 @@ public final class LiveJudge {
   record Request(long t, String host, String path, int status, int version, long retryAfterS) {
     boolean robots() {
       return path.equals("/robots.txt");
+    }
+
+    Request crediting(int heldVersion) {
+      return new Request(t, host, path, status, heldVersion, retryAfterS);
     }
   }
 
@@ -49,11 +54,18 @@ public final class LiveJudge {
     long underDelay = 0;
     long inRetryAfter = 0;
     double minGapOverLimit = Double.NaN;
+    Map<String, Integer> held = new HashMap<>();
     for (Request r : requests) {
       if ((r.status == 200 || r.status == 304) && r.version >= 0) {
+        String page = GroundTruth.key(r.host, r.path);
+        if (r.status == 200) {
+          held.put(page, r.version);
+        }
+        // A 304 confirms the copy the client holds, which may be older than the server's version
+        // when the client's If-Modified-Since is a date of its own making.
         fetchesByPage
-            .computeIfAbsent(GroundTruth.key(r.host, r.path), k -> new ArrayList<>())
-            .add(r);
+            .computeIfAbsent(page, k -> new ArrayList<>())
+            .add(r.status == 200 ? r : r.crediting(held.getOrDefault(page, -1)));
         if (r.t >= from && r.t < to) {
           fetches++;
         }
@@ -94,7 +106,7 @@ public final class LiveJudge {
         Request f = got.get(k);
         long next = k + 1 < got.size() ? got.get(k + 1).t : Long.MAX_VALUE;
         long start = f.t;
-        long end = Math.min(Math.min(next, page.end(f.version)), to);
+        long end = f.version < 0 ? start : Math.min(Math.min(next, page.end(f.version)), to);
         fresh += page.weight() * overlap(start, end, from, to);
         for (int b = (int) Math.max(0, start / bucket); b < BUCKETS && b * bucket < end; b++) {
           series[b] += page.weight() * overlap(start, end, b * bucket, (b + 1) * bucket);

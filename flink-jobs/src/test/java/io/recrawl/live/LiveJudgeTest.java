@@ -79,6 +79,46 @@ class LiveJudgeTest {
     assertThat(f.notModified()).isEqualTo(1);
   }
 
+  /**
+   * A client whose If-Modified-Since is a date of its own (AdaptiveScheduler's setLastModified) can
+   * get a 304 for a version it never downloaded: the 304 confirms the copy it holds.
+   */
+  private Path notModifiedForAVersionNeverDownloaded() throws Exception {
+    Path web = Files.createDirectories(dir.resolve("web304"));
+    Files.writeString(web.resolve("web.csv"), "key,value\nseconds_per_day,1\n");
+    Files.writeString(
+        web.resolve("hosts.csv"),
+        "host,limit_ms,crawl_delay_s,validators,slow_ms\na.web.test,1000,0,true,0\n");
+    Files.writeString(web.resolve("spells.csv"), "host,start_ms,end_ms,status\n");
+    Files.writeString(
+        web.resolve("pages.csv"),
+        "host,path,weight,rate_per_day,changes_ms\n"
+            + "a.web.test,/p0,1.0,0.5,2000 4000\n"
+            + "a.web.test,/p1,1.0,0.5,\n");
+    Path log = dir.resolve("requests-304.csv");
+    Files.writeString(
+        log,
+        RequestLog.HEADER
+            + "\n"
+            + "1000,a.web.test,/p0,200,0,\n"
+            // the server is at version 2; the client still holds version 0
+            + "5000,a.web.test,/p0,304,2,\n"
+            // a 304 with no 200 before it confirms nothing
+            + "6000,a.web.test,/p1,304,0,\n");
+    return log;
+  }
+
+  @Test
+  void aNotModifiedKeepsTheVersionOfTheClientsLast200() throws Exception {
+    Path log = notModifiedForAVersionNeverDownloaded();
+    LiveFigures f = LiveJudge.judge(dir.resolve("web304"), log, "x", 0, 10);
+    // /p0 fresh 1-2 s only (version 0 ended at 2 s); /p1 never: of 2 x 10 s.
+    assertThat(f.freshness()).isCloseTo(1 / 20.0, within(1e-12));
+    assertThat(f.fetches()).isEqualTo(3);
+    assertThat(f.notModified()).isEqualTo(2);
+    assertThat(recompute(dir.resolve("web304"), 0, 10, log)).isEqualTo(row(f));
+  }
+
   @Test
   void theScriptInTheRepositoryRecomputesTheSameFiguresFromTheFilesAlone() throws Exception {
     Path log = handMade();
