@@ -90,35 +90,28 @@ public final class LiveBench {
     LivePrediction prediction =
         LivePrediction.prepare(
             web.workload(), o.budget, secondsPerDay, o.warmupSeconds, end, o.web.workload.seed);
+    out.println("live: StormCrawler's schedulers at their best settings, on the simulator ...");
+    PeerTuning.Best peers = prediction.tunePeers();
     LiveTuning tuning =
-        LiveTuning.of(web.workload().pages(), o.budget, secondsPerDay, prediction.lambda0());
+        LiveTuning.of(
+            web.workload().pages(),
+            o.budget,
+            secondsPerDay,
+            prediction.lambda0(),
+            peers.defaultIntervalDays(),
+            peers.adaptive());
     out.printf(
         Locale.ROOT,
-        "live: %,d pages on %,d hosts (%s, seed %d), one simulated day = %s s, %s s run, %s s"
-            + " warm-up%n",
-        web.workload().pages(),
-        web.workload().hosts(),
-        o.web.workload.family.name().toLowerCase(Locale.ROOT),
-        o.web.workload.seed,
-        fmt(secondsPerDay),
-        fmt(end),
-        fmt(o.warmupSeconds));
+        "live: %s, in compressed time (%d simulator runs)%n",
+        LiveReport.peerSettings(tuning),
+        peers.runs());
     out.printf(
         Locale.ROOT,
-        "live: the web starts changing %s s after the systems are launched (--startup)%n",
-        fmt(o.startupSeconds));
-    out.printf(
-        Locale.ROOT,
-        "live: budget %s fetches/s; DefaultScheduler every %d min; AdaptiveScheduler %d..%d min;"
-            + " CrawlValueScheduler threshold %.4g real days (optimum's price %.4g simulated"
-            + " days)%n",
+        "live: budget %s fetches/s; CrawlValueScheduler threshold %.4g real days (optimum's price"
+            + " %.4g simulated days)%n",
         fmt(o.budget),
-        tuning.defaultMinutes(),
-        tuning.adaptiveMinMinutes(),
-        tuning.adaptiveMaxMinutes(),
         tuning.thetaRealDays(),
         prediction.lambda0());
-    tuning.roundingWarning().ifPresent(out::println);
 
     LiveSystems launcher = new LiveSystems(new LiveLaunch(o.home), dir, hostsFile);
     List<ChildJvm> children = new ArrayList<>();

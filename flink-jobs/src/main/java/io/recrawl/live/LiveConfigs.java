@@ -59,8 +59,6 @@ final class LiveConfigs {
                 // the URL in MemorySpout's queue a second time.
                 "  parser.emitOutlinks: false",
                 "  parsefilters.config.file: \"memory-frontier-parsefilters.json\"",
-                "  fetchInterval.default: " + t.defaultMinutes(),
-                "  fetchInterval.fetch.error: " + t.defaultMinutes(),
                 "  metadata.persist:",
                 "    - signature",
                 "    - fetch.statusCode",
@@ -78,25 +76,51 @@ final class LiveConfigs {
     switch (system) {
       case LiveSystems.DEFAULT ->
           b.append(
-              lines(
-                  "  scheduler.class:"
-                      + " \"com.digitalpebble.stormcrawler.persistence.DefaultScheduler\""));
+                  compressed(
+                      "com.digitalpebble.stormcrawler.persistence.DefaultScheduler",
+                      t.secondsPerDay()))
+              .append(
+                  lines("  fetchInterval.default: " + LiveTuning.minutes(t.defaultIntervalDays())));
       case LiveSystems.ADAPTIVE ->
           b.append(
-              lines(
-                  "  scheduler.class:"
-                      + " \"com.digitalpebble.stormcrawler.persistence.AdaptiveScheduler\"",
-                  "  scheduler.adaptive.setLastModified: true",
-                  "  scheduler.adaptive.fetchInterval.min: " + t.adaptiveMinMinutes(),
-                  "  scheduler.adaptive.fetchInterval.max: " + t.adaptiveMaxMinutes()));
+                  compressed(
+                      "com.digitalpebble.stormcrawler.persistence.AdaptiveScheduler",
+                      t.secondsPerDay()))
+              .append(
+                  lines(
+                      "  fetchInterval.default: " + LiveTuning.minutes(t.adaptive().defaultDays()),
+                      // An If-Modified-Since of the scheduler's own clock earns 304s for versions
+                      // never downloaded (docs/live-benchmark.md): off, StormCrawler's default.
+                      "  scheduler.adaptive.setLastModified: false",
+                      "  scheduler.adaptive.fetchInterval.min: "
+                          + LiveTuning.minutes(t.adaptive().minDays()),
+                      "  scheduler.adaptive.fetchInterval.max: "
+                          + LiveTuning.minutes(t.adaptive().maxDays()),
+                      String.format(
+                          Locale.ROOT,
+                          "  scheduler.adaptive.fetchInterval.rate.incr: %s",
+                          t.adaptive().incr()),
+                      String.format(
+                          Locale.ROOT,
+                          "  scheduler.adaptive.fetchInterval.rate.decr: %s",
+                          t.adaptive().decr())));
       case LiveSystems.CRAWL_VALUE_SCHEDULER ->
           b.append(
               lines(
                   "  scheduler.class: \"io.recrawl.stormcrawler.CrawlValueScheduler\"",
                   String.format(
                       Locale.ROOT, "  recrawl.scheduler.threshold: %.6g", t.thetaRealDays()),
-                  "  recrawl.scheduler.interval.min: " + t.adaptiveMinMinutes(),
-                  "  recrawl.scheduler.interval.max: " + t.adaptiveMaxMinutes(),
+                  // The job's floor, and no ceiling: a page not worth a crawl is never crawled, as
+                  // in the job.
+                  String.format(
+                      Locale.ROOT,
+                      "  recrawl.scheduler.interval.min: %.6g",
+                      LiveTuning.floorRealMinutes()),
+                  "  recrawl.scheduler.interval.max: -1",
+                  String.format(
+                      Locale.ROOT,
+                      "  fetchInterval.fetch.error: %.6g",
+                      t.budgetIntervalRealMinutes()),
                   String.format(
                       Locale.ROOT,
                       "  recrawl.scheduler.estimator.prior-rate: %.6g",
@@ -104,6 +128,14 @@ final class LiveConfigs {
       default -> throw new IllegalArgumentException("not a memory-frontier system: " + system);
     }
     return b.toString();
+  }
+
+  /** StormCrawler's scheduler, unchanged, on the simulated day's clock. */
+  private static String compressed(String scheduler, double secondsPerDay) {
+    return lines(
+        "  scheduler.class: \"io.recrawl.crawler.CompressedTimeScheduler\"",
+        "  recrawl.compressed.scheduler.class: \"" + scheduler + "\"",
+        String.format(Locale.ROOT, "  recrawl.compressed.seconds-per-day: %s", secondsPerDay));
   }
 
   /** The job's configuration: the trial's block of docs/first-crawl.md, set for the live loop. */

@@ -21,13 +21,16 @@ import java.util.Map;
  */
 final class LivePrediction {
 
-  /** The simulator's policies that model the live systems, and the optimum's. */
-  static final List<String> POLICIES =
-      List.of("crawl-value", "stormcrawler-default", "stormcrawler-adaptive", "optimal-static");
+  /**
+   * The simulator's policies run on the budget: the job's model and the optimum's. StormCrawler's
+   * schedulers are predicted by their runs in {@link PeerTuning}, at the settings they run with.
+   */
+  static final List<String> POLICIES = List.of("crawl-value", "optimal-static");
 
   final Simulator.Config config;
   final Reference optimum;
   final Map<String, PolicyRun> runs = new LinkedHashMap<>();
+  private PeerTuning.Best peers;
 
   private LivePrediction(Simulator.Config config, Reference optimum) {
     this.config = config;
@@ -60,12 +63,24 @@ final class LivePrediction {
     return optimum.lambda0;
   }
 
+  /** StormCrawler's schedulers at their best settings on this web (kept for the prediction). */
+  PeerTuning.Best tunePeers() {
+    peers = new PeerTuning(config).sweep();
+    return peers;
+  }
+
   LivePrediction runAll() {
     Simulator sim = new Simulator(config);
     for (String p : POLICIES) {
       PolicyRun r = sim.run(Policies.create(p));
       r.policy = p;
       runs.put(p, r);
+    }
+    if (peers != null) {
+      peers.defaultRun().policy = "stormcrawler-default";
+      peers.adaptiveRun().policy = "stormcrawler-adaptive";
+      runs.put("stormcrawler-default", peers.defaultRun());
+      runs.put("stormcrawler-adaptive", peers.adaptiveRun());
     }
     return this;
   }

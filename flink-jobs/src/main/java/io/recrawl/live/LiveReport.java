@@ -119,6 +119,20 @@ final class LiveReport {
     return b.toString();
   }
 
+  /** StormCrawler's settings as the run uses them, in minutes of the simulated day. */
+  static String peerSettings(LiveTuning t) {
+    return String.format(
+        Locale.ROOT,
+        "DefaultScheduler every %d min; AdaptiveScheduler default %d, min %d, max %d min, incr %s,"
+            + " decr %s",
+        LiveTuning.minutes(t.defaultIntervalDays()),
+        LiveTuning.minutes(t.adaptive().defaultDays()),
+        LiveTuning.minutes(t.adaptive().minDays()),
+        LiveTuning.minutes(t.adaptive().maxDays()),
+        t.adaptive().incr(),
+        t.adaptive().decr());
+  }
+
   Map<String, Object> results() {
     Map<String, Object> root = new LinkedHashMap<>();
     Map<String, Object> w = new LinkedHashMap<>();
@@ -138,10 +152,16 @@ final class LiveReport {
     root.put("warmup_seconds", o.warmupSeconds);
     Map<String, Object> t = new LinkedHashMap<>();
     t.put("job_budget_crawls_per_day", tuning.crawlsPerDay());
-    t.put("default_fetch_interval_minutes", tuning.defaultMinutes());
-    t.put("default_fetches_per_second", tuning.effectiveDefaultBudget());
-    t.put("adaptive_min_minutes", tuning.adaptiveMinMinutes());
-    t.put("adaptive_max_minutes", tuning.adaptiveMaxMinutes());
+    t.put(
+        "default_fetch_interval_simulated_minutes",
+        LiveTuning.minutes(tuning.defaultIntervalDays()));
+    t.put(
+        "adaptive_default_simulated_minutes", LiveTuning.minutes(tuning.adaptive().defaultDays()));
+    t.put("adaptive_min_simulated_minutes", LiveTuning.minutes(tuning.adaptive().minDays()));
+    t.put("adaptive_max_simulated_minutes", LiveTuning.minutes(tuning.adaptive().maxDays()));
+    t.put("adaptive_rate_incr", tuning.adaptive().incr());
+    t.put("adaptive_rate_decr", tuning.adaptive().decr());
+    t.put("crawl_value_scheduler_min_interval_real_minutes", LiveTuning.floorRealMinutes());
     t.put("crawl_value_scheduler_threshold_real_days", tuning.thetaRealDays());
     t.put("prior_rate_per_real_day", tuning.priorRatePerRealDay());
     root.put("tuning", t);

@@ -1,64 +1,64 @@
 package io.recrawl.live;
 
-import java.util.Locale;
-import java.util.Optional;
+import io.recrawl.sim.policy.StormCrawlerAdaptivePolicy.Settings;
 
 /**
- * How each system is set to spend the same budget, in StormCrawler's units where it has its own: a
- * global budget for the job, whole minutes for StormCrawler's intervals, a threshold in real days
- * for the stand-alone CrawlValueScheduler.
+ * How each system is set to spend the same budget, in its own units: a global budget for the job;
+ * simulated minutes for StormCrawler's schedulers, which run in compressed time ({@code
+ * CompressedTimeScheduler}) at the settings {@link PeerTuning} found best; a threshold in real days
+ * for the stand-alone CrawlValueScheduler, which runs in real time.
  *
  * @param budgetPerSecond fetches a second, the budget of every system
+ * @param secondsPerDay real seconds of one simulated day
  * @param crawlsPerDay the job's budget, crawls a (real) day
- * @param defaultMinutes DefaultScheduler's {@code fetchInterval.default}: pages / budget, rounded
- * @param adaptiveMinMinutes AdaptiveScheduler's minimum: its default's ratio (60 / 1440), at least
- *     1
- * @param adaptiveMaxMinutes AdaptiveScheduler's maximum: its default's ratio (20160 / 1440)
+ * @param defaultIntervalDays DefaultScheduler's {@code fetchInterval.default}, simulated days
+ * @param adaptive AdaptiveScheduler's keys, simulated days
  * @param thetaRealDays CrawlValueScheduler's threshold: the optimum's price in real days
  * @param priorRatePerRealDay the estimators' prior change rate, 1 a simulated day, in real days
+ * @param budgetIntervalRealMinutes pages / budget, real minutes: CrawlValueScheduler's back-off
+ *     after a fetch error
  */
 record LiveTuning(
     double budgetPerSecond,
+    double secondsPerDay,
     double crawlsPerDay,
-    int defaultMinutes,
-    int adaptiveMinMinutes,
-    int adaptiveMaxMinutes,
+    double defaultIntervalDays,
+    Settings adaptive,
     double thetaRealDays,
     double priorRatePerRealDay,
-    double effectiveDefaultBudget) {
+    double budgetIntervalRealMinutes) {
 
-  static LiveTuning of(int pages, double budgetPerSecond, double secondsPerDay, double lambda0) {
-    double exactMinutes = pages / budgetPerSecond / 60;
-    int minutes = (int) Math.max(1, Math.round(exactMinutes));
-    int min = (int) Math.max(1, Math.round(minutes * 60.0 / 1440));
-    int max = (int) Math.max(minutes, Math.round(minutes * 20160.0 / 1440));
+  /**
+   * The job's floor between two fetches of a page ({@code recrawl.engine.revisit.min-interval}).
+   */
+  static final double FLOOR_SECONDS = 1;
+
+  static LiveTuning of(
+      int pages,
+      double budgetPerSecond,
+      double secondsPerDay,
+      double lambda0,
+      double defaultIntervalDays,
+      Settings adaptive) {
     double realDaysPerSimDay = secondsPerDay / 86_400;
     return new LiveTuning(
         budgetPerSecond,
+        secondsPerDay,
         budgetPerSecond * 86_400,
-        minutes,
-        min,
-        max,
+        defaultIntervalDays,
+        adaptive,
         lambda0 * realDaysPerSimDay,
         1.0 / realDaysPerSimDay,
-        pages / (minutes * 60.0));
+        pages / budgetPerSecond / 60);
   }
 
-  /** A warning when whole minutes move DefaultScheduler's spend more than 5 % off the budget. */
-  Optional<String> roundingWarning() {
-    double off = effectiveDefaultBudget / budgetPerSecond - 1;
-    if (Math.abs(off) <= 0.05) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        String.format(
-            Locale.ROOT,
-            "warning: fetchInterval.default is in whole minutes: %d min spends %.2f fetches/s, %+.0f %%"
-                + " off the budget of %.2f; choose --budget or --pages so that pages / budget is a"
-                + " whole number of minutes",
-            defaultMinutes,
-            effectiveDefaultBudget,
-            100 * off,
-            budgetPerSecond));
+  /** Simulated days as StormCrawler's whole minutes of the simulated day. */
+  static int minutes(double simulatedDays) {
+    return (int) Math.max(1, Math.round(simulatedDays * 1440));
+  }
+
+  /** The job's floor, in CrawlValueScheduler's real minutes. */
+  static double floorRealMinutes() {
+    return FLOOR_SECONDS / 60;
   }
 }

@@ -69,11 +69,14 @@ public final class LiveWeb {
         delay = Math.max(2, Math.min(30, delay));
       }
       long limitMs = Math.max(1_000L, delay * 1_000L);
-      maxRate[h] = o.secondsPerDay * 1_000.0 / limitMs;
+      int slowMs = slow[h] ? o.slowMillis : 0;
+      // A polite fetcher's delay runs from the end of the previous answer (StormCrawler's
+      // fetcher.server.delay and Crawl-delay alike): a slow host takes a request every
+      // limit + answer time, and that is the capacity the optimum and the simulator get.
+      maxRate[h] = o.secondsPerDay * 1_000.0 / (limitMs + slowMs);
       List<LiveHost.Spell> spells =
           pushy[h] ? spells(rnd, durationMs, o) : List.<LiveHost.Spell>of();
-      hosts[h] =
-          new LiveHost(names[h], limitMs, delay, validators[h], slow[h] ? o.slowMillis : 0, spells);
+      hosts[h] = new LiveHost(names[h], limitMs, delay, validators[h], slowMs, spells);
     }
     String[] urls = new String[n];
     int[] local = new int[n];
@@ -159,8 +162,8 @@ public final class LiveWeb {
   }
 
   /**
-   * The simulator's view of this web: its pages, weights and rates, and every host's limit in
-   * crawls per simulated day (one request a second, or its Crawl-delay).
+   * The simulator's view of this web: its pages, weights and rates, and every host's capacity in
+   * crawls per simulated day (one request a second, or its Crawl-delay, after each answer).
    */
   public Workload workload() {
     return workload;

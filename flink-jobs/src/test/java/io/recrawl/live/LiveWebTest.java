@@ -55,11 +55,14 @@ class LiveWebTest {
   }
 
   @Test
-  void limitedHostsSetACrawlDelayAndTheWorkloadCarriesEveryHostsLimit() {
+  void limitedHostsSetACrawlDelayAndTheWorkloadCarriesEveryHostsCapacity() {
     LiveWebOptions o = small(4);
     o.secondsPerDay = 20;
+    o.slowShare = 0.25;
+    o.slowMillis = 2000;
     LiveWeb web = LiveWeb.generate(o);
     int delayed = 0;
+    int slow = 0;
     for (int h = 0; h < web.workload().hosts(); h++) {
       LiveHost host = web.host(h);
       if (host.crawlDelaySeconds() > 0) {
@@ -69,9 +72,12 @@ class LiveWebTest {
       } else {
         assertThat(host.limitMillis()).isEqualTo(1000);
       }
+      // the delay runs from the end of each answer: a slow host's capacity is limit + answer time
+      slow += host.slowMillis() > 0 ? 1 : 0;
       assertThat(web.workload().hostMaxRate(h))
-          .isEqualTo(o.secondsPerDay * 1000.0 / host.limitMillis());
+          .isEqualTo(o.secondsPerDay * 1000.0 / (host.limitMillis() + host.slowMillis()));
     }
+    assertThat(slow).isPositive();
     assertThat(delayed).isEqualTo(Math.round(o.crawlDelayShare * o.workload.hosts));
   }
 

@@ -5,20 +5,45 @@ import java.util.Arrays;
 /**
  * StormCrawler 2.4's AdaptiveScheduler rules: the first fetch (no previous signature) gets the
  * default interval; unchanged multiplies the interval by 1 + incr (capped at max); changed moves it
- * to (1 - decr) x interval + decr x min. Defaults incr = decr = 0.5, min = 60 min, default = 1440
- * min, max = 20160 min; the three intervals are scaled together so that the default is pages /
- * budget days, the same budget as every other policy.
+ * to (1 - decr) x interval + decr x min. Unless given, the settings are StormCrawler's defaults
+ * (incr = decr = 0.5, min = 60 min, default = 1440 min, max = 20160 min) with the three intervals
+ * scaled together so that the default is pages / budget days, the budget of every other policy.
  */
 public final class StormCrawlerAdaptivePolicy extends FetchDrivenPolicy {
 
   public static final String NAME = "stormcrawler-adaptive";
-  private static final double INCR = 0.5;
-  private static final double DECR = 0.5;
-  private static final double MIN_OVER_DEFAULT = 60.0 / 1440;
-  private static final double MAX_OVER_DEFAULT = 20160.0 / 1440;
 
-  private double defaultInterval;
+  /**
+   * AdaptiveScheduler's keys, intervals in days: {@code fetchInterval.default}, {@code
+   * scheduler.adaptive.fetchInterval.min}, {@code .max}, {@code .rate.incr}, {@code .rate.decr}.
+   */
+  public record Settings(
+      double defaultDays, double minDays, double maxDays, double incr, double decr) {
+
+    /** StormCrawler's defaults with their intervals scaled to a default of {@code days}. */
+    public static Settings defaultsScaledTo(double days) {
+      return new Settings(days, days * (60.0 / 1440), days * (20160.0 / 1440), 0.5, 0.5);
+    }
+
+    /** The same shape with every interval times {@code factor}. */
+    public Settings scaled(double factor) {
+      return new Settings(defaultDays * factor, minDays * factor, maxDays * factor, incr, decr);
+    }
+  }
+
+  private final Settings given;
+  private Settings s;
   private double[] interval;
+
+  /** StormCrawler's defaults scaled to the budget. */
+  public StormCrawlerAdaptivePolicy() {
+    this(null);
+  }
+
+  /** The given settings; null: StormCrawler's defaults scaled to the budget. */
+  public StormCrawlerAdaptivePolicy(Settings settings) {
+    this.given = settings;
+  }
 
   @Override
   public String name() {
@@ -27,22 +52,20 @@ public final class StormCrawlerAdaptivePolicy extends FetchDrivenPolicy {
 
   @Override
   protected void init(int pages) {
-    defaultInterval = budgetInterval();
+    s = given != null ? given : Settings.defaultsScaledTo(budgetInterval());
     interval = new double[pages];
     Arrays.fill(interval, Double.NaN);
   }
 
   @Override
   protected double nextFetch(int page, Boolean changed, double now) {
-    double min = defaultInterval * MIN_OVER_DEFAULT;
-    double max = defaultInterval * MAX_OVER_DEFAULT;
     double i = interval[page];
     if (changed == null || Double.isNaN(i)) {
-      i = defaultInterval; // no old signature to compare with
+      i = s.defaultDays(); // no old signature to compare with
     } else if (changed) {
-      i = (1 - DECR) * i + DECR * min;
+      i = (1 - s.decr()) * i + s.decr() * s.minDays();
     } else {
-      i = Math.min(i * (1 + INCR), max);
+      i = Math.min(i * (1 + s.incr()), s.maxDays());
     }
     interval[page] = i;
     return now + i;
