@@ -4,6 +4,8 @@ package io.recrawl.live;
  * One system's figures, as the web server saw its requests.
  *
  * @param freshness weighted, time-averaged freshness over the measurement window
+ * @param freshnessLight the same without the heaviest 1 % of pages (at least one), so that a
+ *     comparison is seen not to rest on a few pages
  * @param requests every request the server received, robots.txt included, over the whole run
  * @param fetches answers 200 or 304 to page requests within the measurement window
  * @param politenessViolations two requests to one host (robots.txt aside) closer than its limit
@@ -18,6 +20,7 @@ package io.recrawl.live;
 public record LiveFigures(
     String system,
     double freshness,
+    double freshnessLight,
     long requests,
     long fetches,
     long politenessViolations,

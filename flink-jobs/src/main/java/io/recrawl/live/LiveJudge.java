@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Freshness and politeness from the server's log and the web's change times alone. A page is fresh
@@ -99,8 +101,14 @@ public final class LiveJudge {
     double[] series = new double[BUCKETS];
     double bucket = (double) to / BUCKETS;
     double fresh = 0;
+    Set<String> heaviest = heaviest(web);
+    double heavyWeight = 0;
+    double heavyFresh = 0;
     for (Map.Entry<String, GroundTruth.Page> e : web.pages.entrySet()) {
       GroundTruth.Page page = e.getValue();
+      boolean heavy = heaviest.contains(e.getKey());
+      heavyWeight += heavy ? page.weight() : 0;
+      double freshBefore = fresh;
       List<Request> got = fetchesByPage.getOrDefault(e.getKey(), List.of());
       for (int k = 0; k < got.size(); k++) {
         Request f = got.get(k);
@@ -112,6 +120,7 @@ public final class LiveJudge {
           series[b] += page.weight() * overlap(start, end, b * bucket, (b + 1) * bucket);
         }
       }
+      heavyFresh += heavy ? fresh - freshBefore : 0;
     }
     for (int b = 0; b < BUCKETS; b++) {
       mid[b] = (b + 0.5) * bucket / 1000;
@@ -120,6 +129,7 @@ public final class LiveJudge {
     return new LiveFigures(
         system,
         fresh / (web.totalWeight * (to - from)),
+        (fresh - heavyFresh) / ((web.totalWeight - heavyWeight) * (to - from)),
         requests.size(),
         fetches,
         violations,
@@ -130,6 +140,19 @@ public final class LiveJudge {
         notModified,
         mid,
         series);
+  }
+
+  /** The heaviest 1 % of pages, at least one, fewer than all. */
+  static Set<String> heaviest(GroundTruth web) {
+    int n = Math.min(web.pages.size() - 1, Math.max(1, (int) Math.ceil(web.pages.size() / 100.0)));
+    return web.pages.entrySet().stream()
+        .sorted(
+            Comparator.comparingDouble(
+                    (Map.Entry<String, GroundTruth.Page> e) -> -e.getValue().weight())
+                .thenComparing(Map.Entry::getKey))
+        .limit(Math.max(0, n))
+        .map(Map.Entry::getKey)
+        .collect(Collectors.toSet());
   }
 
   private static double overlap(double a, double b, double from, double to) {

@@ -54,6 +54,8 @@ class LiveJudgeTest {
     // a/p0 fresh 1-5 s and 6-8 s; a/p1 (weight 3) from 1.5 s on; b/p0 from 3 s on: of 5 x 10 s.
     LiveFigures all = LiveJudge.judge(dir.resolve("web"), log, "x", 0, 10);
     assertThat(all.freshness()).isCloseTo((4 + 3 * 8.5 + 7 + 2) / 50.0, within(1e-12));
+    // Without the heaviest 1 % (one page here, a/p1): the two others, of 2 x 10 s.
+    assertThat(all.freshnessLight()).isCloseTo((4 + 7 + 2) / 20.0, within(1e-12));
     assertThat(all.fetches()).isEqualTo(5);
     // After a warm-up of 2 s: 3 + 24 + 7 + 2 of 5 x 8 s, and the three fetches made in it.
     LiveFigures late = LiveJudge.judge(dir.resolve("web"), log, "x", 2, 10);

@@ -1,11 +1,15 @@
 package io.recrawl.flink.cli;
 
 import io.recrawl.live.LiveBench;
+import io.recrawl.live.LiveSuite;
 import io.recrawl.live.LiveWebOptions;
 import io.recrawl.sim.cli.SimOptions;
 import io.recrawl.sim.workload.WorkloadGenerator;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** {@code bin/recrawl bench live}: the flags, then {@link LiveBench}. */
@@ -18,18 +22,29 @@ final class LiveBenchCommand {
           "         [--seconds-per-day 20] [--budget 10] [--minutes 13] [--warmup 240]",
           "         [--systems recrawl,default,adaptive,crawl-value-scheduler] [--out work/live]",
           "         [--validator-share 0.5] [--slow-share 0.1] [--pushy-share 0.1] [--crawl-delay-share 0.3]",
-          "         [--startup 60] [--kafka HOST:PORT] [--progress 15]",
+          "         [--startup 60] [--kafka HOST:PORT] [--progress 15] [--suite [--seeds 2]]",
           "  the whole crawl loop against a changing web served on this machine, each system with its",
           "  own server; figures from the servers' logs (docs/benchmarks.md#live-the-whole-crawl-loop)",
           "  --budget        fetches per second, every system's",
           "  --minutes       how long the systems crawl; --warmup: seconds left out of the figures",
           "  --startup       seconds from launching the systems to the start (the web is still before it)",
           "  --seconds-per-day  one simulated day of the workload's change rates, in seconds",
-          "  --kafka         a running broker for the job (default: start the trial broker)");
+          "  --kafka         a running broker for the job (default: start the trial broker)",
+          "  --suite         one run per family and seed (--seeds of them from --seed), each in",
+          "                  OUT/FAMILY-sSEED, then every system's margin against recrawl in",
+          "                  OUT/suite.md; its own defaults: --pages 600 --hosts 20 --budget 5",
+          "                  --minutes 8 --warmup 160");
+
+  /** The suite's smaller, shorter webs: the default web's pace (a page every 120 s) in 8 min. */
+  static final Map<String, String> SUITE_DEFAULTS =
+      Map.of("pages", "600", "hosts", "20", "budget", "5", "minutes", "8", "warmup", "160");
 
   private LiveBenchCommand() {}
 
   static int run(String[] args) throws Exception {
+    if (List.of(args).contains("--suite")) {
+      return suite(args);
+    }
     LiveBench.Options o;
     try {
       o = parse(args);
@@ -40,6 +55,53 @@ final class LiveBenchCommand {
       return 2;
     }
     LiveBench.run(o, System.out);
+    return 0;
+  }
+
+  private static int suite(String[] args) throws Exception {
+    Map<String, LiveBench.Options> webs = new LinkedHashMap<>();
+    Path out;
+    try {
+      Map<String, String> flags = new LinkedHashMap<>(SUITE_DEFAULTS);
+      for (int i = 0; i < args.length; i++) {
+        if (args[i].equals("--suite")) {
+          continue;
+        }
+        if (!args[i].startsWith("--") || i + 1 >= args.length) {
+          throw new IllegalArgumentException("expected --flag value, got '" + args[i] + "'");
+        }
+        flags.put(args[i].substring(2), args[++i]);
+      }
+      if (flags.containsKey("family")) {
+        throw new IllegalArgumentException("--suite runs every family; drop --family");
+      }
+      int seeds = Integer.parseInt(flags.getOrDefault("seeds", "2"));
+      if (seeds < 1) {
+        throw new IllegalArgumentException("--seeds must be >= 1");
+      }
+      long first = Long.parseLong(flags.getOrDefault("seed", "1"));
+      out = Path.of(flags.getOrDefault("out", "work/live-suite"));
+      flags.remove("seeds");
+      for (String family : LiveSuite.FAMILIES) {
+        for (long seed = first; seed < first + seeds; seed++) {
+          String name = family + "-s" + seed;
+          Map<String, String> own = new LinkedHashMap<>(flags);
+          own.put("family", family);
+          own.put("seed", "" + seed);
+          own.put("out", out.resolve(name).toString());
+          List<String> argv = new ArrayList<>();
+          own.forEach((k, v) -> argv.addAll(List.of("--" + k, v)));
+          LiveBench.Options o = parse(argv.toArray(String[]::new));
+          o.validate();
+          webs.put(name, o);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      System.err.println("recrawl bench live: " + e.getMessage());
+      System.err.println("usage: bin/recrawl bench live " + OPTIONS);
+      return 2;
+    }
+    LiveSuite.run(webs, out, System.out);
     return 0;
   }
 
