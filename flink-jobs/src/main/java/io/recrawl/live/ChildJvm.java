@@ -32,11 +32,15 @@ final class ChildJvm {
   }
 
   private final String name;
+  private final Path dir;
+  private final List<String> cmd;
   private final Process process;
   private final Path log;
 
-  private ChildJvm(String name, Process process, Path log) {
+  private ChildJvm(String name, Path dir, List<String> cmd, Process process, Path log) {
     this.name = name;
+    this.dir = dir;
+    this.cmd = cmd;
     this.process = process;
     this.log = log;
   }
@@ -62,15 +66,44 @@ final class ChildJvm {
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", classpath, mainClass));
     cmd.addAll(args);
+    return launch(
+        name,
+        dir,
+        List.copyOf(cmd),
+        ProcessBuilder.Redirect.to(dir.resolve(name + ".log").toFile()));
+  }
+
+  private static ChildJvm launch(
+      String name, Path dir, List<String> cmd, ProcessBuilder.Redirect output) throws IOException {
     Path log = dir.resolve(name + ".log");
     Process p =
         new ProcessBuilder(cmd)
             .directory(dir.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
+            .redirectOutput(output)
             .start();
     RUNNING.add(p);
-    return new ChildJvm(name, p, log);
+    return new ChildJvm(name, dir, cmd, p, log);
+  }
+
+  /** SIGKILL, as a machine or a container that dies: no shutdown hook, no last checkpoint. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    RUNNING.remove(process);
+  }
+
+  /** The same command again with {@code moreArgs}, its output appended to the same log. */
+  ChildJvm restart(List<String> moreArgs) throws IOException {
+    if (process.isAlive()) {
+      throw new IllegalStateException(name + " is still running");
+    }
+    Files.writeString(
+        log,
+        "\n--- restarted by the live benchmark ---\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    List<String> again = new ArrayList<>(cmd);
+    moreArgs.stream().filter(a -> !cmd.contains(a)).forEach(again::add);
+    return launch(name, dir, List.copyOf(again), ProcessBuilder.Redirect.appendTo(log.toFile()));
   }
 
   String name() {

@@ -35,6 +35,10 @@ public final class LiveBench {
     public double startupSeconds = 60;
 
     public List<String> systems = LiveSystems.ALL;
+
+    /** Faults injected into recrawl's loop ({@code --fault KIND@SECONDS,...}). */
+    public List<LiveFault> faults = List.of();
+
     public Path out = Path.of("work/live");
 
     /** A running broker's bootstrap servers for the job; null: start the trial broker. */
@@ -61,6 +65,13 @@ public final class LiveBench {
             "--systems takes " + String.join(",", LiveSystems.ALL) + "; got '" + s + "'");
       }
       require(progressSeconds > 0, "--progress must be > 0");
+      for (LiveFault f : faults) {
+        require(systems.contains(LiveSystems.RECRAWL), "--fault needs recrawl among --systems");
+        require(f.atSeconds() < web.durationSeconds, "--fault " + f + ": after the run's end");
+        require(
+            !f.kind().equals("kafka") || kafka == null,
+            "--fault kafka restarts the trial broker; drop --kafka");
+      }
       require(startupSeconds >= 0 && startupSeconds <= 600, "--startup must be in [0, 600]");
     }
 
@@ -116,12 +127,12 @@ public final class LiveBench {
     LiveSystems launcher = new LiveSystems(new LiveLaunch(o.home), dir, hostsFile);
     List<ChildJvm> children = new ArrayList<>();
     Map<String, LiveServer> servers = new LinkedHashMap<>();
-    ChildJvm kafka = null;
+    List<LiveFault> faultsDone = new ArrayList<>();
     try {
       String bootstrap = o.kafka;
       if (o.systems.contains(LiveSystems.RECRAWL) && bootstrap == null) {
         int port = freePort();
-        kafka = launcher.kafka(port, freePort());
+        children.add(launcher.kafka(port, freePort()));
         bootstrap = "127.0.0.1:" + port;
         out.println("live: Kafka broker on " + bootstrap);
       }
@@ -138,9 +149,9 @@ public final class LiveBench {
         }
         out.printf("live: %s on port %d%n", system, server.port());
       }
-      watch(o, out, t0, servers, children);
+      watch(o, out, t0, servers, children, faultsDone);
     } finally {
-      stop(children, kafka, servers, out);
+      stop(children, servers, out);
     }
 
     Map<String, LiveFigures> figures = new LinkedHashMap<>();
@@ -154,7 +165,14 @@ public final class LiveBench {
       out.println("live: the simulator's prediction ...");
       prediction.runAll();
     }
-    LiveReport report = new LiveReport(o, web, tuning, prediction, figures);
+    Map<LiveFault, FaultRecovery> recoveries = new LinkedHashMap<>();
+    for (LiveFault f : faultsDone) {
+      recoveries.put(
+          f,
+          FaultRecovery.measure(
+              dir.resolve("requests-" + LiveSystems.RECRAWL + ".csv"), f.atSeconds(), end));
+    }
+    LiveReport report = new LiveReport(o, web, tuning, prediction, figures, recoveries);
     out.print(report.table());
     report.writeJson(dir.resolve("results.json"));
     report.writeHtml(dir.resolve("report.html"));
@@ -165,15 +183,35 @@ public final class LiveBench {
     return new Result(figures, prediction.optimum.weightedFreshness, simulated);
   }
 
-  /** Prints each system's requests so far until the run's end; fails when a child ends early. */
+  /**
+   * Prints each system's requests so far until the run's end, injecting the faults on time; fails
+   * when a child ends early otherwise.
+   */
   private static void watch(
-      Options o, PrintStream out, long t0, Map<String, LiveServer> servers, List<ChildJvm> children)
-      throws InterruptedException {
+      Options o,
+      PrintStream out,
+      long t0,
+      Map<String, LiveServer> servers,
+      List<ChildJvm> children,
+      List<LiveFault> done)
+      throws InterruptedException, IOException {
     long endAt = t0 + Math.round(o.web.durationSeconds * 1000);
     long step = Math.round(o.progressSeconds * 1000);
     long next = System.currentTimeMillis() + step;
+    List<LiveFault> pending = new ArrayList<>(o.faults);
+    pending.sort(java.util.Comparator.comparingDouble(LiveFault::atSeconds));
     while (System.currentTimeMillis() < endAt) {
-      Thread.sleep(Math.max(1, Math.min(next, endAt) - System.currentTimeMillis()));
+      long wake = Math.min(next, endAt);
+      if (!pending.isEmpty()) {
+        wake = Math.min(wake, t0 + Math.round(pending.get(0).atSeconds() * 1000));
+      }
+      Thread.sleep(Math.max(1, wake - System.currentTimeMillis()));
+      while (!pending.isEmpty()
+          && System.currentTimeMillis() >= t0 + Math.round(pending.get(0).atSeconds() * 1000)) {
+        LiveFault f = pending.remove(0);
+        inject(f, children, out, t0);
+        done.add(f);
+      }
       for (ChildJvm c : children) {
         if (!c.isAlive()) {
           throw new IllegalStateException(c.name() + " ended early; see " + c.logFile());
@@ -192,14 +230,38 @@ public final class LiveBench {
     }
   }
 
+  /** Kills the fault's JVM and starts it again in its place. */
+  private static void inject(LiveFault f, List<ChildJvm> children, PrintStream out, long t0)
+      throws InterruptedException, IOException {
+    for (int i = 0; i < children.size(); i++) {
+      ChildJvm c = children.get(i);
+      if (c.name().equals(f.childName())) {
+        c.kill();
+        children.set(i, c.restart(f.restartArgs()));
+        out.printf(
+            Locale.ROOT,
+            "live: %4.0f s  fault %s: killed %s and started it again%n",
+            (System.currentTimeMillis() - t0) / 1000.0,
+            f,
+            c.name());
+        return;
+      }
+    }
+    throw new IllegalStateException("fault " + f + ": no " + f.childName() + " in this run");
+  }
+
   /**
    * Every system at once (crawlers by closing their input, the job by SIGTERM), then the broker.
    */
   private static void stop(
-      List<ChildJvm> children, ChildJvm kafka, Map<String, LiveServer> servers, PrintStream out)
-      throws Exception {
+      List<ChildJvm> children, Map<String, LiveServer> servers, PrintStream out) throws Exception {
+    ChildJvm kafka = null;
     List<Thread> stopping = new ArrayList<>();
     for (ChildJvm c : children) {
+      if (c.name().equals("kafka")) {
+        kafka = c;
+        continue;
+      }
       Thread t =
           new Thread(
               () -> {

@@ -20,18 +20,21 @@ final class LiveReport {
   private final LiveTuning tuning;
   private final LivePrediction prediction;
   private final Map<String, LiveFigures> figures;
+  private final Map<LiveFault, FaultRecovery> faults;
 
   LiveReport(
       LiveBench.Options o,
       LiveWeb web,
       LiveTuning tuning,
       LivePrediction prediction,
-      Map<String, LiveFigures> figures) {
+      Map<String, LiveFigures> figures,
+      Map<LiveFault, FaultRecovery> faults) {
     this.o = o;
     this.web = web;
     this.tuning = tuning;
     this.prediction = prediction;
     this.figures = figures;
+    this.faults = faults;
   }
 
   private double window() {
@@ -100,6 +103,33 @@ final class LiveReport {
               Double.isNaN(sim) ? "-" : String.format(Locale.ROOT, "%.4f", sim),
               Double.isNaN(sim) ? "-" : String.format(Locale.ROOT, "%.4f", f.freshness() / sim)));
     }
+    if (!faults.isEmpty()) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%nfaults in recrawl's loop (violations above cover the whole run)%n%-14s %9s %10s"
+                  + " %9s %9s %9s %11s%n",
+              "fault",
+              "silence",
+              "recovery",
+              "pages due",
+              "p99 late",
+              "max late",
+              "not again"));
+      faults.forEach(
+          (f, r) ->
+              b.append(
+                  String.format(
+                      Locale.ROOT,
+                      "%-14s %8.1fs %9.1fs %9d %8.1fs %8.1fs %11d%n",
+                      f,
+                      r.silenceSeconds(),
+                      r.recoverySeconds(),
+                      r.pagesDue(),
+                      r.p99LateSeconds(),
+                      r.maxLateSeconds(),
+                      r.notFetchedAgain())));
+    }
     if (!prediction.runs.isEmpty()) {
       b.append(String.format(Locale.ROOT, "%nsimulated (same workload, limits, budget, window)%n"));
       b.append(
@@ -165,6 +195,9 @@ final class LiveReport {
     t.put("crawl_value_scheduler_threshold_real_days", tuning.thetaRealDays());
     t.put("prior_rate_per_real_day", tuning.priorRatePerRealDay());
     root.put("tuning", t);
+    Map<String, Object> fs = new LinkedHashMap<>();
+    faults.forEach((f, r) -> fs.put(f.toString(), r));
+    root.put("faults", fs);
     Map<String, Object> opt = new LinkedHashMap<>();
     opt.put("weighted_freshness", optimum());
     opt.put("lambda0_simulated_days", prediction.lambda0());

@@ -1,6 +1,7 @@
 package io.recrawl.flink.cli;
 
 import io.recrawl.live.LiveBench;
+import io.recrawl.live.LiveFault;
 import io.recrawl.live.LiveSuite;
 import io.recrawl.live.LiveWebOptions;
 import io.recrawl.sim.cli.SimOptions;
@@ -23,6 +24,7 @@ final class LiveBenchCommand {
           "         [--systems recrawl,default,adaptive,crawl-value-scheduler] [--out work/live]",
           "         [--validator-share 0.5] [--slow-share 0.1] [--pushy-share 0.1] [--crawl-delay-share 0.3]",
           "         [--startup 60] [--kafka HOST:PORT] [--progress 15] [--suite [--seeds 2]]",
+          "         [--fault job|crawler|kafka@SECONDS,...]",
           "  the whole crawl loop against a changing web served on this machine, each system with its",
           "  own server; figures from the servers' logs (docs/benchmarks.md#live-the-whole-crawl-loop)",
           "  --budget        fetches per second, every system's",
@@ -30,6 +32,8 @@ final class LiveBenchCommand {
           "  --startup       seconds from launching the systems to the start (the web is still before it)",
           "  --seconds-per-day  one simulated day of the workload's change rates, in seconds",
           "  --kafka         a running broker for the job (default: start the trial broker)",
+          "  --fault         KIND@SECONDS,...: kill recrawl's job (restarted from its latest",
+          "                  checkpoint), crawler or kafka with SIGKILL at that time and start it again",
           "  --suite         one run per family and seed (--seeds of them from --seed), each in",
           "                  OUT/FAMILY-sSEED, then every system's margin against recrawl in",
           "                  OUT/suite.md; its own defaults: --pages 600 --hosts 20 --budget 5",
@@ -106,7 +110,7 @@ final class LiveBenchCommand {
   }
 
   static LiveBench.Options parse(String[] args) {
-    SimOptions a = new SimOptions(args, Set.of(), Set.of("systems"));
+    SimOptions a = new SimOptions(args, Set.of(), Set.of("systems", "fault"));
     LiveBench.Options o = new LiveBench.Options();
     LiveWebOptions web = o.web;
     WorkloadGenerator.Options g =
@@ -124,6 +128,7 @@ final class LiveBenchCommand {
     web.crawlDelayShare = a.number("crawl-delay-share", web.crawlDelayShare);
     o.budget = a.number("budget", o.budget);
     o.warmupSeconds = a.number("warmup", o.warmupSeconds);
+    o.faults = a.list("fault").stream().map(LiveFault::parse).toList();
     List<String> systems = a.list("systems");
     if (!systems.isEmpty()) {
       o.systems = systems;
