@@ -78,6 +78,12 @@ public final class Simulator {
     /** The share of hosts that publish change signals. */
     public double signalHosts = 0.5;
 
+    /**
+     * Days from a fetch to its status reaching the policy (a real crawler's parser and queue
+     * between them); 0: at once. The status still carries the fetch's time.
+     */
+    public double statusLatencyDays;
+
     /** What the run starts from: an empty index, or a crawl under way (see {@link Start}). */
     public Start start = Start.EMPTY;
 
@@ -100,6 +106,7 @@ public final class Simulator {
       c.gridPosterior = gridPosterior;
       c.engineSettings = new java.util.HashMap<>(engineSettings);
       c.oracleCapacity = oracleCapacity;
+      c.statusLatencyDays = statusLatencyDays;
       c.signals = signals;
       c.signalHosts = signalHosts;
       c.start = start;
@@ -281,6 +288,14 @@ public final class Simulator {
       }
     }
 
+    /** A status on its way to the policy ({@link Config#statusLatencyDays}). */
+    private record Delayed(double at, long seq, int page, StatusEvent event) {}
+
+    private final java.util.PriorityQueue<Delayed> delayed =
+        new java.util.PriorityQueue<>(
+            java.util.Comparator.comparingDouble(Delayed::at).thenComparingLong(Delayed::seq));
+    private long delayedSeq;
+
     PolicyRun execute() {
       long wallStart = System.nanoTime();
       long lastReport = wallStart;
@@ -292,13 +307,17 @@ public final class Simulator {
         double ts = system.peekTime();
         double tc = crawler.nextFetchTime();
         double tp = Math.max(now, policy.nextWakeTime());
-        double t = Math.min(ts, Math.min(tc, tp));
+        double td = delayed.isEmpty() ? Double.POSITIVE_INFINITY : delayed.peek().at();
+        double t = Math.min(Math.min(ts, td), Math.min(tc, tp));
         if (!(t < end)) {
           break;
         }
         now = t;
         if (ts <= t) {
           onSystem(system.pop());
+        } else if (td <= t) {
+          Delayed d = delayed.poll();
+          policy.onStatus(d.page(), d.event(), t);
         } else if (tc <= t) {
           fetch();
         } else {
@@ -364,7 +383,16 @@ public final class Simulator {
               changed,
               w.weight(page),
               outcome == GroundTruth.Outcome.UNCHANGED ? 304 : 200);
-      policy.onStatus(page, e, t);
+      deliver(page, e, t);
+    }
+
+    /** A status reaches the policy now, or after the configured latency. */
+    private void deliver(int page, StatusEvent e, double t) {
+      if (cfg.statusLatencyDays > 0) {
+        delayed.add(new Delayed(t + cfg.statusLatencyDays, delayedSeq++, page, e));
+      } else {
+        policy.onStatus(page, e, t);
+      }
     }
 
     /**
@@ -395,7 +423,7 @@ public final class Simulator {
               null,
               w.weight(page),
               r.httpStatus());
-      policy.onStatus(page, e, t);
+      deliver(page, e, t);
     }
 
     private void onSystem(int what) {
