@@ -1,5 +1,6 @@
 package io.recrawl.live;
 
+import io.recrawl.sim.PolicyRun;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -86,6 +87,12 @@ public final class LiveBench {
   public record Result(
       Map<String, LiveFigures> figures, double optimumFreshness, Map<String, Double> simulated) {}
 
+  /**
+   * The status latency of the gap's decomposition: the job's watermark trails the newest status by
+   * its out-of-orderness (1 s, {@link LiveConfigs#job}), and every wake-up waits for it.
+   */
+  static final double STATUS_LATENCY_SECONDS = 1;
+
   private LiveBench() {}
 
   public static Result run(Options o, PrintStream out) throws Exception {
@@ -161,9 +168,14 @@ public final class LiveBench {
           LiveJudge.judge(
               truth, dir.resolve("requests-" + system + ".csv"), system, o.warmupSeconds, end));
     }
+    Map<String, PolicyRun> gap = new LinkedHashMap<>();
     if (o.simulate) {
       out.println("live: the simulator's prediction ...");
       prediction.runAll();
+      LiveFigures job = figures.get(LiveSystems.RECRAWL);
+      if (job != null) {
+        gap = prediction.decompose(job.fetches() / (end - o.warmupSeconds), STATUS_LATENCY_SECONDS);
+      }
     }
     Map<LiveFault, FaultRecovery> recoveries = new LinkedHashMap<>();
     for (LiveFault f : faultsDone) {
@@ -172,7 +184,7 @@ public final class LiveBench {
           FaultRecovery.measure(
               dir.resolve("requests-" + LiveSystems.RECRAWL + ".csv"), f.atSeconds(), end));
     }
-    LiveReport report = new LiveReport(o, web, tuning, prediction, figures, recoveries);
+    LiveReport report = new LiveReport(o, web, tuning, prediction, figures, recoveries, gap);
     out.print(report.table());
     report.writeJson(dir.resolve("results.json"));
     report.writeHtml(dir.resolve("report.html"));

@@ -28,12 +28,14 @@ final class LivePrediction {
   static final List<String> POLICIES = List.of("crawl-value", "optimal-static");
 
   final Simulator.Config config;
+  final double budgetPerSecond;
   final Reference optimum;
   final Map<String, PolicyRun> runs = new LinkedHashMap<>();
   private PeerTuning.Best peers;
 
-  private LivePrediction(Simulator.Config config, Reference optimum) {
+  private LivePrediction(Simulator.Config config, double budgetPerSecond, Reference optimum) {
     this.config = config;
+    this.budgetPerSecond = budgetPerSecond;
     this.optimum = optimum;
   }
 
@@ -55,7 +57,7 @@ final class LivePrediction {
     c.start = Start.EMPTY;
     c.scenario = Scenario.build(Scenario.STATIONARY, w, c.warmUp, c.days, seed);
     c.progress = new PrintStream(OutputStream.nullOutputStream());
-    return new LivePrediction(c, Reference.compute(c));
+    return new LivePrediction(c, budgetPerSecond, Reference.compute(c));
   }
 
   /** The optimum's global price, in the crawl value's unit of simulated days. */
@@ -83,6 +85,34 @@ final class LivePrediction {
       runs.put("stormcrawler-adaptive", peers.adaptiveRun());
     }
     return this;
+  }
+
+  /**
+   * recrawl's gap between simulated and live, by cause, as the simulator's crawl-value sees it: the
+   * same run with the live run's spend (its fetches a second), then with a status latency of {@code
+   * latencySeconds} too (the watermark's out-of-orderness that every wake-up waits for, plus the
+   * parser and Kafka). What the live run loses beyond is the rest: leases, the fetcher's queue,
+   * estimates learned from other fetch times.
+   */
+  Map<String, PolicyRun> decompose(double liveFetchesPerSecond, double latencySeconds) {
+    PolicyRun sim = runs.get(policyOf(LiveSystems.RECRAWL));
+    Map<String, PolicyRun> gap = new LinkedHashMap<>();
+    if (sim == null || !(sim.crawlsPerDay > 0)) {
+      return gap;
+    }
+    double secondsPerDay = config.budget / budgetPerSecond;
+    Simulator.Config spend = config.copy();
+    spend.budget = config.budget * liveFetchesPerSecond * secondsPerDay / sim.crawlsPerDay;
+    gap.put(
+        "at the live spend",
+        new Simulator(spend).run(Policies.create(policyOf(LiveSystems.RECRAWL))));
+    Simulator.Config late = spend.copy();
+    late.statusLatencyDays = latencySeconds / secondsPerDay;
+    gap.put(
+        String.format(
+            java.util.Locale.ROOT, "+ %s s status latency", LiveBench.fmt(latencySeconds)),
+        new Simulator(late).run(Policies.create(policyOf(LiveSystems.RECRAWL))));
+    return gap;
   }
 
   /** The simulator's policy that models a live system, or null. */

@@ -21,6 +21,7 @@ final class LiveReport {
   private final LivePrediction prediction;
   private final Map<String, LiveFigures> figures;
   private final Map<LiveFault, FaultRecovery> faults;
+  private final Map<String, PolicyRun> gap;
 
   LiveReport(
       LiveBench.Options o,
@@ -28,13 +29,15 @@ final class LiveReport {
       LiveTuning tuning,
       LivePrediction prediction,
       Map<String, LiveFigures> figures,
-      Map<LiveFault, FaultRecovery> faults) {
+      Map<LiveFault, FaultRecovery> faults,
+      Map<String, PolicyRun> gap) {
     this.o = o;
     this.web = web;
     this.tuning = tuning;
     this.prediction = prediction;
     this.figures = figures;
     this.faults = faults;
+    this.gap = gap;
   }
 
   private double window() {
@@ -146,6 +149,36 @@ final class LiveReport {
                 simulatedFetchesPerSecond(r)));
       }
     }
+    LiveFigures job = figures.get(LiveSystems.RECRAWL);
+    if (!gap.isEmpty() && job != null) {
+      double sim = simulated(LiveSystems.RECRAWL);
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%nrecrawl's gap, simulated %.4f to live %.4f, by cause (the simulator's crawl-value)%n",
+              sim,
+              job.freshness()));
+      double before = sim;
+      for (Map.Entry<String, PolicyRun> e : gap.entrySet()) {
+        double f = e.getValue().weightedFreshness;
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "  %-28s %.4f  %+.4f  (%.2f fetches/s)%n",
+                e.getKey(),
+                f,
+                f - before,
+                simulatedFetchesPerSecond(e.getValue())));
+        before = f;
+      }
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "  %-28s %.4f  %+.4f%n",
+              "the rest (live)",
+              job.freshness(),
+              job.freshness() - before));
+    }
     return b.toString();
   }
 
@@ -198,6 +231,17 @@ final class LiveReport {
     Map<String, Object> fs = new LinkedHashMap<>();
     faults.forEach((f, r) -> fs.put(f.toString(), r));
     root.put("faults", fs);
+    Map<String, Object> g = new LinkedHashMap<>();
+    gap.forEach(
+        (k, r) ->
+            g.put(
+                k,
+                Map.of(
+                    "freshness",
+                    r.weightedFreshness,
+                    "fetches_per_second",
+                    simulatedFetchesPerSecond(r))));
+    root.put("recrawl_gap", g);
     Map<String, Object> opt = new LinkedHashMap<>();
     opt.put("weighted_freshness", optimum());
     opt.put("lambda0_simulated_days", prediction.lambda0());
