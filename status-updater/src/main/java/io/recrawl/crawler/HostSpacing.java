@@ -17,10 +17,21 @@ final class HostSpacing {
 
   /** A host's turn: held from {@link #awaitTurn} to {@link #done}. */
   static final class Host {
-    private long lastEnd = Long.MIN_VALUE;
+    private long lastEnd;
     private int inProgress;
     private boolean forgotten;
+
+    private Host(long lastEnd) {
+      this.lastEnd = lastEnd;
+    }
   }
+
+  /**
+   * A host this JVM has not fetched from is taken as fetched when the spacing began: a crawler
+   * killed and started again cannot know when its last life asked the host, only that it was before
+   * this one began. That costs each host one delay after a start.
+   */
+  private final long began = System.currentTimeMillis();
 
   private final Map<String, Host> hosts = new ConcurrentHashMap<>();
   private volatile int sweepAt = 10_000;
@@ -36,13 +47,10 @@ final class HostSpacing {
     }
     String key = host.toLowerCase(Locale.ROOT);
     while (true) {
-      Host h = hosts.computeIfAbsent(key, k -> new Host());
+      Host h = hosts.computeIfAbsent(key, k -> new Host(began));
       synchronized (h) {
         while (!h.forgotten) {
-          long wait =
-              h.lastEnd == Long.MIN_VALUE
-                  ? 0
-                  : h.lastEnd + delayMillis - System.currentTimeMillis();
+          long wait = h.lastEnd + delayMillis - System.currentTimeMillis();
           if (h.inProgress < Math.max(1, maxInProgress) && wait <= 0) {
             h.inProgress++;
             return h;
