@@ -108,6 +108,21 @@ public final class LiveBench {
     LivePrediction prediction =
         LivePrediction.prepare(
             web.workload(), o.budget, secondsPerDay, o.warmupSeconds, end, o.web.workload.seed);
+    out.printf(
+        Locale.ROOT,
+        "live: %,d pages on %,d hosts (%s, seed %d), one simulated day = %s s, %s s run, %s s"
+            + " warm-up%n",
+        web.workload().pages(),
+        web.workload().hosts(),
+        o.web.workload.family.name().toLowerCase(Locale.ROOT),
+        o.web.workload.seed,
+        fmt(secondsPerDay),
+        fmt(end),
+        fmt(o.warmupSeconds));
+    out.printf(
+        Locale.ROOT,
+        "live: the web starts changing %s s after the systems are launched (--startup)%n",
+        fmt(o.startupSeconds));
     out.println("live: StormCrawler's schedulers at their best settings, on the simulator ...");
     PeerTuning.Best peers = prediction.tunePeers();
     LiveTuning tuning =
