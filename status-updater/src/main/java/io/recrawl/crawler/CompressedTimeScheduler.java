@@ -85,12 +85,12 @@ public class CompressedTimeScheduler extends Scheduler {
   }
 
   /** A real date as the scheduler sees it: k times as far from now. */
-  long stretch(long realMs, long now) {
+  private long stretch(long realMs, long now) {
     return now + Math.round((realMs - now) * k);
   }
 
   /** A date of the scheduler's back to real time. */
-  long squeeze(long schedulerMs, long now) {
+  private long squeeze(long schedulerMs, long now) {
     return now + Math.round((schedulerMs - now) / k);
   }
 
