@@ -66,21 +66,21 @@ final class ChildJvm {
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", classpath, mainClass));
     cmd.addAll(args);
-    return launch(
-        name,
-        dir,
-        List.copyOf(cmd),
-        ProcessBuilder.Redirect.to(dir.resolve(name + ".log").toFile()));
+    return launch(name, dir, List.copyOf(cmd), false);
   }
 
-  private static ChildJvm launch(
-      String name, Path dir, List<String> cmd, ProcessBuilder.Redirect output) throws IOException {
+  /** Starts {@code cmd} with its output in {@code dir/name.log}, after what it holds if asked. */
+  private static ChildJvm launch(String name, Path dir, List<String> cmd, boolean append)
+      throws IOException {
     Path log = dir.resolve(name + ".log");
     Process p =
         new ProcessBuilder(cmd)
             .directory(dir.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(output)
+            .redirectOutput(
+                append
+                    ? ProcessBuilder.Redirect.appendTo(log.toFile())
+                    : ProcessBuilder.Redirect.to(log.toFile()))
             .start();
     RUNNING.add(p);
     return new ChildJvm(name, dir, cmd, p, log);
@@ -103,7 +103,7 @@ final class ChildJvm {
         java.nio.file.StandardOpenOption.APPEND);
     List<String> again = new ArrayList<>(cmd);
     moreArgs.stream().filter(a -> !cmd.contains(a)).forEach(again::add);
-    return launch(name, dir, List.copyOf(again), ProcessBuilder.Redirect.appendTo(log.toFile()));
+    return launch(name, dir, List.copyOf(again), true);
   }
 
   String name() {

@@ -36,7 +36,7 @@ record FaultRecovery(
     List<LiveJudge.Request> log = LiveJudge.read(requestLog);
     long f = Math.round(faultSeconds * 1000);
     long end = Math.round(endSeconds * 1000);
-    List<Long> fetches = new ArrayList<>();
+    List<Long> fetched = new ArrayList<>();
     Map<String, List<Long>> byPage = new HashMap<>();
     long firstAfter = Long.MAX_VALUE;
     for (LiveJudge.Request r : log) {
@@ -44,10 +44,11 @@ record FaultRecovery(
         firstAfter = Math.min(firstAfter, r.t());
       }
       if ((r.status() == 200 || r.status() == 304) && !r.robots()) {
-        fetches.add(r.t());
+        fetched.add(r.t());
         byPage.computeIfAbsent(r.host() + r.path(), k -> new ArrayList<>()).add(r.t());
       }
     }
+    long[] fetches = fetched.stream().mapToLong(Long::longValue).toArray(); // the log is sorted
     double before = count(fetches, f - 60_000, f) / 6.0;
     double recovery = Double.NaN;
     for (long t = f; t + WINDOW_MS <= end; t += 1_000) {
@@ -85,7 +86,22 @@ record FaultRecovery(
         notAgain);
   }
 
-  private static long count(List<Long> sorted, long from, long to) {
-    return sorted.stream().filter(t -> t >= from && t < to).count();
+  /** Times in [from, to) of an ascending array. */
+  private static int count(long[] sorted, long from, long to) {
+    return firstAtOrAfter(sorted, to) - firstAtOrAfter(sorted, from);
+  }
+
+  private static int firstAtOrAfter(long[] sorted, long t) {
+    int lo = 0;
+    int hi = sorted.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sorted[mid] < t) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 }

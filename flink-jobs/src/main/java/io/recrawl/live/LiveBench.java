@@ -53,6 +53,11 @@ public final class LiveBench {
     /** Run the simulator's policies for the prediction (the optimum is always computed). */
     public boolean simulate = true;
 
+    /** Seconds of the measurement window: the run after its warm-up. */
+    public double windowSeconds() {
+      return web.durationSeconds - warmupSeconds;
+    }
+
     public void validate() {
       web.validate();
       require(budget > 0 && Double.isFinite(budget), "--budget must be > 0");
@@ -70,7 +75,7 @@ public final class LiveBench {
         require(systems.contains(LiveSystems.RECRAWL), "--fault needs recrawl among --systems");
         require(f.atSeconds() < web.durationSeconds, "--fault " + f + ": after the run's end");
         require(
-            !f.kind().equals("kafka") || kafka == null,
+            !f.childName().equals(LiveSystems.KAFKA) || kafka == null,
             "--fault kafka restarts the trial broker; drop --kafka");
       }
       require(startupSeconds >= 0 && startupSeconds <= 600, "--startup must be in [0, 600]");
@@ -136,7 +141,7 @@ public final class LiveBench {
     out.printf(
         Locale.ROOT,
         "live: %s, in compressed time (%d simulator runs)%n",
-        LiveReport.peerSettings(tuning),
+        tuning.peerSettings(),
         peers.runs());
     out.printf(
         Locale.ROOT,
@@ -149,7 +154,6 @@ public final class LiveBench {
     LiveSystems launcher = new LiveSystems(new LiveLaunch(o.home), dir, hostsFile);
     List<ChildJvm> children = new ArrayList<>();
     Map<String, LiveServer> servers = new LinkedHashMap<>();
-    List<LiveFault> faultsDone = new ArrayList<>();
     try {
       String bootstrap = o.kafka;
       if (o.systems.contains(LiveSystems.RECRAWL) && bootstrap == null) {
@@ -171,7 +175,7 @@ public final class LiveBench {
         }
         out.printf("live: %s on port %d%n", system, server.port());
       }
-      watch(o, out, t0, servers, children, faultsDone);
+      watch(o, out, t0, servers, children);
     } finally {
       stop(children, servers, out);
     }
@@ -189,11 +193,12 @@ public final class LiveBench {
       prediction.runAll();
       LiveFigures job = figures.get(LiveSystems.RECRAWL);
       if (job != null) {
-        gap = prediction.decompose(job.fetches() / (end - o.warmupSeconds), STATUS_LATENCY_SECONDS);
+        gap = prediction.decompose(job.fetches() / o.windowSeconds(), STATUS_LATENCY_SECONDS);
       }
     }
     Map<LiveFault, FaultRecovery> recoveries = new LinkedHashMap<>();
-    for (LiveFault f : faultsDone) {
+    // watch ends normally only once every fault was injected
+    for (LiveFault f : o.faults) {
       recoveries.put(
           f,
           FaultRecovery.measure(
@@ -215,12 +220,7 @@ public final class LiveBench {
    * when a child ends early otherwise.
    */
   private static void watch(
-      Options o,
-      PrintStream out,
-      long t0,
-      Map<String, LiveServer> servers,
-      List<ChildJvm> children,
-      List<LiveFault> done)
+      Options o, PrintStream out, long t0, Map<String, LiveServer> servers, List<ChildJvm> children)
       throws InterruptedException, IOException {
     long endAt = t0 + Math.round(o.web.durationSeconds * 1000);
     long step = Math.round(o.progressSeconds * 1000);
@@ -230,14 +230,11 @@ public final class LiveBench {
     while (System.currentTimeMillis() < endAt) {
       long wake = Math.min(next, endAt);
       if (!pending.isEmpty()) {
-        wake = Math.min(wake, t0 + Math.round(pending.get(0).atSeconds() * 1000));
+        wake = Math.min(wake, pending.get(0).dueAt(t0));
       }
       Thread.sleep(Math.max(1, wake - System.currentTimeMillis()));
-      while (!pending.isEmpty()
-          && System.currentTimeMillis() >= t0 + Math.round(pending.get(0).atSeconds() * 1000)) {
-        LiveFault f = pending.remove(0);
-        inject(f, children, out, t0);
-        done.add(f);
+      while (!pending.isEmpty() && System.currentTimeMillis() >= pending.get(0).dueAt(t0)) {
+        inject(pending.remove(0), children, out, t0);
       }
       for (ChildJvm c : children) {
         if (!c.isAlive()) {
@@ -285,7 +282,7 @@ public final class LiveBench {
     ChildJvm kafka = null;
     List<Thread> stopping = new ArrayList<>();
     for (ChildJvm c : children) {
-      if (c.name().equals("kafka")) {
+      if (c.name().equals(LiveSystems.KAFKA)) {
         kafka = c;
         continue;
       }

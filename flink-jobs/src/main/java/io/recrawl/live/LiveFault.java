@@ -49,8 +49,13 @@ public record LiveFault(String kind, double atSeconds) {
     return switch (kind) {
       case "job" -> LiveSystems.RECRAWL + "-job";
       case "crawler" -> LiveSystems.RECRAWL + "-crawler";
-      default -> "kafka";
+      default -> LiveSystems.KAFKA;
     };
+  }
+
+  /** When it is due, in ms since the epoch, for a run that starts at {@code t0}. */
+  long dueAt(long t0) {
+    return t0 + Math.round(atSeconds * 1000);
   }
 
   /** What the JVM is started again with. */

@@ -28,14 +28,14 @@ final class LivePrediction {
   static final List<String> POLICIES = List.of("crawl-value", "optimal-static");
 
   final Simulator.Config config;
-  final double budgetPerSecond;
+  final double secondsPerDay;
   final Reference optimum;
   final Map<String, PolicyRun> runs = new LinkedHashMap<>();
   private PeerTuning.Best peers;
 
-  private LivePrediction(Simulator.Config config, double budgetPerSecond, Reference optimum) {
+  private LivePrediction(Simulator.Config config, double secondsPerDay, Reference optimum) {
     this.config = config;
-    this.budgetPerSecond = budgetPerSecond;
+    this.secondsPerDay = secondsPerDay;
     this.optimum = optimum;
   }
 
@@ -57,7 +57,7 @@ final class LivePrediction {
     c.start = Start.EMPTY;
     c.scenario = Scenario.build(Scenario.STATIONARY, w, c.warmUp, c.days, seed);
     c.progress = new PrintStream(OutputStream.nullOutputStream());
-    return new LivePrediction(c, budgetPerSecond, Reference.compute(c));
+    return new LivePrediction(c, secondsPerDay, Reference.compute(c));
   }
 
   /** The optimum's global price, in the crawl value's unit of simulated days. */
@@ -95,23 +95,21 @@ final class LivePrediction {
    * estimates learned from other fetch times.
    */
   Map<String, PolicyRun> decompose(double liveFetchesPerSecond, double latencySeconds) {
-    PolicyRun sim = runs.get(policyOf(LiveSystems.RECRAWL));
+    String policy = policyOf(LiveSystems.RECRAWL);
+    PolicyRun sim = runs.get(policy);
     Map<String, PolicyRun> gap = new LinkedHashMap<>();
     if (sim == null || !(sim.crawlsPerDay > 0)) {
       return gap;
     }
-    double secondsPerDay = config.budget / budgetPerSecond;
     Simulator.Config spend = config.copy();
     spend.budget = config.budget * liveFetchesPerSecond * secondsPerDay / sim.crawlsPerDay;
-    gap.put(
-        "at the live spend",
-        new Simulator(spend).run(Policies.create(policyOf(LiveSystems.RECRAWL))));
+    gap.put("at the live spend", new Simulator(spend).run(Policies.create(policy)));
     Simulator.Config late = spend.copy();
     late.statusLatencyDays = latencySeconds / secondsPerDay;
     gap.put(
         String.format(
             java.util.Locale.ROOT, "+ %s s status latency", LiveBench.fmt(latencySeconds)),
-        new Simulator(late).run(Policies.create(policyOf(LiveSystems.RECRAWL))));
+        new Simulator(late).run(Policies.create(policy)));
     return gap;
   }
 

@@ -41,7 +41,7 @@ final class LiveReport {
   }
 
   private double window() {
-    return o.web.durationSeconds - o.warmupSeconds;
+    return o.windowSeconds();
   }
 
   private double optimum() {
@@ -180,20 +180,6 @@ final class LiveReport {
               job.freshness() - before));
     }
     return b.toString();
-  }
-
-  /** StormCrawler's settings as the run uses them, in minutes of the simulated day. */
-  static String peerSettings(LiveTuning t) {
-    return String.format(
-        Locale.ROOT,
-        "DefaultScheduler every %d min; AdaptiveScheduler default %d, min %d, max %d min, incr %s,"
-            + " decr %s",
-        LiveTuning.minutes(t.defaultIntervalDays()),
-        LiveTuning.minutes(t.adaptive().defaultDays()),
-        LiveTuning.minutes(t.adaptive().minDays()),
-        LiveTuning.minutes(t.adaptive().maxDays()),
-        t.adaptive().incr(),
-        t.adaptive().decr());
   }
 
   Map<String, Object> results() {

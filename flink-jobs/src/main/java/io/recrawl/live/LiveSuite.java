@@ -4,10 +4,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * {@code bench live --suite}: one live run per web, over every family and several seeds, then each
@@ -27,13 +27,18 @@ public final class LiveSuite {
     }
 
     double budgetUsed(String system) {
-      double window = options.web.durationSeconds - options.warmupSeconds;
-      return result.figures().get(system).fetches() / window / options.budget;
+      return result.figures().get(system).fetches() / options.windowSeconds() / options.budget;
     }
 
-    double liveOverSimulated() {
-      Double sim = result.simulated().get(LivePrediction.policyOf(LiveSystems.RECRAWL));
-      return sim == null ? Double.NaN : recrawl().freshness() / sim;
+    double liveOverSimulated(String system) {
+      Double sim = result.simulated().get(LivePrediction.policyOf(system));
+      return sim == null ? Double.NaN : result.figures().get(system).freshness() / sim;
+    }
+
+    /** recrawl's freshness minus the system's, as {@code freshness} reads them. */
+    double margin(String system, ToDoubleFunction<LiveFigures> freshness) {
+      return freshness.applyAsDouble(recrawl())
+          - freshness.applyAsDouble(result.figures().get(system));
     }
   }
 
@@ -66,7 +71,7 @@ public final class LiveSuite {
     for (Web w : webs) {
       for (String s : systems) {
         LiveFigures f = w.result().figures().get(s);
-        Double sim = w.result().simulated().get(LivePrediction.policyOf(s));
+        double ratio = w.liveOverSimulated(s);
         b.append(
             String.format(
                 Locale.ROOT,
@@ -78,7 +83,7 @@ public final class LiveSuite {
                 100 * w.budgetUsed(s),
                 f.politenessViolations(),
                 f.inRetryAfter(),
-                sim == null ? "–" : String.format(Locale.ROOT, "%.3f", f.freshness() / sim)));
+                Double.isNaN(ratio) ? "–" : String.format(Locale.ROOT, "%.3f", ratio)));
       }
     }
     if (!systems.contains(LiveSystems.RECRAWL)) {
@@ -88,19 +93,25 @@ public final class LiveSuite {
         .append(" worst, without heaviest 1 % | mean budget used |\n");
     b.append("|---|---|---|---|---|---|\n");
     for (String s : systems) {
-      Map<String, double[]> m = margins(webs, s);
+      double[] all = webs.stream().mapToDouble(w -> w.margin(s, LiveFigures::freshness)).toArray();
+      double[] light =
+          webs.stream().mapToDouble(w -> w.margin(s, LiveFigures::freshnessLight)).toArray();
+      double spend = mean(webs.stream().mapToDouble(w -> w.budgetUsed(s)).toArray());
       b.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %s | %s | %s | %s | %.0f %% |%n",
-              s,
-              s.equals(LiveSystems.RECRAWL) ? "–" : signed(mean(m.get("all"))),
-              s.equals(LiveSystems.RECRAWL) ? "–" : signed(min(m.get("all"))),
-              s.equals(LiveSystems.RECRAWL) ? "–" : signed(mean(m.get("light"))),
-              s.equals(LiveSystems.RECRAWL) ? "–" : signed(min(m.get("light"))),
-              100 * mean(m.get("spend"))));
+          s.equals(LiveSystems.RECRAWL)
+              ? String.format(Locale.ROOT, "| %s | – | – | – | – | %.0f %% |%n", s, 100 * spend)
+              : String.format(
+                  Locale.ROOT,
+                  "| %s | %s | %s | %s | %s | %.0f %% |%n",
+                  s,
+                  signed(mean(all)),
+                  signed(min(all)),
+                  signed(mean(light)),
+                  signed(min(light)),
+                  100 * spend));
     }
-    double[] ratio = webs.stream().mapToDouble(Web::liveOverSimulated).toArray();
+    double[] ratio =
+        webs.stream().mapToDouble(w -> w.liveOverSimulated(LiveSystems.RECRAWL)).toArray();
     b.append(
         String.format(
             Locale.ROOT,
@@ -110,26 +121,6 @@ public final class LiveSuite {
             min(ratio),
             webs.size()));
     return b.toString();
-  }
-
-  private static Map<String, double[]> margins(List<Web> webs, String system) {
-    Map<String, double[]> m = new LinkedHashMap<>();
-    m.put(
-        "all",
-        webs.stream()
-            .mapToDouble(
-                w -> w.recrawl().freshness() - w.result().figures().get(system).freshness())
-            .toArray());
-    m.put(
-        "light",
-        webs.stream()
-            .mapToDouble(
-                w ->
-                    w.recrawl().freshnessLight()
-                        - w.result().figures().get(system).freshnessLight())
-            .toArray());
-    m.put("spend", webs.stream().mapToDouble(w -> w.budgetUsed(system)).toArray());
-    return m;
   }
 
   private static double mean(double[] v) {

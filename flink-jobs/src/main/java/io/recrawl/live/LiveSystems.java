@@ -16,6 +16,10 @@ final class LiveSystems {
   static final String DEFAULT = "default";
   static final String ADAPTIVE = "adaptive";
   static final String CRAWL_VALUE_SCHEDULER = "crawl-value-scheduler";
+
+  /** The trial broker's JVM, which recrawl's systems share. */
+  static final String KAFKA = "kafka";
+
   static final List<String> ALL = List.of(RECRAWL, DEFAULT, ADAPTIVE, CRAWL_VALUE_SCHEDULER);
 
   static final String LOCAL_CRAWL_READY = "recrawl-local-crawl: submitted";
@@ -37,7 +41,7 @@ final class LiveSystems {
     ChildJvm k =
         ChildJvm.start(
             out,
-            "kafka",
+            KAFKA,
             launch.kafkaClasspath(),
             List.of("-Xmx512m"),
             "io.recrawl.kafka.KafkaCommand",

@@ -1,6 +1,7 @@
 package io.recrawl.live;
 
 import io.recrawl.sim.policy.StormCrawlerAdaptivePolicy.Settings;
+import java.util.Locale;
 
 /**
  * How each system is set to spend the same budget, in its own units: a global budget for the job;
@@ -55,6 +56,20 @@ record LiveTuning(
   /** Simulated days as StormCrawler's whole minutes of the simulated day. */
   static int minutes(double simulatedDays) {
     return (int) Math.max(1, Math.round(simulatedDays * 1440));
+  }
+
+  /** StormCrawler's settings as the run uses them, in minutes of the simulated day. */
+  String peerSettings() {
+    return String.format(
+        Locale.ROOT,
+        "DefaultScheduler every %d min; AdaptiveScheduler default %d, min %d, max %d min, incr %s,"
+            + " decr %s",
+        minutes(defaultIntervalDays),
+        minutes(adaptive.defaultDays()),
+        minutes(adaptive.minDays()),
+        minutes(adaptive.maxDays()),
+        adaptive.incr(),
+        adaptive.decr());
   }
 
   /** The job's floor, in CrawlValueScheduler's real minutes. */

@@ -6,6 +6,7 @@ import io.recrawl.sim.Simulator;
 import io.recrawl.sim.policy.StormCrawlerAdaptivePolicy;
 import io.recrawl.sim.policy.StormCrawlerAdaptivePolicy.Settings;
 import io.recrawl.sim.policy.StormCrawlerDefaultPolicy;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.DoubleFunction;
 
@@ -19,8 +20,8 @@ import java.util.function.DoubleFunction;
  */
 final class PeerTuning {
 
-  /** min / default, max / default, incr, decr: StormCrawler's own shape first. */
-  static final List<double[]> ADAPTIVE_SHAPES = adaptiveShapes();
+  /** AdaptiveScheduler's shapes, each with a default of one day: StormCrawler's own first. */
+  static final List<Settings> ADAPTIVE_SHAPES = adaptiveShapes();
 
   /** Scale factors tried, against pages / budget: 1/10 to 10 times. */
   private static final double LOW = 0.1;
@@ -63,8 +64,8 @@ final class PeerTuning {
     Settings bestShape = null;
     Choice best = null;
     Choice stock = null;
-    for (double[] shape : ADAPTIVE_SHAPES) {
-      Settings unit = settings(shape);
+    for (Settings shape : ADAPTIVE_SHAPES) {
+      Settings unit = shape.scaled(budgetInterval);
       Choice c = atBudget(s -> new StormCrawlerAdaptivePolicy(unit.scaled(s)));
       if (stock == null) {
         stock = c;
@@ -79,15 +80,9 @@ final class PeerTuning {
         def.run(),
         bestShape,
         best.run(),
-        settings(ADAPTIVE_SHAPES.get(0)).scaled(stock.scale()),
+        ADAPTIVE_SHAPES.get(0).scaled(budgetInterval * stock.scale()),
         stock.run(),
         runs);
-  }
-
-  /** The shape's settings with a default interval of pages / budget. */
-  private Settings settings(double[] shape) {
-    return new Settings(
-        budgetInterval, budgetInterval * shape[0], budgetInterval * shape[1], shape[2], shape[3]);
   }
 
   /**
@@ -119,16 +114,16 @@ final class PeerTuning {
     return new Choice(scale, new Simulator(uncapped).run(policy.apply(scale)));
   }
 
-  private static List<double[]> adaptiveShapes() {
-    List<double[]> shapes = new java.util.ArrayList<>();
-    shapes.add(new double[] {60.0 / 1440, 20160.0 / 1440, 0.5, 0.5});
-    for (double min : new double[] {60.0 / 1440, 1.0 / 6, 1.0 / 2, 3.0 / 4}) {
-      for (double max : new double[] {2, 4, 20160.0 / 1440}) {
+  private static List<Settings> adaptiveShapes() {
+    Settings stock = Settings.defaultsScaledTo(1);
+    List<Settings> shapes = new ArrayList<>(List.of(stock));
+    for (double min : new double[] {stock.minDays(), 1.0 / 6, 1.0 / 2, 3.0 / 4}) {
+      for (double max : new double[] {2, 4, stock.maxDays()}) {
         for (double[] rates : new double[][] {{0.5, 0.5}, {0.25, 0.25}, {0.25, 0.5}, {0.5, 0.25}}) {
-          if (min == 60.0 / 1440 && max == 20160.0 / 1440 && rates[0] == 0.5 && rates[1] == 0.5) {
-            continue; // StormCrawler's own, first
+          Settings shape = new Settings(1, min, max, rates[0], rates[1]);
+          if (!shape.equals(stock)) {
+            shapes.add(shape);
           }
-          shapes.add(new double[] {min, max, rates[0], rates[1]});
         }
       }
     }

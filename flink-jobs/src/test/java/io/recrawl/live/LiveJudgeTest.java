@@ -17,19 +17,24 @@ class LiveJudgeTest {
 
   @TempDir Path dir;
 
-  /** Two hosts, three pages, seven requests: every figure worked out by hand below. */
-  private Path handMade() throws Exception {
-    Path web = Files.createDirectories(dir.resolve("web"));
+  /** A web's files under {@code dir/name}, one simulated day a second; rows without headers. */
+  private void writeWeb(String name, String hosts, String spells, String pages) throws Exception {
+    Path web = Files.createDirectories(dir.resolve(name));
     Files.writeString(web.resolve("web.csv"), "key,value\nseconds_per_day,1\n");
     Files.writeString(
-        web.resolve("hosts.csv"),
-        "host,limit_ms,crawl_delay_s,validators,slow_ms\na.web.test,1000,0,true,0\nb.web.test,3000,3,false,0\n");
+        web.resolve("hosts.csv"), "host,limit_ms,crawl_delay_s,validators,slow_ms\n" + hosts);
+    Files.writeString(web.resolve("spells.csv"), "host,start_ms,end_ms,status\n" + spells);
     Files.writeString(
-        web.resolve("spells.csv"), "host,start_ms,end_ms,status\nb.web.test,4000,5500,429\n");
-    Files.writeString(
-        web.resolve("pages.csv"),
-        "host,path,weight,rate_per_day,changes_ms\n"
-            + "a.web.test,/p0,1.0,0.5,5000 8000\n"
+        web.resolve("pages.csv"), "host,path,weight,rate_per_day,changes_ms\n" + pages);
+  }
+
+  /** Two hosts, three pages, seven requests: every figure worked out by hand below. */
+  private Path handMade() throws Exception {
+    writeWeb(
+        "web",
+        "a.web.test,1000,0,true,0\nb.web.test,3000,3,false,0\n",
+        "b.web.test,4000,5500,429\n",
+        "a.web.test,/p0,1.0,0.5,5000 8000\n"
             + "a.web.test,/p1,3.0,0.1,\n"
             + "b.web.test,/p0,1.0,0.2,2000\n");
     Path log = dir.resolve("requests-x.csv");
@@ -86,17 +91,11 @@ class LiveJudgeTest {
    * get a 304 for a version it never downloaded: the 304 confirms the copy it holds.
    */
   private Path notModifiedForAVersionNeverDownloaded() throws Exception {
-    Path web = Files.createDirectories(dir.resolve("web304"));
-    Files.writeString(web.resolve("web.csv"), "key,value\nseconds_per_day,1\n");
-    Files.writeString(
-        web.resolve("hosts.csv"),
-        "host,limit_ms,crawl_delay_s,validators,slow_ms\na.web.test,1000,0,true,0\n");
-    Files.writeString(web.resolve("spells.csv"), "host,start_ms,end_ms,status\n");
-    Files.writeString(
-        web.resolve("pages.csv"),
-        "host,path,weight,rate_per_day,changes_ms\n"
-            + "a.web.test,/p0,1.0,0.5,2000 4000\n"
-            + "a.web.test,/p1,1.0,0.5,\n");
+    writeWeb(
+        "web304",
+        "a.web.test,1000,0,true,0\n",
+        "",
+        "a.web.test,/p0,1.0,0.5,2000 4000\n" + "a.web.test,/p1,1.0,0.5,\n");
     Path log = dir.resolve("requests-304.csv");
     Files.writeString(
         log,
