@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 class HostSpacingTest {
 
   /**
-   * The live benchmark's crawler fault: killed and started again, a crawler asked a Crawl-delay
-   * host 0.91 of its delay after its last life had (one violation at the server).
+   * A crawler killed and started again cannot know when its last life asked a host: it must wait
+   * the host's delay from its own start (docs/benchmarks.md#faults-in-the-loop).
    */
   @Test
   void aHostNeverFetchedByThisJvmWaitsItsDelayFromTheStartNotFromNever() throws Exception {
