@@ -114,6 +114,11 @@ final class CrawlTopics implements AutoCloseable {
     control(ControlMessage.hostLimit(now, key(host), maxPages));
   }
 
+  /** Sends the crawl's budget, crawls per day, to the job's global lambda controller. */
+  void budget(double crawlsPerDay, long now) throws Exception {
+    control(ControlMessage.budget(now, crawlsPerDay));
+  }
+
   private String key(String host) {
     return HostKeys.of(settings.partitionMode()).keyOfHost(host);
   }

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -48,6 +49,10 @@ public final class FrontierCommand {
           "                     or client (the client's refetchable_from_date, as URL Frontier's",
           "                     own server does)",
           "  --crawl-mode C=M   the mode of crawl C, over --mode (repeatable)",
+          "  --price P          who prices the crawl: pull (the crawler's pull sets the budget the",
+          "                     job's controller prices; the embedded default), fixed (the job's",
+          "                     recrawl.global-lambda; the default alone) or budget (the job's",
+          "                     recrawl.controller.budget, fixed)",
           "  --help             this text",
           "",
           "example:",
@@ -91,6 +96,7 @@ public final class FrontierCommand {
     String group = "recrawl-frontier";
     FrontierSettings.RefetchMode mode = FrontierSettings.RefetchMode.VALUE;
     Map<String, FrontierSettings.RefetchMode> crawlModes = new LinkedHashMap<>();
+    String price = null;
     Path dir = Path.of("work", "frontier");
     Map<String, Object> job = new LinkedHashMap<>();
     try {
@@ -116,6 +122,12 @@ public final class FrontierCommand {
             throw new IllegalArgumentException("--crawl-mode takes CRAWL=MODE, not '" + c + "'");
           }
           crawlModes.put(c.substring(0, eq), mode(c.substring(eq + 1)));
+        } else if (a.equals("--price") && i + 1 < args.length) {
+          price = args[++i];
+          if (!List.of("pull", "fixed", "budget").contains(price)) {
+            throw new IllegalArgumentException(
+                "--price is pull, fixed or budget, not '" + price + "'");
+          }
         } else if (a.equals("--group") && i + 1 < args.length) {
           group = args[++i];
         } else if (a.equals("--dir") && i + 1 < args.length) {
@@ -128,6 +140,12 @@ public final class FrontierCommand {
       }
       if (kafka != null && !job.isEmpty()) {
         throw new IllegalArgumentException("-D sets the embedded job; with --kafka there is none");
+      }
+      if (price == null) {
+        price = kafka == null ? "pull" : "fixed";
+      }
+      if (kafka == null) {
+        job = pricedJob(price, job);
       }
     } catch (IllegalArgumentException e) {
       err.println("recrawl frontier: " + e.getMessage());
@@ -153,7 +171,12 @@ public final class FrontierCommand {
               d.putsInFlight(),
               d.queryTimeoutMs(),
               mode,
-              crawlModes);
+              crawlModes,
+              price.equals("pull") ? FrontierSettings.Pricing.PULL : FrontierSettings.Pricing.JOB,
+              d.pullPeriodMs(),
+              price.equals("pull") && job.containsKey(BUDGET)
+                  ? Double.parseDouble(job.get(BUDGET).toString()) / 86_400
+                  : d.pullInitialPerSecond());
     } catch (IllegalArgumentException e) {
       err.println("recrawl frontier: " + e.getMessage());
       return 2;
@@ -166,6 +189,33 @@ public final class FrontierCommand {
       return 0;
     }
     return embedded(settings, dir.toAbsolutePath(), kafkaPort, job, err);
+  }
+
+  private static final String BUDGET = "recrawl.controller.budget";
+
+  /**
+   * The embedded job's pricing settings for {@code --price}, under the {@code -D} settings: with
+   * the pull, the job's controller prices a budget the service sets (first at 1 URL a second, or a
+   * {@code -D} budget), every 2 s, a fifth of the pull's period; a fixed budget must be given.
+   */
+  static Map<String, Object> pricedJob(String price, Map<String, Object> overrides) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    switch (price) {
+      case "pull" -> {
+        m.put(BUDGET, 86_400.0);
+        m.put("recrawl.controller.period-ms", 2_000);
+      }
+      case "budget" -> {
+        if (!overrides.containsKey(BUDGET)) {
+          throw new IllegalArgumentException(
+              "--price budget needs -D" + BUDGET + "=CRAWLS_PER_DAY");
+        }
+        m.put("recrawl.controller.period-ms", 60_000);
+      }
+      default -> {}
+    }
+    m.putAll(overrides);
+    return m;
   }
 
   private static FrontierSettings.RefetchMode mode(String name) {
@@ -253,7 +303,7 @@ public final class FrontierCommand {
     m.put("recrawl.engine.lease", s.defaultDelaySeconds() + " s");
     // The client mode's refetch date stays with the page, so that GetURLStatus returns it.
     m.put("recrawl.metadata.transfer", "[" + StatusEvent.REFETCH_AT_KEY + "]");
-    // A fixed price: a frontier's clients set no budget (recrawl.controller.budget prices one).
+    // The price until the controller's first period, and for good with --price fixed.
     m.put("recrawl.global-lambda", 0.0001);
     return m;
   }

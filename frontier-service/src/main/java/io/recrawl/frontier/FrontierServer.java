@@ -15,6 +15,7 @@ public final class FrontierServer implements AutoCloseable {
   private final JobQueries queries;
   private final ControlFollower follower;
   private final FrontierService service;
+  private final PullPricing pricing;
   private final Server server;
 
   private FrontierServer(FrontierSettings settings) throws IOException {
@@ -45,6 +46,11 @@ public final class FrontierServer implements AutoCloseable {
     this.queries = q;
     this.follower = f;
     this.server = s;
+    this.pricing =
+        settings.pricing() == FrontierSettings.Pricing.PULL
+            ? new PullPricing(
+                released, topics, settings.pullInitialPerSecond(), settings.pullPeriodMs())
+            : null;
   }
 
   /** Starts the service; {@code settings.port()} 0 takes a free port. */
@@ -66,6 +72,11 @@ public final class FrontierServer implements AutoCloseable {
     return service;
   }
 
+  /** The budget the crawler's pull sets, URLs a second; NaN when the job prices the crawl. */
+  public double pullBudget() {
+    return pricing == null ? Double.NaN : pricing.perSecond();
+  }
+
   /** Blocks until the server stops. */
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
@@ -76,6 +87,9 @@ public final class FrontierServer implements AutoCloseable {
     server.shutdown();
     if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
       server.shutdownNow();
+    }
+    if (pricing != null) {
+      pricing.close();
     }
     follower.close();
     queries.close();

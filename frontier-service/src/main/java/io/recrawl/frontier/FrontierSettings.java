@@ -25,6 +25,9 @@ import java.util.Map;
  * @param queryTimeoutMs how long a query waits for the job's answer
  * @param mode how refetch dates are decided in a crawl not named in {@code crawlModes}
  * @param crawlModes the mode of each crawl that does not take {@code mode}
+ * @param pricing who prices the budget: the job's own settings, or the crawler's pull
+ * @param pullPeriodMs how often the pull sets the budget ({@link Pricing#PULL})
+ * @param pullInitialPerSecond the pull's budget before its first evidence, URLs a second
  */
 public record FrontierSettings(
     int port,
@@ -40,7 +43,10 @@ public record FrontierSettings(
     int putsInFlight,
     long queryTimeoutMs,
     RefetchMode mode,
-    Map<String, RefetchMode> crawlModes) {
+    Map<String, RefetchMode> crawlModes,
+    Pricing pricing,
+    long pullPeriodMs,
+    double pullInitialPerSecond) {
 
   public static final int DEFAULT_PORT = 7071;
 
@@ -52,6 +58,14 @@ public record FrontierSettings(
     CLIENT
   }
 
+  /** Who prices the crawl's budget. */
+  public enum Pricing {
+    /** The job's own settings: a fixed global lambda, or a fixed budget its controller prices. */
+    JOB,
+    /** The crawler's pull sets the budget that the job's controller prices ({@link PullBudget}). */
+    PULL
+  }
+
   public FrontierSettings {
     require(port >= 0 && port <= 65535, "port", "must be within [0, 65535]");
     require(bootstrapServers != null && !bootstrapServers.isBlank(), "kafka", "must be set");
@@ -60,6 +74,9 @@ public record FrontierSettings(
     require(putsInFlight > 0, "puts-in-flight", "must be > 0");
     require(queryTimeoutMs > 0, "query-timeout-ms", "must be > 0");
     require(mode != null, "mode", "must be value or client");
+    require(pricing != null, "price", "must be pull, fixed or budget");
+    require(pullPeriodMs > 0, "pull-period-ms", "must be > 0");
+    require(pullInitialPerSecond > 0, "pull-initial", "must be > 0 URLs a second");
     crawlModes = Map.copyOf(crawlModes);
   }
 
@@ -79,7 +96,10 @@ public record FrontierSettings(
         1_000,
         10_000,
         RefetchMode.VALUE,
-        Map.of());
+        Map.of(),
+        Pricing.JOB,
+        10_000,
+        1.0);
   }
 
   /** The mode of {@code crawl}. */
@@ -102,7 +122,10 @@ public record FrontierSettings(
         putsInFlight,
         queryTimeoutMs,
         mode,
-        crawlModes);
+        crawlModes,
+        pricing,
+        pullPeriodMs,
+        pullInitialPerSecond);
   }
 
   public FrontierSettings withDefaultDelaySeconds(int seconds) {
@@ -120,7 +143,10 @@ public record FrontierSettings(
         putsInFlight,
         queryTimeoutMs,
         mode,
-        crawlModes);
+        crawlModes,
+        pricing,
+        pullPeriodMs,
+        pullInitialPerSecond);
   }
 
   public FrontierSettings withModes(RefetchMode defaultMode, Map<String, RefetchMode> byCrawl) {
@@ -138,7 +164,31 @@ public record FrontierSettings(
         putsInFlight,
         queryTimeoutMs,
         defaultMode,
-        byCrawl);
+        byCrawl,
+        pricing,
+        pullPeriodMs,
+        pullInitialPerSecond);
+  }
+
+  public FrontierSettings withPricing(Pricing p, long periodMs, double initialPerSecond) {
+    return new FrontierSettings(
+        port,
+        bootstrapServers,
+        statusTopic,
+        requestsTopic,
+        controlTopic,
+        answersTopic,
+        groupId,
+        partitionMode,
+        defaultDelaySeconds,
+        getWaitMs,
+        putsInFlight,
+        queryTimeoutMs,
+        mode,
+        crawlModes,
+        p,
+        periodMs,
+        initialPerSecond);
   }
 
   private static void require(boolean ok, String option, String why) {

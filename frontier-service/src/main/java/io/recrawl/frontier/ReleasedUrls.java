@@ -3,6 +3,7 @@ package io.recrawl.frontier;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.PageKeys;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -26,7 +27,11 @@ import java.util.TreeMap;
  * second after the queue's last one handed out is handed out a second after it or later, however
  * late either reached the outbox or a client asked. The job paces releases by the host's limit, so
  * hand-outs keep to it too, through Kafka's delays and a client that stops polling for a while. A
- * URL offered again (its delay passed unanswered) keeps the queue's last spacing. Thread-safe.
+ * URL offered again (its delay passed unanswered) keeps the queue's last spacing.
+ *
+ * <p>Between queues a call hands out the most valuable URLs first: a client that asks for fewer
+ * than wait gets the pages worth most. Each call also counts towards the crawler's pull ({@link
+ * #pullSample}): whether it left a URL behind that it could have had. Thread-safe.
  */
 final class ReleasedUrls {
 
@@ -34,9 +39,9 @@ final class ReleasedUrls {
   private record HandOut(CrawlRequest request, long until) {}
 
   /**
-   * Waiting requests by queue, each queue in its order of release (by sequence number); queues in
-   * the order they are served: a queue served moves to the end, so that the next call begins with
-   * the queues it did not serve.
+   * Waiting requests by queue, each queue in its order of release (by sequence number). A call
+   * serves the queues whose next URL is the most valuable first; among equals, in this map's order:
+   * a queue served moves to the end, so that the next call begins with the queues it did not serve.
    */
   private final LinkedHashMap<String, TreeMap<Long, CrawlRequest>> queues = new LinkedHashMap<>();
 
@@ -101,6 +106,9 @@ final class ReleasedUrls {
 
   /** Queues blocked by a client (BlockQueueUntil), until when. */
   private final Map<String, Long> blocked = new HashMap<>();
+
+  /** The clients' calls since the last {@link #pullSample}. */
+  private final PullSample.Counter pull = new PullSample.Counter();
 
   /**
    * A request the job released, read at {@code now}. One whose lease has run out is dropped: the
@@ -254,27 +262,20 @@ final class ReleasedUrls {
     prunePaces(now);
     List<CrawlRequest> out = new ArrayList<>();
     List<String> served = new ArrayList<>();
-    for (Iterator<Map.Entry<String, TreeMap<Long, CrawlRequest>>> it = queues.entrySet().iterator();
-        it.hasNext(); ) {
-      Map.Entry<String, TreeMap<Long, CrawlRequest>> e = it.next();
-      if (!key.isEmpty() && !key.equals(e.getKey())) {
+    boolean leftReady = false;
+    for (Map.Entry<String, TreeMap<Long, CrawlRequest>> e : byValue(key)) {
+      if (maxQueues > 0 && served.size() >= maxQueues) {
+        leftReady = leftReady || ready(e.getKey(), e.getValue(), crawl, now);
+        if (leftReady) {
+          break;
+        }
         continue;
       }
-      if (maxQueues > 0 && served.size() >= maxQueues) {
-        break;
-      }
-      Long blockedUntil = blocked.get(e.getKey());
-      if (blockedUntil != null) {
-        if (blockedUntil > now) {
-          continue;
-        }
-        blocked.remove(e.getKey());
+      if (blockedAt(e.getKey(), now)) {
+        continue;
       }
       int taken = 0;
       for (Iterator<CrawlRequest> q = e.getValue().values().iterator(); q.hasNext(); ) {
-        if (perQueue > 0 && taken >= perQueue) {
-          break;
-        }
         CrawlRequest r = q.next();
         if (r.lease() <= now) {
           q.remove(); // the job has released it again, or will
@@ -288,6 +289,10 @@ final class ReleasedUrls {
         long spacing = spacing(pace, r);
         if (pace != null && now < pace.at() + spacing) {
           break; // the queue's next URL waits for its spacing
+        }
+        if (perQueue > 0 && taken >= perQueue) {
+          leftReady = true; // a URL the client could have had, had it asked for more
+          break;
         }
         q.remove();
         waiting.remove(r.url());
@@ -309,16 +314,79 @@ final class ReleasedUrls {
         served.add(e.getKey());
       }
       if (e.getValue().isEmpty()) {
-        it.remove();
+        queues.remove(e.getKey());
       }
     }
-    for (String host : served) { // to the end: the next call begins with the others
+    for (String host : served) { // to the end: among equals, the next call begins with the others
       TreeMap<Long, CrawlRequest> q = queues.remove(host);
       if (q != null) {
         queues.put(host, q);
       }
     }
+    pull.call(out.size(), leftReady);
     return out;
+  }
+
+  /**
+   * The queues to serve ({@code key} alone if not empty), the most valuable first: by the crawl
+   * value of the URL each would hand out next. Among equal values (every first crawl is unbounded)
+   * the order of service stands, so that a call begins with the queues the last one did not serve.
+   */
+  private List<Map.Entry<String, TreeMap<Long, CrawlRequest>>> byValue(String key) {
+    List<Map.Entry<String, TreeMap<Long, CrawlRequest>>> order = new ArrayList<>();
+    for (Map.Entry<String, TreeMap<Long, CrawlRequest>> e : queues.entrySet()) {
+      if (key.isEmpty() || key.equals(e.getKey())) {
+        order.add(e);
+      }
+    }
+    order.sort(
+        Comparator.comparingDouble(
+                (Map.Entry<String, TreeMap<Long, CrawlRequest>> e) ->
+                    e.getValue().firstEntry().getValue().value())
+            .reversed());
+    return order;
+  }
+
+  /** Whether queue {@code host} is blocked at {@code now}; a block that ended is forgotten. */
+  private boolean blockedAt(String host, long now) {
+    Long until = blocked.get(host);
+    if (until == null) {
+      return false;
+    }
+    if (until > now) {
+      return true;
+    }
+    blocked.remove(host);
+    return false;
+  }
+
+  /** Whether queue {@code host} has a URL of {@code crawl} a client could take at {@code now}. */
+  private boolean ready(String host, TreeMap<Long, CrawlRequest> q, String crawl, long now) {
+    Long until = blocked.get(host);
+    if (until != null && until > now) {
+      return false;
+    }
+    Pace pace = paces.get(host);
+    for (CrawlRequest r : q.values()) {
+      if (r.lease() > now && PageKeys.inCrawl(r.url(), crawl)) {
+        return pace == null || now >= pace.at() + spacing(pace, r);
+      }
+    }
+    return false;
+  }
+
+  /**
+   * What the clients' calls since the last sample took, and how many queues have a URL a client
+   * could take now: the crawler's pull, for {@link PullBudget}.
+   */
+  synchronized PullSample pullSample(long now) {
+    int readyQueues = 0;
+    for (Map.Entry<String, TreeMap<Long, CrawlRequest>> e : queues.entrySet()) {
+      if (ready(e.getKey(), e.getValue(), null, now)) {
+        readyQueues++;
+      }
+    }
+    return pull.sample(readyQueues);
   }
 
   /**

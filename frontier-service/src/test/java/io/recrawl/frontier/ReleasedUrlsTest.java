@@ -225,4 +225,44 @@ class ReleasedUrlsTest {
     assertThat(urls(r.take(0, 0, "", null, 1_000, 100_000, 0))).containsExactly("http://a/x");
     assertThat(r.entries()).isZero();
   }
+
+  private static CrawlRequest valued(String host, String path, double value) {
+    return new CrawlRequest(
+        "http://" + host + path, host, Map.of(), 0, 0, value, 1, Long.MAX_VALUE);
+  }
+
+  @Test
+  void betweenQueuesTheMostValuableUrlsGoFirst() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.released(valued("a", "/low", 2), 0);
+    r.released(valued("b", "/high", 9), 0);
+    r.released(valued("c", "/mid", 5), 0);
+    r.released(valued("d", "/new", Double.MAX_VALUE), 0); // a first crawl: no ceiling
+    assertThat(urls(r.take(1, 2, "", null, 1_000, 0, 0)))
+        .containsExactly("http://d/new", "http://b/high");
+    assertThat(urls(r.take(1, 0, "", null, 1_000, 0, 0)))
+        .containsExactly("http://c/mid", "http://a/low");
+  }
+
+  @Test
+  void thePullCountsCallsThatLeftUrlsTheyCouldHaveHadAndCallsThatTookAll() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    for (String host : List.of("a", "b", "c")) {
+      r.released(request(host, "/1"), 0);
+    }
+    r.take(1, 2, "", null, 1_000, 0, 0); // two queues of three: one left ready
+    PullSample full = r.pullSample(0);
+    assertThat(full).isEqualTo(new PullSample(1, 1, 2, 1));
+
+    r.take(1, 2, "", null, 1_000, 0, 0); // the last one: nothing left
+    r.take(1, 2, "", null, 1_000, 0, 0); // nothing at all
+    PullSample hungry = r.pullSample(0);
+    assertThat(hungry).isEqualTo(new PullSample(2, 0, 1, 0));
+    assertThat(hungry.emptied()).isEqualTo(2);
+
+    r.released(request("a", "/2"), 0);
+    r.released(request("a", "/3"), 0); // released together: the second is ready as soon
+    r.take(1, 0, "", null, 1_000, 5_000, 0);
+    assertThat(r.pullSample(5_000).leftReady()).isEqualTo(1);
+  }
 }

@@ -1,0 +1,83 @@
+package io.recrawl.frontier;
+
+/**
+ * The crawler's capacity read from its pull, as the budget that the job's global lambda controller
+ * prices (docs/decisions/pull-priced-budget.md). Once a period:
+ *
+ * <ul>
+ *   <li>most calls left URLs behind that they could have had, or no call came while URLs were
+ *       ready: the crawler takes all it can, so what it took is its capacity, and the budget
+ *       becomes that rate (never below half the last budget in one period: a crawler stalled for a
+ *       period is not a crawler with no capacity);
+ *   <li>most calls took everything ready: the crawler wants more than it is sent, so the budget
+ *       rises by {@link #RISE}, from the rate taken if that is higher;
+ *   <li>no call and nothing ready: no evidence, the budget stays.
+ * </ul>
+ *
+ * The budget moves only the price: a host's pace is its own limit, whatever the budget. It never
+ * exceeds {@link #CAP_FACTOR} times the fastest take of the last {@link #CAP_PERIODS} periods, so a
+ * crawler held back by the hosts' limits, not by the price, does not drive it to infinity.
+ */
+final class PullBudget {
+
+  /** Rise per period while the crawler takes everything ready. */
+  static final double RISE = 1.25;
+
+  /** The most the budget falls in one period, as a share of the last. */
+  static final double MOST_FALL = 0.5;
+
+  /** The budget stays within this many times the fastest recent take. */
+  static final double CAP_FACTOR = 4;
+
+  static final int CAP_PERIODS = 12;
+
+  private final double periodSeconds;
+  private final double floor;
+  private final double[] recent = new double[CAP_PERIODS];
+  private int next;
+  private double budget;
+
+  /**
+   * @param initial the budget before the first evidence, URLs a second
+   * @param periodSeconds the period over which each sample was counted
+   */
+  PullBudget(double initial, double periodSeconds) {
+    if (!(initial > 0) || !(periodSeconds > 0)) {
+      throw new IllegalArgumentException(
+          "a pull budget needs an initial rate and a period > 0, got "
+              + initial
+              + " and "
+              + periodSeconds);
+    }
+    this.periodSeconds = periodSeconds;
+    this.floor = 1 / periodSeconds; // one URL a period
+    this.budget = Math.max(floor, initial);
+  }
+
+  /** One period's sample; returns the budget, URLs a second. */
+  double update(PullSample s) {
+    double taken = s.taken() / periodSeconds;
+    recent[next] = taken;
+    next = (next + 1) % CAP_PERIODS;
+    boolean full = s.calls() == 0 ? s.readyQueues() > 0 : 2 * s.leftReady() > s.calls();
+    if (full) {
+      budget = Math.max(floor, Math.max(taken, MOST_FALL * budget));
+    } else if (s.calls() > 0) {
+      budget = Math.min(cap(), Math.max(budget, taken) * RISE);
+    }
+    return budget;
+  }
+
+  /** The budget, URLs a second. */
+  double perSecond() {
+    return budget;
+  }
+
+  private double cap() {
+    double fastest = floor;
+    for (double r : recent) {
+      fastest = Math.max(fastest, r);
+    }
+    return Math.max(budget, CAP_FACTOR * fastest);
+  }
+}
