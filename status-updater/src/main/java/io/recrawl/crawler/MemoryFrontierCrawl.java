@@ -1,10 +1,6 @@
 package io.recrawl.crawler;
 
-import com.digitalpebble.stormcrawler.Constants;
 import com.digitalpebble.stormcrawler.Metadata;
-import com.digitalpebble.stormcrawler.bolt.FetcherBolt;
-import com.digitalpebble.stormcrawler.bolt.JSoupParserBolt;
-import com.digitalpebble.stormcrawler.bolt.URLPartitionerBolt;
 import com.digitalpebble.stormcrawler.indexing.DummyIndexer;
 import com.digitalpebble.stormcrawler.persistence.MemoryStatusUpdater;
 import com.digitalpebble.stormcrawler.persistence.Status;
@@ -15,7 +11,6 @@ import java.util.List;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.topology.TopologyBuilder;
-import org.apache.storm.tuple.Fields;
 
 /**
  * StormCrawler 2.4's own in-memory frontier, with no recrawl job: {@code MemorySpout} and {@code
@@ -51,15 +46,7 @@ public final class MemoryFrontierCrawl {
     Config.registerSerialization(conf, Status.class);
     TopologyBuilder b = new TopologyBuilder();
     b.setSpout("spout", new MemorySpout(seeds.toArray(String[]::new)));
-    b.setBolt("partitioner", new URLPartitionerBolt()).shuffleGrouping("spout");
-    b.setBolt("fetch", new FetcherBolt()).fieldsGrouping("partitioner", new Fields("key"));
-    b.setBolt("parse", new JSoupParserBolt()).localOrShuffleGrouping("fetch");
-    b.setBolt("index", new DummyIndexer()).localOrShuffleGrouping("parse");
-    Fields url = new Fields("url");
-    b.setBolt("status", new MemoryStatusUpdater())
-        .fieldsGrouping("fetch", Constants.StatusStreamName, url)
-        .fieldsGrouping("parse", Constants.StatusStreamName, url)
-        .fieldsGrouping("index", Constants.StatusStreamName, url);
+    FetchPath.wire(b, "spout", new DummyIndexer(), new MemoryStatusUpdater());
     return b.createTopology();
   }
 }

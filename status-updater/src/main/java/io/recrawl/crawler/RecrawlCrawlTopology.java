@@ -1,11 +1,7 @@
 package io.recrawl.crawler;
 
 import com.digitalpebble.stormcrawler.ConfigurableTopology;
-import com.digitalpebble.stormcrawler.Constants;
 import com.digitalpebble.stormcrawler.Metadata;
-import com.digitalpebble.stormcrawler.bolt.FetcherBolt;
-import com.digitalpebble.stormcrawler.bolt.JSoupParserBolt;
-import com.digitalpebble.stormcrawler.bolt.URLPartitionerBolt;
 import com.digitalpebble.stormcrawler.indexing.DummyIndexer;
 import com.digitalpebble.stormcrawler.persistence.Status;
 import org.apache.storm.Config;
@@ -13,7 +9,6 @@ import org.apache.storm.generated.StormTopology;
 import org.apache.storm.kafka.spout.KafkaSpout;
 import org.apache.storm.topology.IRichBolt;
 import org.apache.storm.topology.TopologyBuilder;
-import org.apache.storm.tuple.Fields;
 
 /**
  * Example crawl topology driven by the recrawl scheduler: crawl requests from Kafka are fetched and
@@ -53,17 +48,7 @@ public class RecrawlCrawlTopology extends ConfigurableTopology {
         "spout",
         new KafkaSpout<>(RequestSpouts.spoutConfig(settings)),
         settings.spoutParallelism());
-    b.setBolt("partitioner", new URLPartitionerBolt()).shuffleGrouping("spout");
-    b.setBolt("fetch", new FetcherBolt()).fieldsGrouping("partitioner", new Fields("key"));
-    b.setBolt("parse", new JSoupParserBolt()).localOrShuffleGrouping("fetch");
-    // Without an indexer a parsed 200 page never reaches the status stream as FETCHED.
-    b.setBolt("index", indexer).localOrShuffleGrouping("parse");
-    // Grouped by URL, as StormCrawler wires its status updaters: the DISCOVERED cache then works.
-    Fields url = new Fields("url");
-    b.setBolt("status", new KafkaStatusUpdaterBolt())
-        .fieldsGrouping("fetch", Constants.StatusStreamName, url)
-        .fieldsGrouping("parse", Constants.StatusStreamName, url)
-        .fieldsGrouping("index", Constants.StatusStreamName, url);
+    FetchPath.wire(b, "spout", indexer, new KafkaStatusUpdaterBolt());
     b.setBolt("deadletters", new KafkaDeadLetterBolt())
         .shuffleGrouping("spout", KafkaDeadLetterBolt.STREAM);
     return b;
