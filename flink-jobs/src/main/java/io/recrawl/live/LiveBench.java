@@ -37,6 +37,9 @@ public final class LiveBench {
 
     public List<String> systems = LiveSystems.ALL;
 
+    /** URL Frontier's own server (its 2.6 service jar), for the {@code urlfrontier-*} systems. */
+    public Path urlFrontierJar;
+
     /** Faults injected into recrawl's loop ({@code --fault KIND@SECONDS,...}). */
     public List<LiveFault> faults = List.of();
 
@@ -67,8 +70,11 @@ public final class LiveBench {
       require(!systems.isEmpty(), "--systems must name at least one system");
       for (String s : systems) {
         require(
-            LiveSystems.ALL.contains(s),
-            "--systems takes " + String.join(",", LiveSystems.ALL) + "; got '" + s + "'");
+            LiveSystems.KNOWN.contains(s),
+            "--systems takes " + String.join(",", LiveSystems.KNOWN) + "; got '" + s + "'");
+        require(
+            !s.startsWith("urlfrontier-") || urlFrontierJar != null,
+            s + " needs --urlfrontier-jar (URL Frontier's service jar; docs/live-benchmark.md)");
       }
       require(progressSeconds > 0, "--progress must be > 0");
       for (LiveFault f : faults) {
@@ -170,6 +176,10 @@ public final class LiveBench {
         List<String> seeds = web.seedLines(server.port());
         if (system.equals(LiveSystems.RECRAWL)) {
           children.addAll(launcher.recrawl(bootstrap, seeds, tuning, runSeconds));
+        } else if (LiveSystems.DOOR.contains(system)) {
+          children.addAll(
+              launcher.throughTheDoor(
+                  system, seeds, tuning, o.budget, runSeconds, o.urlFrontierJar));
         } else {
           children.add(launcher.memoryFrontier(system, seeds, tuning, runSeconds));
         }

@@ -1,7 +1,11 @@
 package io.recrawl.live;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The configuration files of the live benchmark's systems. Every crawler shares one fetcher and
@@ -74,36 +78,8 @@ final class LiveConfigs {
                 "    - recrawl.signature",
                 "    - recrawl.changeRate"));
     switch (system) {
-      case LiveSystems.DEFAULT ->
-          b.append(
-                  compressed(
-                      "com.digitalpebble.stormcrawler.persistence.DefaultScheduler",
-                      t.secondsPerDay()))
-              .append(
-                  lines("  fetchInterval.default: " + LiveTuning.minutes(t.defaultIntervalDays())));
-      case LiveSystems.ADAPTIVE ->
-          b.append(
-                  compressed(
-                      "com.digitalpebble.stormcrawler.persistence.AdaptiveScheduler",
-                      t.secondsPerDay()))
-              .append(
-                  lines(
-                      "  fetchInterval.default: " + LiveTuning.minutes(t.adaptive().defaultDays()),
-                      // An If-Modified-Since of the scheduler's own clock earns 304s for versions
-                      // never downloaded (docs/live-benchmark.md): off, StormCrawler's default.
-                      "  scheduler.adaptive.setLastModified: false",
-                      "  scheduler.adaptive.fetchInterval.min: "
-                          + LiveTuning.minutes(t.adaptive().minDays()),
-                      "  scheduler.adaptive.fetchInterval.max: "
-                          + LiveTuning.minutes(t.adaptive().maxDays()),
-                      String.format(
-                          Locale.ROOT,
-                          "  scheduler.adaptive.fetchInterval.rate.incr: %s",
-                          t.adaptive().incr()),
-                      String.format(
-                          Locale.ROOT,
-                          "  scheduler.adaptive.fetchInterval.rate.decr: %s",
-                          t.adaptive().decr())));
+      case LiveSystems.DEFAULT -> b.append(defaultScheduler(t));
+      case LiveSystems.ADAPTIVE -> b.append(adaptiveScheduler(t));
       case LiveSystems.CRAWL_VALUE_SCHEDULER ->
           b.append(
               lines(
@@ -140,29 +116,120 @@ final class LiveConfigs {
 
   /** The job's configuration: the trial's block of docs/first-crawl.md, set for the live loop. */
   static String job(String bootstrap, String seeds, String workDir, LiveTuning t) {
+    StringBuilder b =
+        new StringBuilder(
+            lines(
+                "recrawl.input.type: kafka",
+                "recrawl.output.type: kafka",
+                "recrawl.deadletters.type: kafka",
+                "recrawl.decisions.type: kafka",
+                "recrawl.kafka.bootstrap.servers: " + bootstrap,
+                "recrawl.input.seeds: " + seeds,
+                "recrawl.work-dir: " + workDir,
+                String.format(Locale.ROOT, "recrawl.controller.budget: %.1f", t.crawlsPerDay()),
+                "recrawl.controller.period-ms: 10000",
+                "recrawl.control.tick-interval-ms: 1000",
+                "recrawl.watermark.idleness-ms: 2000",
+                "recrawl.watermark.out-of-orderness-ms: 1000",
+                "recrawl.output.delivery: at-least-once",
+                "recrawl.engine.due.bucket: 1 s",
+                "recrawl.engine.lease: 1 min"));
+    engine(t).forEach((k, v) -> b.append(k).append(": ").append(v).append('\n'));
+    return b.toString();
+  }
+
+  /**
+   * What the live loop's job sets of the engine, through Kafka and through URL Frontier alike: the
+   * web's pace (a 1 s floor, re-checks within a minute), the prior, If-Modified-Since's date.
+   */
+  static Map<String, String> engine(LiveTuning t) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("recrawl.metadata.transfer", "[last-modified]");
+    m.put("recrawl.engine.revisit.min-interval", "1 s");
+    m.put("recrawl.engine.timer.recheck", "30 s");
+    m.put("recrawl.engine.timer.horizon", "1 min");
+    m.put("recrawl.engine.curve.min-threshold", "1e-10");
+    m.put(
+        "recrawl.engine.estimator.prior-rate",
+        String.format(Locale.ROOT, "%.6g", t.priorRatePerRealDay()));
+    return m;
+  }
+
+  /**
+   * {@code bin/recrawl frontier}'s arguments for the live loop: the engine as the Kafka path has
+   * it, a delay equal to that job's lease, and the price from the crawler's pull (the default).
+   */
+  static List<String> frontier(Path dir, int port, int kafkaPort, LiveTuning t) {
+    List<String> a = new ArrayList<>();
+    a.addAll(
+        List.of(
+            "--dir",
+            dir.toString(),
+            "--port",
+            "" + port,
+            "--kafka-port",
+            "" + kafkaPort,
+            "--delay",
+            "60"));
+    engine(t).forEach((k, v) -> a.add("-D" + k + "=" + v));
+    return a;
+  }
+
+  /**
+   * The crawler of the URL Frontier systems. Its pull is capped at the budget, as a StormCrawler
+   * crawl sets it: one URL from each of at most {@code ceil(budget)} queues an ask, an ask a second
+   * at most ({@code spout.min.delay.queries}). What a URL Frontier system fetches is then what the
+   * crawler can, and a system that fetches less leaves capacity unused. The scheduler's keys follow
+   * (for {@code recrawl-frontier}, StormCrawler's DefaultScheduler, whose dates the job reads only
+   * as "never again" or not).
+   */
+  static String urlFrontierCrawler(String address, double budget, int pages, String scheduler) {
     return lines(
-        "recrawl.input.type: kafka",
-        "recrawl.output.type: kafka",
-        "recrawl.deadletters.type: kafka",
-        "recrawl.decisions.type: kafka",
-        "recrawl.kafka.bootstrap.servers: " + bootstrap,
-        "recrawl.input.seeds: " + seeds,
-        "recrawl.work-dir: " + workDir,
-        String.format(Locale.ROOT, "recrawl.controller.budget: %.1f", t.crawlsPerDay()),
-        "recrawl.controller.period-ms: 10000",
-        "recrawl.control.tick-interval-ms: 1000",
-        "recrawl.watermark.idleness-ms: 2000",
-        "recrawl.watermark.out-of-orderness-ms: 1000",
-        "recrawl.output.delivery: at-least-once",
-        "recrawl.metadata.transfer: [last-modified]",
-        "recrawl.engine.revisit.min-interval: 1 s",
-        "recrawl.engine.timer.recheck: 30 s",
-        "recrawl.engine.timer.horizon: 1 min",
-        "recrawl.engine.due.bucket: 1 s",
-        "recrawl.engine.lease: 1 min",
-        "recrawl.engine.curve.min-threshold: 1e-10",
-        String.format(
-            Locale.ROOT, "recrawl.engine.estimator.prior-rate: %.6g", t.priorRatePerRealDay()));
+            "config:",
+            "  urlfrontier.address: \"" + address + "\"",
+            "  urlfrontier.max.buckets: " + (int) Math.ceil(budget),
+            "  urlfrontier.max.urls.per.bucket: 1",
+            "  urlfrontier.delay.requestable: 60",
+            "  spout.min.delay.queries: 1000",
+            "  topology.max.spout.pending: " + (pages + 100),
+            "  parser.emitOutlinks: true",
+            "  parsefilters.config.file: \"memory-frontier-parsefilters.json\"",
+            "  metadata.persist:",
+            "    - signature",
+            "    - fetch.statusCode",
+            "    - fetchInterval",
+            "    - signatureChangeDate",
+            "    - last-modified",
+            "    - recrawl.weight")
+        + scheduler;
+  }
+
+  /** StormCrawler's DefaultScheduler at the tuned interval, in compressed time. */
+  static String defaultScheduler(LiveTuning t) {
+    return compressed(
+            "com.digitalpebble.stormcrawler.persistence.DefaultScheduler", t.secondsPerDay())
+        + lines("  fetchInterval.default: " + LiveTuning.minutes(t.defaultIntervalDays()));
+  }
+
+  /** StormCrawler's AdaptiveScheduler at its tuned shape, in compressed time. */
+  static String adaptiveScheduler(LiveTuning t) {
+    return compressed(
+            "com.digitalpebble.stormcrawler.persistence.AdaptiveScheduler", t.secondsPerDay())
+        + lines(
+            "  fetchInterval.default: " + LiveTuning.minutes(t.adaptive().defaultDays()),
+            // An If-Modified-Since of the scheduler's own clock earns 304s for versions never
+            // downloaded (docs/live-benchmark.md): off, StormCrawler's default.
+            "  scheduler.adaptive.setLastModified: false",
+            "  scheduler.adaptive.fetchInterval.min: " + LiveTuning.minutes(t.adaptive().minDays()),
+            "  scheduler.adaptive.fetchInterval.max: " + LiveTuning.minutes(t.adaptive().maxDays()),
+            String.format(
+                Locale.ROOT,
+                "  scheduler.adaptive.fetchInterval.rate.incr: %s",
+                t.adaptive().incr()),
+            String.format(
+                Locale.ROOT,
+                "  scheduler.adaptive.fetchInterval.rate.decr: %s",
+                t.adaptive().decr()));
   }
 
   private static String lines(String... l) {

@@ -8,7 +8,8 @@ import java.nio.file.Path;
 /**
  * Where the programs of the live benchmark come from: this checkout's builds. The job runs on
  * flink-jobs' class path, each crawler on status-updater's (Storm's Kafka client and Flink's cannot
- * share one), the trial broker on kafka-trial's, as {@code bin/recrawl kafka} runs it.
+ * share one) or, through URL Frontier, on urlfrontier-crawler's, the trial broker on kafka-trial's,
+ * as {@code bin/recrawl kafka} runs it, and {@code bin/recrawl frontier} on frontier-service's.
  */
 record LiveLaunch(Path home) {
 
@@ -18,6 +19,14 @@ record LiveLaunch(Path home) {
 
   String crawlerClasspath() throws IOException {
     return classpath(home.resolve("status-updater"), "local-crawl-classpath.txt");
+  }
+
+  String urlFrontierCrawlerClasspath() throws IOException {
+    return classpath(home.resolve("urlfrontier-crawler"), "crawl-classpath.txt");
+  }
+
+  String frontierClasspath() throws IOException {
+    return classpath(home.resolve("frontier-service"), "frontier-classpath.txt");
   }
 
   String kafkaClasspath() throws IOException {

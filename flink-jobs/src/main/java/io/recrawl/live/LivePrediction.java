@@ -116,9 +116,9 @@ final class LivePrediction {
   /** The simulator's policy that models a live system, or null. */
   static String policyOf(String system) {
     return switch (system) {
-      case LiveSystems.RECRAWL -> "crawl-value";
-      case LiveSystems.DEFAULT -> "stormcrawler-default";
-      case LiveSystems.ADAPTIVE -> "stormcrawler-adaptive";
+      case LiveSystems.RECRAWL, LiveSystems.RECRAWL_FRONTIER -> "crawl-value";
+      case LiveSystems.DEFAULT, LiveSystems.URLFRONTIER_DEFAULT -> "stormcrawler-default";
+      case LiveSystems.ADAPTIVE, LiveSystems.URLFRONTIER_ADAPTIVE -> "stormcrawler-adaptive";
       default -> null;
     };
   }

@@ -113,9 +113,15 @@ public final class FrontierService extends URLFrontierGrpc.URLFrontierImplBase {
     public void onNext(URLItem item) {
       String id = item.getID().isEmpty() ? UrlItems.url(item) : item.getID();
       long now = System.currentTimeMillis();
-      String json =
-          StatusEventCodec.toJson(
-              UrlItems.toEvent(item, now, settings.modeOf(UrlItems.crawl(item))));
+      String json;
+      try {
+        json =
+            StatusEventCodec.toJson(
+                UrlItems.toEvent(item, now, settings.modeOf(UrlItems.crawl(item))));
+      } catch (IllegalArgumentException bad) {
+        skip(id, bad.getMessage());
+        return;
+      }
       Parsed<StatusEvent> checked = topics.check(json, now);
       if (!checked.ok()) {
         skip(id, checked.deadLetter().reason() + ": " + checked.deadLetter().detail());

@@ -52,7 +52,7 @@ final class PullPricing implements AutoCloseable {
       periods++;
       if (!(Math.abs(b - sent) <= CHANGE * sent) || periods % RESEND == 0) {
         topics.budget(b * (EngineConfig.DAY_MS / 1000.0), now);
-        LOG.debug(
+        LOG.info(
             "pull: {} calls, {} left URLs ready, {} taken, {} queues ready: budget {} a second",
             s.calls(),
             s.leftReady(),

@@ -110,6 +110,9 @@ final class ReleasedUrls {
   /** The clients' calls since the last {@link #pullSample}. */
   private final PullSample.Counter pull = new PullSample.Counter();
 
+  /** Whether the last look at the queues left a URL behind that the call could have had. */
+  private boolean lastLeftReady;
+
   /**
    * A request the job released, read at {@code now}. One whose lease has run out is dropped: the
    * job releases its URL again, and that newer request is the one to hand out.
@@ -253,6 +256,7 @@ final class ReleasedUrls {
       wait(Math.min(left, 50)); // a held-back URL may become free without a notify
       out = takeNow(perQueue, maxQueues, key, crawl, delayMs, System.currentTimeMillis());
     }
+    pull.call(out.size(), lastLeftReady); // once a call, however long it waited
     return out;
   }
 
@@ -323,7 +327,7 @@ final class ReleasedUrls {
         queues.put(host, q);
       }
     }
-    pull.call(out.size(), leftReady);
+    lastLeftReady = leftReady;
     return out;
   }
 

@@ -6,6 +6,7 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.PageKeys;
 import io.recrawl.wire.StatusEvent;
+import io.recrawl.wire.StatusEventCodec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,8 @@ import java.util.Map;
  * the outcome of its fetch, read from the metadata StormCrawler's URL Frontier status updater
  * sends: its {@code fetch.statusCode}, or the error keys when the fetch got no answer. A known item
  * whose {@code refetchable_from_date} is 0 is never to be fetched again: ERROR. The change evidence
- * ({@code signature}, ETag, Last-Modified, Date) travels in the metadata as the job reads it.
+ * ({@code signature}, ETag, Last-Modified, Date) travels in the metadata as the job reads it, and
+ * {@code recrawl.weight} is the page's weight.
  */
 final class UrlItems {
 
@@ -61,7 +63,28 @@ final class UrlItems {
       }
     }
     return new StatusEvent(
-        PageKeys.of(crawl(item), info.getUrl()), "", status, now, md, null, null, null);
+        PageKeys.of(crawl(item), info.getUrl()), "", status, now, md, null, weight(md), null);
+  }
+
+  /**
+   * The page's weight, from {@code recrawl.weight} as a seed line gives it (the last value), or
+   * null: a client that sets it on a discovery (or on a fetch, to change it) weighs its pages as
+   * the job's seed file does; the codec refuses one that is not above zero.
+   *
+   * @throws IllegalArgumentException it is not a number
+   */
+  static Double weight(Map<String, List<String>> md) {
+    List<String> w = md.get(StatusEventCodec.WEIGHT_KEY);
+    if (w == null || w.isEmpty()) {
+      return null;
+    }
+    String v = w.get(w.size() - 1).strip();
+    try {
+      return Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "bad_weight: '" + StatusEventCodec.WEIGHT_KEY + "' must be a number, got '" + v + "'");
+    }
   }
 
   /** A fetch's status from its metadata, as StormCrawler's fetcher sets it. */

@@ -247,22 +247,24 @@ class ReleasedUrlsTest {
   @Test
   void thePullCountsCallsThatLeftUrlsTheyCouldHaveHadAndCallsThatTookAll() throws Exception {
     ReleasedUrls r = new ReleasedUrls();
+    long t = System.currentTimeMillis(); // one call below waits on the clock
     for (String host : List.of("a", "b", "c")) {
-      r.released(request(host, "/1"), 0);
+      r.released(request(host, "/1"), t);
     }
-    r.take(1, 2, "", null, 1_000, 0, 0); // two queues of three: one left ready
-    PullSample full = r.pullSample(0);
-    assertThat(full).isEqualTo(new PullSample(1, 1, 2, 1));
+    r.take(1, 2, "", null, 60_000, t, 0); // two queues of three: one left ready
+    assertThat(r.pullSample(t)).isEqualTo(new PullSample(1, 1, 2, 1));
 
-    r.take(1, 2, "", null, 1_000, 0, 0); // the last one: nothing left
-    r.take(1, 2, "", null, 1_000, 0, 0); // nothing at all
-    PullSample hungry = r.pullSample(0);
+    r.take(1, 2, "", null, 60_000, t, 0); // the last one: nothing left
+    // Nothing at all, after a wait of several looks: still one call.
+    r.take(1, 2, "", null, 60_000, System.currentTimeMillis(), 300);
+    PullSample hungry = r.pullSample(System.currentTimeMillis());
     assertThat(hungry).isEqualTo(new PullSample(2, 0, 1, 0));
     assertThat(hungry.emptied()).isEqualTo(2);
 
-    r.released(request("a", "/2"), 0);
-    r.released(request("a", "/3"), 0); // released together: the second is ready as soon
-    r.take(1, 0, "", null, 1_000, 5_000, 0);
-    assertThat(r.pullSample(5_000).leftReady()).isEqualTo(1);
+    long later = System.currentTimeMillis() + 120_000;
+    r.released(request("a", "/2"), later);
+    r.released(request("a", "/3"), later); // released together: the second is ready as soon
+    r.take(1, 0, "", null, 60_000, later, 0);
+    assertThat(r.pullSample(later).leftReady()).isEqualTo(1);
   }
 }

@@ -3,7 +3,11 @@ package io.recrawl.frontier;
 import static io.recrawl.frontier.FrontierSettings.RefetchMode.CLIENT;
 import static io.recrawl.frontier.FrontierSettings.RefetchMode.VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import crawlercommons.urlfrontier.Urlfrontier.DiscoveredURLItem;
+import crawlercommons.urlfrontier.Urlfrontier.StringList;
+import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
@@ -98,5 +102,31 @@ class UrlItemsTest {
     assertThat(UrlItems.toEvent(notFound, 5, VALUE).status()).isEqualTo(CrawlStatus.ERROR);
     URLItem never = FrontierClient.known("http://a.example/gone", 0, Map.of());
     assertThat(UrlItems.toEvent(never, 5, CLIENT).status()).isEqualTo(CrawlStatus.ERROR);
+  }
+
+  @Test
+  void aDiscoveryWeighsItsPageAsASeedLineDoes() {
+    URLItem weighed =
+        URLItem.newBuilder()
+            .setDiscovered(
+                DiscoveredURLItem.newBuilder()
+                    .setInfo(
+                        URLInfo.newBuilder()
+                            .setUrl("http://a.example/heavy")
+                            .putMetadata(
+                                "recrawl.weight",
+                                StringList.newBuilder().addValues("2.5").build())))
+            .build();
+    assertThat(UrlItems.toEvent(weighed, 7, VALUE).weight()).isEqualTo(2.5);
+    assertThat(UrlItems.toEvent(FrontierClient.discovered("http://a.example/x"), 7, VALUE).weight())
+        .isNull();
+    assertThatThrownBy(
+            () ->
+                UrlItems.toEvent(
+                    FrontierClient.known("http://a.example/", 1, Map.of("recrawl.weight", "heavy")),
+                    7,
+                    VALUE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bad_weight");
   }
 }

@@ -24,7 +24,7 @@ final class LiveBenchCommand {
           "         [--systems recrawl,default,adaptive,crawl-value-scheduler] [--out work/live]",
           "         [--validator-share 0.5] [--slow-share 0.1] [--pushy-share 0.1] [--crawl-delay-share 0.3]",
           "         [--startup 60] [--kafka HOST:PORT] [--progress 15] [--suite [--seeds 2]]",
-          "         [--fault job|crawler|kafka@SECONDS,...]",
+          "         [--fault job|crawler|kafka@SECONDS,...] [--urlfrontier-jar PATH]",
           "  the whole crawl loop against a changing web served on this machine, each system with its",
           "  own server; figures from the servers' logs (docs/benchmarks.md#live-the-whole-crawl-loop)",
           "  --budget        fetches per second, every system's",
@@ -34,6 +34,9 @@ final class LiveBenchCommand {
           "  --kafka         a running broker for the job (default: start the trial broker)",
           "  --fault         KIND@SECONDS,...: kill recrawl's job (restarted from its latest",
           "                  checkpoint), crawler or kafka with SIGKILL at that time and start it again",
+          "  --systems       also recrawl-frontier (bin/recrawl frontier), urlfrontier-default and",
+          "                  urlfrontier-adaptive (URL Frontier's own server, from --urlfrontier-jar),",
+          "                  each crawled by the StormCrawler 2.4 topology of urlfrontier-crawler",
           "  --suite         one run per family and seed (--seeds of them from --seed), each in",
           "                  OUT/FAMILY-sSEED, then every system's margin against recrawl in",
           "                  OUT/suite.md; its own defaults: --pages 600 --hosts 20 --budget 5",
@@ -135,6 +138,8 @@ final class LiveBenchCommand {
     }
     o.out = Path.of(a.string("out", o.out.toString()));
     o.kafka = a.string("kafka", null);
+    String jar = a.string("urlfrontier-jar", null);
+    o.urlFrontierJar = jar == null ? null : Path.of(jar).toAbsolutePath();
     o.progressSeconds = a.number("progress", o.progressSeconds);
     o.startupSeconds = a.number("startup", o.startupSeconds);
     a.rejectUnknown();
