@@ -1,9 +1,12 @@
 package io.recrawl.crawler;
 
+import io.recrawl.schedule.ConfReader;
+import io.recrawl.schedule.DefaultConf;
 import io.recrawl.schedule.PageHistory;
 import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -72,15 +75,49 @@ public final class StatusEvents {
       CrawlerSettings settings,
       List<String> transferAndPersist,
       Function<String, Double> crawlDelay) {
+    this(
+        settings.metadataKeys(),
+        settings.weightKey(),
+        settings.setLastModified(),
+        settings.protocolPrefix(),
+        transferAndPersist,
+        crawlDelay);
+  }
+
+  private StatusEvents(
+      List<String> metadataKeys,
+      String weightKey,
+      boolean setLastModified,
+      String protocolPrefix,
+      List<String> transferAndPersist,
+      Function<String, Double> crawlDelay) {
     this.crawlDelay = crawlDelay;
     Set<String> keys = new LinkedHashSet<>(transferAndPersist);
     keys.addAll(TRACKED);
-    keys.addAll(settings.metadataKeys());
+    keys.addAll(metadataKeys);
     keys.add(StatusEvent.CHANGE_RATE_KEY);
     this.carried = Collections.unmodifiableSet(keys);
-    this.weightKey = settings.weightKey();
-    this.setLastModified = settings.setLastModified();
-    this.protocolPrefix = settings.protocolPrefix();
+    this.weightKey = weightKey;
+    this.setLastModified = setLastModified;
+    this.protocolPrefix = protocolPrefix;
+  }
+
+  /**
+   * The events of a crawler's configuration alone, without its Kafka settings, and with the robots
+   * crawl-delay this worker's protocol cached: for a status updater that sends its statuses
+   * elsewhere than Kafka (urlfrontier-crawler's, to a URL Frontier server).
+   */
+  public static StatusEvents fromConf(Map<String, ?> conf) {
+    ConfReader r = new ConfReader(conf, DefaultConf.CRAWLER);
+    List<String> carried = new ArrayList<>(stormList(conf, "metadata.transfer"));
+    carried.addAll(stormList(conf, "metadata.persist"));
+    return new StatusEvents(
+        r.list(CrawlerSettings.METADATA_KEYS),
+        r.string(CrawlerSettings.WEIGHT_KEY),
+        r.bool(CrawlerSettings.SET_LAST_MODIFIED),
+        r.string(CrawlerSettings.PROTOCOL_PREFIX),
+        carried,
+        RobotsCrawlDelay::seconds);
   }
 
   /**
@@ -137,6 +174,16 @@ public final class StatusEvents {
     Double weight = PageHistory.positive(first(metadata, weightKey));
     return new StatusEvent(
         url, host, s, now, Collections.unmodifiableMap(md), null, weight, httpStatus);
+  }
+
+  /** A StormCrawler list key (a list, or one string), empty when not set. */
+  private static List<String> stormList(Map<String, ?> conf, String key) {
+    Object v = conf.get(key);
+    if (v == null) {
+      return List.of();
+    }
+    Collection<?> items = v instanceof Collection<?> c ? c : List.of(v);
+    return items.stream().map(String::valueOf).toList();
   }
 
   private static void copy(

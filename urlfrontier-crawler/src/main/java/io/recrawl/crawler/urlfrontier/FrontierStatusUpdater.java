@@ -12,6 +12,8 @@ import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
+import io.recrawl.crawler.StatusEvents;
+import io.recrawl.wire.StatusEvent;
 import java.util.ArrayDeque;
 import java.util.Date;
 import java.util.HashMap;
@@ -53,6 +55,7 @@ public class FrontierStatusUpdater extends AbstractStatusUpdaterBolt {
   private transient ManagedChannel channel;
   private transient URLFrontierGrpc.URLFrontierStub frontier;
   private transient StreamObserver<URLItem> puts;
+  private transient StatusEvents evidence;
 
   @Override
   public void prepare(
@@ -60,6 +63,7 @@ public class FrontierStatusUpdater extends AbstractStatusUpdaterBolt {
     super.prepare(conf, context, collector);
     channel = FrontierAddress.channel(conf);
     frontier = URLFrontierGrpc.newStub(channel);
+    evidence = StatusEvents.fromConf(conf);
     LOG.info("putting statuses to URL Frontier at {}", FrontierAddress.of(conf));
   }
 
@@ -79,12 +83,29 @@ public class FrontierStatusUpdater extends AbstractStatusUpdaterBolt {
   @Override
   protected void store(
       String url, Status status, Metadata metadata, Optional<Date> nextFetch, Tuple t) {
-    URLItem item = item(url, status, metadata, nextFetch);
+    URLItem item = item(url, status, withEvidence(url, status, metadata, t), nextFetch);
     if (puts == null) {
       puts = frontier.putURLs(new Acks());
     }
     waiting.computeIfAbsent(url, u -> new ArrayDeque<>()).add(t);
     puts.onNext(item);
+  }
+
+  /**
+   * The persisted metadata and, from the tuple's own (unfiltered), the fetch's evidence as
+   * recrawl's Kafka status updater sends it: the validators and the Date under the job's names,
+   * Retry-After, robots.txt's Crawl-delay and the Last-Modified to ask If-Modified-Since with next
+   * time. A server that decides refetch dates learns change and politeness from them; URL
+   * Frontier's own keeps them with the URL, and the next fetch of it asks If-Modified-Since.
+   */
+  private Metadata withEvidence(String url, Status status, Metadata persisted, Tuple t) {
+    Metadata raw = (Metadata) t.getValueByField("metadata");
+    StatusEvent e =
+        evidence.toEvent(url, status.name(), raw.asMap(), "", System.currentTimeMillis());
+    Metadata out = new Metadata();
+    out.putAll(persisted);
+    e.metadata().forEach((k, v) -> out.setValues(k, v.toArray(String[]::new)));
+    return out;
   }
 
   /** The item for a status: what StormCrawler's URL Frontier module sends. */
