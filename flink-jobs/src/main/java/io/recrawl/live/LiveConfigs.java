@@ -157,7 +157,8 @@ final class LiveConfigs {
 
   /**
    * {@code bin/recrawl frontier}'s arguments for the live loop: the engine as the Kafka path has
-   * it, a delay equal to that job's lease, and the price from the crawler's pull (the default).
+   * it, a delay equal to that job's lease, a longer lease, and the price from the crawler's pull
+   * (the default).
    */
   static List<String> frontier(Path dir, int port, int kafkaPort, LiveTuning t) {
     List<String> a = new ArrayList<>();
@@ -172,6 +173,10 @@ final class LiveConfigs {
             "--delay",
             "60"));
     engine(t).forEach((k, v) -> a.add("-D" + k + "=" + v));
+    // The first crawl goes out at once and waits in the outbox for a crawler that takes the budget
+    // a second: a lease shorter than that wait releases every waiting URL again and again
+    // (docs/url-frontier.md#delays-leases-and-restarts).
+    a.add("-Drecrawl.engine.lease=10 min");
     return a;
   }
 

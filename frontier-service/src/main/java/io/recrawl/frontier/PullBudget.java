@@ -11,7 +11,7 @@ package io.recrawl.frontier;
  *       period is not a crawler with no capacity);
  *   <li>most calls took everything ready: the crawler wants more than it is sent, so the budget
  *       rises by {@link #RISE}, from the rate taken if that is higher;
- *   <li>no call and nothing ready: no evidence, the budget stays.
+ *   <li>no call and nothing ready, or no client yet: no evidence, the budget stays.
  * </ul>
  *
  * The budget moves only the price: a host's pace is its own limit, whatever the budget. It never
@@ -36,6 +36,7 @@ final class PullBudget {
   private final double[] recent = new double[CAP_PERIODS];
   private int next;
   private double budget;
+  private boolean called;
 
   /**
    * @param initial the budget before the first evidence, URLs a second
@@ -59,7 +60,9 @@ final class PullBudget {
     double taken = s.taken() / periodSeconds;
     recent[next] = taken;
     next = (next + 1) % CAP_PERIODS;
-    boolean full = s.calls() == 0 ? s.readyQueues() > 0 : 2 * s.leftReady() > s.calls();
+    called = called || s.calls() > 0;
+    // Before any client asked, URLs ready say nothing of a crawler: none may have started yet.
+    boolean full = s.calls() == 0 ? called && s.readyQueues() > 0 : 2 * s.leftReady() > s.calls();
     if (full) {
       budget = Math.max(floor, Math.max(taken, MOST_FALL * budget));
     } else if (s.calls() > 0) {

@@ -66,8 +66,10 @@ class PullBudgetTest {
   }
 
   @Test
-  void aStalledCrawlerHalvesTheBudgetAtMostPerPeriod() {
+  void aStalledCrawlerHalvesTheBudgetAtMostPerPeriodButOneNotStartedYetLeavesItAlone() {
     PullBudget b = new PullBudget(8, PERIOD_S);
+    assertThat(b.update(new PullSample(0, 0, 0, 5))).isEqualTo(8); // no client has asked yet
+    b.update(new PullSample(10, 10, 80, 5));
     assertThat(b.update(new PullSample(0, 0, 0, 5))).isEqualTo(4);
     assertThat(b.update(new PullSample(0, 0, 0, 0))).isEqualTo(4); // no evidence
   }
