@@ -5,10 +5,11 @@ package io.recrawl.frontier;
  * prices (docs/decisions/pull-priced-budget.md). Once a period:
  *
  * <ul>
- *   <li>most calls left URLs behind that they could have had, or no call came while URLs were
- *       ready: the crawler takes all it can, so what it took is its capacity, and the budget
- *       becomes that rate (never below half the last budget in one period: a crawler stalled for a
- *       period is not a crawler with no capacity);
+ *   <li>most calls left URLs behind that they could have had: the crawler takes all it can, so what
+ *       it took is its capacity, and the budget becomes that rate;
+ *   <li>no call came while URLs were ready: the crawler is stalled (its fetcher queues full, or
+ *       down for a while), and the budget halves, not more in one period: a stalled crawler is not
+ *       a crawler with no capacity;
  *   <li>most calls took everything ready: the crawler wants more than it is sent, so the budget
  *       rises by {@link #RISE}, from the rate taken if that is higher;
  *   <li>no call and nothing ready, or no client yet: no evidence, the budget stays.
@@ -23,11 +24,11 @@ final class PullBudget {
   /** Rise per period while the crawler takes everything ready. */
   static final double RISE = 1.25;
 
-  /** The most the budget falls in one period, as a share of the last. */
+  /** The most a stalled period cuts the budget to, as a share of the last. */
   static final double MOST_FALL = 0.5;
 
   /** The budget stays within this many times the fastest recent take. */
-  static final double CAP_FACTOR = 4;
+  static final double CAP_FACTOR = 2;
 
   static final int CAP_PERIODS = 12;
 
@@ -60,12 +61,17 @@ final class PullBudget {
     double taken = s.taken() / periodSeconds;
     recent[next] = taken;
     next = (next + 1) % CAP_PERIODS;
-    called = called || s.calls() > 0;
-    // Before any client asked, URLs ready say nothing of a crawler: none may have started yet.
-    boolean full = s.calls() == 0 ? called && s.readyQueues() > 0 : 2 * s.leftReady() > s.calls();
-    if (full) {
-      budget = Math.max(floor, Math.max(taken, MOST_FALL * budget));
-    } else if (s.calls() > 0) {
+    if (s.calls() == 0) {
+      // Before any client asked, URLs ready say nothing of a crawler: none may have started yet.
+      if (called && s.readyQueues() > 0) {
+        budget = Math.max(floor, MOST_FALL * budget); // stalled: not a crawler with no capacity
+      }
+      return budget;
+    }
+    called = true;
+    if (2 * s.leftReady() > s.calls()) {
+      budget = Math.max(floor, taken); // full: what it took is what it can take
+    } else {
       budget = Math.min(cap(), Math.max(budget, taken) * RISE);
     }
     return budget;

@@ -57,6 +57,16 @@ class PullBudgetTest {
   }
 
   @Test
+  void aBudgetFarAboveWhatTheCrawlerTakesComesDownToItInOnePeriod() {
+    PullBudget b = new PullBudget(1, PERIOD_S);
+    for (int i = 0; i < 20; i++) {
+      b.update(new PullSample(10, 0, 50, 0)); // hungry at 5 a second: the budget climbs to its cap
+    }
+    assertThat(b.perSecond()).isEqualTo(5 * PullBudget.CAP_FACTOR);
+    assertThat(b.update(new PullSample(10, 10, 50, 8))).isEqualTo(5);
+  }
+
+  @Test
   void aCrawlerThatHalvesItsCapacityHalvesTheBudgetInOnePeriod() {
     PullBudget b = new PullBudget(10, PERIOD_S);
     for (int i = 0; i < 10; i++) {
