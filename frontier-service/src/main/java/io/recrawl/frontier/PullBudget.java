@@ -12,7 +12,8 @@ package io.recrawl.frontier;
  *       a crawler with no capacity;
  *   <li>most calls took everything ready: the crawler wants more than it is sent, so the budget
  *       rises by {@link #RISE}, from the rate taken if that is higher;
- *   <li>no call and nothing ready, or no client yet: no evidence, the budget stays.
+ *   <li>no call and nothing ready, or no client yet: no evidence, the budget stays; nor does the
+ *       period in which the first client came, which it saw only in part.
  * </ul>
  *
  * The budget moves only the price: a host's pace is its own limit, whatever the budget. It never
@@ -68,7 +69,11 @@ final class PullBudget {
       }
       return budget;
     }
-    called = true;
+    if (!called) {
+      // The first client came during this period: a rate over the whole of it says nothing.
+      called = true;
+      return budget;
+    }
     if (2 * s.leftReady() > s.calls()) {
       budget = Math.max(floor, taken); // full: what it took is what it can take
     } else {

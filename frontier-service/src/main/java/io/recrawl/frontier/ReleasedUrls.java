@@ -23,11 +23,14 @@ import java.util.TreeMap;
  * is over and the client has not answered, the URL waits here again, as URL Frontier's contract has
  * it, until the job's lease runs out: from then on the job's next release of it stands.
  *
- * <p>A queue's hand-outs are spaced at least as the job spaced their releases: a URL released a
- * second after the queue's last one handed out is handed out a second after it or later, however
- * late either reached the outbox or a client asked. The job paces releases by the host's limit, so
- * hand-outs keep to it too, through Kafka's delays and a client that stops polling for a while. A
- * URL offered again (its delay passed unanswered) keeps the queue's last spacing.
+ * <p>A queue's hand-outs are spaced at least as the job spaced their releases, up to the host's
+ * spacing the job states with each release: a URL released a second after the queue's last one
+ * handed out is handed out a second after it or later, however late either reached the outbox or a
+ * client asked; one released a minute after it, of a host the job spaces by a second, a second
+ * after it. The job paces releases by the host's limit, so hand-outs keep to it too, through
+ * Kafka's delays and a client that stops polling for a while, and a hand-out that came late (a
+ * crawler that took the first crawl over minutes) does not make every later one of its queue as
+ * late. A URL offered again (its delay passed unanswered) keeps the queue's last spacing.
  *
  * <p>Between queues a call hands out the most valuable URLs first: a client that asks for fewer
  * than wait gets the pages worth most. Each call also counts towards the crawler's pull ({@link
@@ -401,7 +404,10 @@ final class ReleasedUrls {
     if (pace == null) {
       return 0;
     }
-    return r.time() > pace.released() ? r.time() - pace.released() : pace.spacing();
+    long released = r.time() > pace.released() ? r.time() - pace.released() : pace.spacing();
+    // The gap between two releases is the host's spacing plus the time the second waited for its
+    // value: only the spacing is politeness. Without it, a late hand-out made every next one late.
+    return r.spacing() > 0 ? Math.min(released, r.spacing()) : released;
   }
 
   private void prunePaces(long now) {

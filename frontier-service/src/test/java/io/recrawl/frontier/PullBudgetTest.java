@@ -25,6 +25,14 @@ class PullBudgetTest {
   }
 
   @Test
+  void thePeriodInWhichTheFirstClientCameDoesNotSetTheBudget() {
+    PullBudget b = new PullBudget(5, PERIOD_S);
+    // A crawler that started a second before the period's end: one call, URLs left behind.
+    assertThat(b.update(new PullSample(1, 1, 2, 2))).isEqualTo(5);
+    assertThat(b.update(period(5, 3, 10))).isCloseTo(3, within(1e-9));
+  }
+
+  @Test
   void aHungryCrawlerRaisesTheBudgetUntilItIsFullThenTheBudgetStaysNearItsCapacity() {
     PullBudget b = new PullBudget(1, PERIOD_S);
     double capacity = 5;

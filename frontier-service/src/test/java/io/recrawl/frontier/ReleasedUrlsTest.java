@@ -183,6 +183,33 @@ class ReleasedUrlsTest {
         .containsExactly("http://a/1", "http://b/1");
   }
 
+  /**
+   * A first crawl taken over half a minute: its last URL of queue a went out 30 s after its
+   * release. The job's next release of a, a minute later, of a host it spaces by a second, goes out
+   * as soon as a second has passed since that hand-out: without the stated spacing it waited the
+   * whole gap between the releases after the late hand-out, and every later URL of the queue as
+   * late.
+   */
+  @Test
+  void aLateHandOutDelaysTheQueuesNextOnlyByTheHostsSpacing() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    r.released(spaced("/1", 0, 1_000), 0);
+    assertThat(urls(r.take(0, 0, "", null, 600_000, 30_000, 0))).containsExactly("http://a/1");
+    r.released(spaced("/2", 60_000, 1_000), 60_000);
+    assertThat(urls(r.take(0, 0, "", null, 600_000, 60_000, 0))).containsExactly("http://a/2");
+    // And never sooner than the spacing after the last hand-out, late as that was.
+    r.released(spaced("/3", 61_000, 1_000), 61_000);
+    r.released(spaced("/4", 62_000, 1_000), 62_000);
+    assertThat(urls(r.take(1, 0, "", null, 600_000, 70_000, 0))).containsExactly("http://a/3");
+    assertThat(r.take(0, 0, "", null, 600_000, 70_999, 0)).isEmpty();
+    assertThat(urls(r.take(0, 0, "", null, 600_000, 71_000, 0))).containsExactly("http://a/4");
+  }
+
+  private static CrawlRequest spaced(String path, long time, long spacing) {
+    return new CrawlRequest(
+        "http://a" + path, "a", Map.of(), time, 0, 1, 1, Long.MAX_VALUE, spacing);
+  }
+
   @Test
   void aRequestWhoseLeaseRanOutIsNotHandedOutTheJobsNextReleaseIs() throws Exception {
     ReleasedUrls r = new ReleasedUrls();

@@ -356,8 +356,7 @@ public final class PageValuation {
     p.evidenceChanged = (float) after.changed();
     p.evidenceLnGap = (float) after.meanLnGap();
     p.evidenceDated = (float) after.dated();
-    setChangeStats(
-        h, p, RateGrid.project(RateGrid.posterior(after, gridPrior.probabilities()), cap));
+    setChangeStats(h, p, gridPrior.project(gridPrior.posterior(after), cap));
   }
 
   /** The host's change signals, and whether they are trusted. */

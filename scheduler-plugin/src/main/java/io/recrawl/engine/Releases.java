@@ -239,7 +239,8 @@ final class Releases {
             due,
             v,
             theta,
-            p.leaseUntil);
+            p.leaseUntil,
+            thresholds.spacingMs(h, now));
     out.released(request, reason, thresholds.maxRate(h, now));
   }
 

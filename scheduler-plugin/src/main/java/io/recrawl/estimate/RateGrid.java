@@ -18,10 +18,16 @@ import java.util.Arrays;
  * ChangeRateEstimator#observe}). The prior is the mean of the posteriors of the pages with evidence
  * (each page counted once, its term refreshed whenever it is observed): the fixed point of this is
  * the crawl's own rate distribution, whatever shape it has, two modes or a heavy tail.
+ *
+ * <p>The grid spans six decades around the configured prior's mean rate (its unit): from {@link
+ * #MIN_RATE} to {@link #MAX_RATE} times it. A crawl's time scale is its prior's, so a crawl whose
+ * pages change every few seconds (a benchmark in compressed time) is learned as well as one whose
+ * pages change every few days; on a fixed grid in changes a day its estimates stopped at the top
+ * (docs/decisions/rate-grid-unit.md).
  */
 public final class RateGrid {
 
-  /** Grid points, from {@link #MIN_RATE} to {@link #MAX_RATE} per day, evenly in ln(delta). */
+  /** Grid points, from {@link #MIN_RATE} to {@link #MAX_RATE} units, evenly in ln(delta). */
   public static final int POINTS = 25;
 
   public static final double MIN_RATE = 1e-4;
@@ -80,13 +86,17 @@ public final class RateGrid {
     return new Evidence(e.unchanged() * f, e.changed() * f, e.meanLnGap(), e.dated() * f);
   }
 
-  /** The posterior on the grid (normalised) for this evidence under {@code prior}. */
-  public static double[] posterior(Evidence e, double[] prior) {
+  /**
+   * The posterior on the grid (normalised) for this evidence under {@code prior}, on a grid of
+   * {@code unit} changes a day.
+   */
+  public static double[] posterior(Evidence e, double[] prior, double unit) {
     double[] log = new double[POINTS];
     double max = Double.NEGATIVE_INFINITY;
     double gap = Math.exp(e.meanLnGap());
     for (int k = 0; k < POINTS; k++) {
-      double d = RATE[k];
+      double d = RATE[k] * unit;
+      // ln(unit) is the same at every point: left out of delta^X.
       double l = Math.log(prior[k]) - d * e.unchanged() + e.dated() * LN_RATE[k];
       if (e.changed() > 0) {
         l += e.changed() * Math.log(-Math.expm1(-d * gap));
@@ -105,10 +115,16 @@ public final class RateGrid {
     return log;
   }
 
+  /** {@link #posterior(Evidence, double[], double)} on the grid of one change a day. */
+  public static double[] posterior(Evidence e, double[] prior) {
+    return posterior(e, prior, 1);
+  }
+
   /**
-   * The Gamma with the posterior's E[delta] and E[1/delta], its shape capped at {@code maxShape}.
+   * The Gamma with the posterior's E[delta] and E[1/delta], its shape capped at {@code maxShape},
+   * on a grid of {@code unit} changes a day.
    */
-  public static ChangeStats project(double[] posterior, double maxShape) {
+  public static ChangeStats project(double[] posterior, double maxShape, double unit) {
     double mean = 0;
     double meanInverse = 0;
     for (int k = 0; k < POINTS; k++) {
@@ -117,10 +133,15 @@ public final class RateGrid {
     }
     double m = mean * meanInverse;
     double a = m > 1 ? Math.min(m / (m - 1), maxShape) : maxShape;
-    return new ChangeStats(a, a / mean);
+    return new ChangeStats(a, a / (mean * unit));
   }
 
-  /** The grid's rates, per day. */
+  /** {@link #project(double[], double, double)} on the grid of one change a day. */
+  public static ChangeStats project(double[] posterior, double maxShape) {
+    return project(posterior, maxShape, 1);
+  }
+
+  /** The grid's rates, units. */
   public static double rate(int k) {
     return RATE[k];
   }
@@ -129,10 +150,12 @@ public final class RateGrid {
   public static final class Prior {
     private final double[] mass = new double[POINTS];
     private final double[] probability = new double[POINTS];
+    private final double unit;
     private double pages;
 
-    /** Starts uniform in ln(delta), worth {@code weight} pages. */
+    /** Starts uniform in ln(delta) on the grid of one change a day, worth {@code weight} pages. */
     public Prior(double weight) {
+      unit = 1;
       Arrays.fill(mass, weight / POINTS);
       pages = weight;
       normalise();
@@ -142,12 +165,15 @@ public final class RateGrid {
      * Starts from the configured Gamma prior on the grid (its density in ln(delta), proportional to
      * delta^shape e^(-delta shape/mean)), worth {@code weight} pages. Where the crawl cannot tell
      * rates apart (above one change per shortest gap, below one per the longest history), the
-     * learned prior keeps this one's shape: the data never move it there.
+     * learned prior keeps this one's shape: the data never move it there. Its grid's unit is the
+     * Gamma's mean.
      */
     public Prior(double weight, ChangeStats gamma) {
+      unit = gamma.shape() / gamma.rate();
       double sum = 0;
       for (int k = 0; k < POINTS; k++) {
-        mass[k] = Math.exp(gamma.shape() * LN_RATE[k] - gamma.rate() * RATE[k]);
+        // delta = RATE[k] x unit; the constant factors of unit^shape cancel in the normalisation.
+        mass[k] = Math.exp(gamma.shape() * LN_RATE[k] - gamma.shape() * RATE[k]);
         sum += mass[k];
       }
       for (int k = 0; k < POINTS; k++) {
@@ -182,18 +208,39 @@ public final class RateGrid {
       normalise();
     }
 
+    private Prior(Prior other) {
+      unit = other.unit;
+      copyFrom(other);
+    }
+
     /** A copy of this prior, independent of it. */
     public Prior copy() {
-      Prior c = new Prior(1.0);
-      c.copyFrom(this);
-      return c;
+      return new Prior(this);
+    }
+
+    /** Its grid's unit, changes a day. */
+    public double unit() {
+      return unit;
+    }
+
+    /** The posterior on its grid for this evidence. */
+    public double[] posterior(Evidence e) {
+      return RateGrid.posterior(e, probability, unit);
+    }
+
+    /** The Gamma a posterior on its grid projects to, changes a day. */
+    public ChangeStats project(double[] posterior, double maxShape) {
+      return RateGrid.project(posterior, maxShape, unit);
     }
 
     /**
-     * Becomes exactly {@code other} (mass, probabilities and pages): with a {@link #copy} taken
-     * before, undoes the changes made since.
+     * Becomes exactly {@code other}, a prior on the same grid (mass, probabilities and pages): with
+     * a {@link #copy} taken before, undoes the changes made since.
      */
     public void copyFrom(Prior other) {
+      if (other.unit != unit) {
+        throw new IllegalArgumentException("priors on grids of other units");
+      }
       System.arraycopy(other.mass, 0, mass, 0, POINTS);
       System.arraycopy(other.probability, 0, probability, 0, POINTS);
       pages = other.pages;
@@ -210,14 +257,14 @@ public final class RateGrid {
      */
     public void replace(Evidence before, Evidence after) {
       if (!before.none()) {
-        double[] p = posterior(before, probability);
+        double[] p = posterior(before);
         for (int k = 0; k < POINTS; k++) {
           mass[k] = Math.max(0, mass[k] - p[k]);
         }
         pages--;
       }
       if (!after.none()) {
-        double[] p = posterior(after, probability);
+        double[] p = posterior(after);
         for (int k = 0; k < POINTS; k++) {
           mass[k] += p[k];
         }

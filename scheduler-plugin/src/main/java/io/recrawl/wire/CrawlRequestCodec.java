@@ -23,6 +23,7 @@ public final class CrawlRequestCodec {
           g.writeNumberField("value", r.value());
           g.writeNumberField("threshold", r.threshold());
           g.writeNumberField("lease", r.lease());
+          g.writeNumberField("spacing", r.spacing());
         });
   }
 
@@ -72,9 +73,22 @@ public final class CrawlRequestCodec {
               WireJson.finite(WireJson.required(o, "value"), "value", DeadLetterReason.BAD_NUMBER),
               WireJson.finite(
                   WireJson.required(o, "threshold"), "threshold", DeadLetterReason.BAD_NUMBER),
-              WireJson.time(WireJson.required(o, "lease"), "lease", now, -1)));
+              WireJson.time(WireJson.required(o, "lease"), "lease", now, -1),
+              spacing(WireJson.optional(o, "spacing"))));
     } catch (Rejection r) {
       return r.toParsed(raw, now);
     }
+  }
+
+  /** A request's {@code spacing}, ms: absent (an older job) is 0, unknown. */
+  private static long spacing(JsonNode n) throws Rejection {
+    if (n == null) {
+      return 0;
+    }
+    double ms = WireJson.finite(n, "spacing", DeadLetterReason.BAD_NUMBER);
+    if (ms < 0) {
+      throw new Rejection(DeadLetterReason.BAD_NUMBER, "'spacing' is negative: " + ms);
+    }
+    return (long) ms;
   }
 }

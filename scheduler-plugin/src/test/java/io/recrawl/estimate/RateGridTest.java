@@ -19,6 +19,38 @@ class RateGridTest {
     return p;
   }
 
+  /**
+   * A crawl in compressed time: pages that change thousands of times a day, fetched every few
+   * seconds, under a prior of that order. Each is learned near its rate, the fast as well as the
+   * slow: on a grid of fixed changes a day, every estimate stopped at its top, 100 a day.
+   */
+  @Test
+  void aCrawlWhosePagesChangeEverySecondsIsLearnedOnItsPriorsGrid() {
+    double prior = 17_280; // one change every 5 s
+    RateGrid.Prior grid = new RateGrid.Prior(1.0, new ChangeStats(1, 1 / prior));
+    SplittableRandom rnd = new SplittableRandom(3);
+    double interval = 10.0 / 86_400; // a fetch every 10 s
+    for (double truth : new double[] {50_000, 17_280, 2_000, 200}) {
+      RateGrid.Evidence e = RateGrid.Evidence.NONE;
+      for (int fetch = 0; fetch < 400; fetch++) {
+        boolean changed = rnd.nextDouble() < -Math.expm1(-truth * interval);
+        e = RateGrid.observe(e, interval, changed, 200);
+      }
+      ChangeStats s = grid.project(grid.posterior(e), 200);
+      assertThat(s.shape() / s.rate())
+          .as("learned rate of a page at %s a day", truth)
+          .isBetween(truth / 1.5, truth * 1.5);
+    }
+  }
+
+  @Test
+  void theDefaultPriorsGridIsTheGridOfOneChangeADay() {
+    RateGrid.Prior grid = new RateGrid.Prior(1.0, new ChangeStats(1, 1));
+    RateGrid.Evidence e = RateGrid.observe(RateGrid.Evidence.NONE, 3.0, true, 200);
+    assertThat(grid.unit()).isEqualTo(1);
+    assertThat(grid.posterior(e)).containsExactly(RateGrid.posterior(e, grid.probabilities()));
+  }
+
   @Test
   void aCopyPutsThePriorBackExactly() {
     RateGrid.Prior prior = new RateGrid.Prior(1.0);

@@ -20,7 +20,8 @@ class CrawlRequestCodecTest {
                 5,
                 0.75,
                 0.5,
-                3_600_010),
+                3_600_010,
+                1_000),
             new CrawlRequest("https://b.org:8443/", "b.org:8443", Map.of(), 0, 0, 0, 0, 0))) {
       String json = CrawlRequestCodec.toJson(r);
       assertThat(CrawlRequestCodec.parse(json, 0).value()).as(json).isEqualTo(r);
@@ -42,10 +43,19 @@ class CrawlRequestCodecTest {
     String json =
         CrawlRequestCodec.toJson(
             new CrawlRequest(
-                "http://a.org/", "a.org", Map.of("k", List.of("v")), 1, 2, 3.5, 4.5, 5));
+                "http://a.org/", "a.org", Map.of("k", List.of("v")), 1, 2, 3.5, 4.5, 5, 6));
     assertThat(json)
         .isEqualTo(
-            "{\"url\":\"http://a.org/\",\"host\":\"a.org\",\"metadata\":{\"k\":[\"v\"]},\"time\":1,\"due\":2,\"value\":3.5,\"threshold\":4.5,\"lease\":5}");
+            "{\"url\":\"http://a.org/\",\"host\":\"a.org\",\"metadata\":{\"k\":[\"v\"]},\"time\":1,\"due\":2,\"value\":3.5,\"threshold\":4.5,\"lease\":5,\"spacing\":6}");
+  }
+
+  @Test
+  void aRequestOfAnOlderJobStatesNoSpacingAndANegativeOneIsRefused() {
+    String old =
+        "{\"url\":\"http://a.org/\",\"host\":\"a.org\",\"time\":1,\"due\":1,\"value\":1,\"threshold\":1,\"lease\":1";
+    assertThat(CrawlRequestCodec.parse(old + "}", 0).value().spacing()).isZero();
+    assertThat(CrawlRequestCodec.parse(old + ",\"spacing\":-5}", 0).deadLetter().reason())
+        .isEqualTo("bad_number");
   }
 
   @Test

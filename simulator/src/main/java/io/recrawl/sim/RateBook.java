@@ -103,10 +103,7 @@ final class RateBook {
                 evidence[page], t - lastFetch[page], changed, estimator.maxShape());
         gridPrior.replace(evidence[page], after);
         evidence[page] = after;
-        s =
-            io.recrawl.estimate.RateGrid.project(
-                io.recrawl.estimate.RateGrid.posterior(after, gridPrior.probabilities()),
-                estimator.maxShape());
+        s = gridPrior.project(gridPrior.posterior(after), estimator.maxShape());
       } else {
         s = estimator.observe(before, t - lastFetch[page], changed);
       }

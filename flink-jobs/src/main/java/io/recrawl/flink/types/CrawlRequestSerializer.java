@@ -29,6 +29,7 @@ public final class CrawlRequestSerializer extends WireSerializer<CrawlRequest> {
     out.writeDouble(r.value());
     out.writeDouble(r.threshold());
     out.writeLong(r.lease());
+    out.writeLong(r.spacing());
   }
 
   @Override
@@ -41,6 +42,7 @@ public final class CrawlRequestSerializer extends WireSerializer<CrawlRequest> {
         in.readLong(),
         in.readDouble(),
         in.readDouble(),
+        in.readLong(),
         in.readLong());
   }
 

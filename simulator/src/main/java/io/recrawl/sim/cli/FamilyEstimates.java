@@ -88,8 +88,7 @@ final class FamilyEstimates {
     double[][] acc = new double[2][4];
     for (int p = 0; p < n; p++) {
       double a = gamma.rate(g[p]);
-      ChangeStats s =
-          RateGrid.project(RateGrid.posterior(ev[p], prior.probabilities()), gamma.maxShape());
+      ChangeStats s = prior.project(prior.posterior(ev[p]), gamma.maxShape());
       double b = s.shape() / s.rate();
       add(acc[0], a / truth[p]);
       add(acc[1], b / truth[p]);

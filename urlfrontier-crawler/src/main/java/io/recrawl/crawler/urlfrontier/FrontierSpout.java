@@ -8,6 +8,7 @@ import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,12 @@ import org.slf4j.LoggerFactory;
  * urlfrontier.delay.requestable} seconds (the topology's message timeout) unless its status comes
  * first. So the crawler's pull is at most buckets × URLs per bucket an ask.
  *
+ * <p>A URL acked is taken again at once: {@code spout.ttl.purgatory} defaults to 0 s here, not
+ * StormCrawler's 30 s. The purgatory covers a search index that shows a fetched URL as due until
+ * its next refresh; a URL Frontier server does not hand out a URL it is waiting for, and a URL it
+ * hands out again soon after its fetch is due again, which the purgatory would drop and the server
+ * then hold back for the whole {@code urlfrontier.delay.requestable}.
+ *
  * <p>The answer streams in on gRPC's thread; the spout's own thread moves it into the buffer, so
  * that StormCrawler's buffer and in-process map are touched by one thread only. A failed tuple is
  * not re-sent: the server hands its URL out again once its delay is over.
@@ -36,6 +43,7 @@ public class FrontierSpout extends AbstractQueryingSpout {
   static final String MAX_URLS_PER_BUCKET = "urlfrontier.max.urls.per.bucket";
   static final String MAX_BUCKETS = "urlfrontier.max.buckets";
   static final String DELAY_REQUESTABLE = "urlfrontier.delay.requestable";
+  static final String PURGATORY = "spout.ttl.purgatory";
 
   /** An answer's URL, or (null) the end of an answer. */
   private record Arrival(URLInfo info) {}
@@ -48,6 +56,7 @@ public class FrontierSpout extends AbstractQueryingSpout {
   @Override
   public void open(
       Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+    conf = withDefaults(conf);
     super.open(conf, context, collector);
     int delay =
         ConfUtils.getInt(
@@ -63,6 +72,13 @@ public class FrontierSpout extends AbstractQueryingSpout {
     channel = FrontierAddress.channel(conf);
     frontier = URLFrontierGrpc.newStub(channel);
     LOG.info("taking URLs from URL Frontier at {}: {}", FrontierAddress.of(conf), ask);
+  }
+
+  /** The topology's configuration with this spout's defaults where it sets none. */
+  static Map<String, Object> withDefaults(Map<String, Object> conf) {
+    Map<String, Object> c = new HashMap<>(conf);
+    c.putIfAbsent(PURGATORY, 0);
+    return c;
   }
 
   @Override
