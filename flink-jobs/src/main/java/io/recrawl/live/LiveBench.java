@@ -56,6 +56,16 @@ public final class LiveBench {
     /** Run the simulator's policies for the prediction (the optimum is always computed). */
     public boolean simulate = true;
 
+    /**
+     * A capacity spell from {@code from} to {@code to} seconds ({@code --capacity-spell}): every
+     * page answer takes the crawler's fetch threads over the budget seconds, so that the crawler's
+     * capacity is the budget, and twice that during the spell.
+     */
+    public void capacitySpell(double from, double to) {
+      web.capacitySpell = new double[] {from, to};
+      web.latencyMillis = (int) Math.round(1_000 * LiveConfigs.FETCHER_THREADS / budget);
+    }
+
     /** Seconds of the measurement window: the run after its warm-up. */
     public double windowSeconds() {
       return web.durationSeconds - warmupSeconds;
@@ -160,6 +170,7 @@ public final class LiveBench {
     LiveSystems launcher = new LiveSystems(new LiveLaunch(o.home), dir, hostsFile);
     List<ChildJvm> children = new ArrayList<>();
     Map<String, LiveServer> servers = new LinkedHashMap<>();
+    long t0;
     try {
       String bootstrap = o.kafka;
       if (o.systems.contains(LiveSystems.RECRAWL) && bootstrap == null) {
@@ -168,7 +179,7 @@ public final class LiveBench {
         bootstrap = "127.0.0.1:" + port;
         out.println("live: Kafka broker on " + bootstrap);
       }
-      long t0 = System.currentTimeMillis() + Math.round(o.startupSeconds * 1000);
+      t0 = System.currentTimeMillis() + Math.round(o.startupSeconds * 1000);
       long runSeconds = (long) Math.ceil(end);
       for (String system : o.systems) {
         LiveServer server = web.serve(system, dir.resolve("requests-" + system + ".csv"), t0);
@@ -179,7 +190,13 @@ public final class LiveBench {
         } else if (LiveSystems.DOOR.contains(system)) {
           children.addAll(
               launcher.throughTheDoor(
-                  system, seeds, tuning, o.budget, runSeconds, o.urlFrontierJar));
+                  system,
+                  seeds,
+                  tuning,
+                  o.budget,
+                  maxPending(o, seeds.size()),
+                  runSeconds,
+                  o.urlFrontierJar));
         } else {
           children.add(launcher.memoryFrontier(system, seeds, tuning, runSeconds));
         }
@@ -214,7 +231,16 @@ public final class LiveBench {
           FaultRecovery.measure(
               dir.resolve("requests-" + LiveSystems.RECRAWL + ".csv"), f.atSeconds(), end));
     }
-    LiveReport report = new LiveReport(o, web, tuning, prediction, figures, recoveries, gap);
+    PullRecord pull =
+        o.web.capacitySpell != null && o.systems.contains(LiveSystems.RECRAWL_FRONTIER)
+            ? PullRecord.read(
+                dir.resolve(LiveSystems.RECRAWL_FRONTIER)
+                    .resolve(LiveSystems.RECRAWL_FRONTIER + "-service.log"),
+                t0,
+                o.budget,
+                o.web.capacitySpell)
+            : null;
+    LiveReport report = new LiveReport(o, web, tuning, prediction, figures, recoveries, gap, pull);
     out.print(report.table());
     report.writeJson(dir.resolve("results.json"));
     report.writeHtml(dir.resolve("report.html"));
@@ -229,6 +255,16 @@ public final class LiveBench {
    * Prints each system's requests so far until the run's end, injecting the faults on time; fails
    * when a child ends early otherwise.
    */
+  /**
+   * The tuples a door system's crawler may hold: every page and then some, unless the run changes
+   * the crawler's capacity, where it is twice the fetch threads, so that a slower fetcher slows the
+   * pull (a crawler that holds every page it is given takes at the same pace however slowly it
+   * fetches, and its queue grows instead).
+   */
+  private static int maxPending(Options o, int pages) {
+    return o.web.capacitySpell == null ? pages + 100 : 2 * LiveConfigs.FETCHER_THREADS;
+  }
+
   private static void watch(
       Options o, PrintStream out, long t0, Map<String, LiveServer> servers, List<ChildJvm> children)
       throws InterruptedException, IOException {

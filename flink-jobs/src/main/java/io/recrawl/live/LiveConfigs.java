@@ -15,6 +15,9 @@ final class LiveConfigs {
 
   private LiveConfigs() {}
 
+  /** Every crawler's fetch threads. */
+  static final int FETCHER_THREADS = 10;
+
   /** What every crawler shares: the agent, the fetcher and its politeness, the protocol. */
   static String crawlerCommon(long runSeconds) {
     return lines(
@@ -24,7 +27,7 @@ final class LiveConfigs {
         "  http.agent.description: \"recrawl live benchmark\"",
         "  http.agent.url: \"https://example.org/recrawl-live\"",
         "  http.agent.email: \"crawler@example.org\"",
-        "  fetcher.threads.number: 10",
+        "  fetcher.threads.number: " + FETCHER_THREADS,
         "  fetcher.threads.per.queue: 1",
         "  fetcher.server.delay: 1.0",
         "  fetcher.queue.mode: \"byHost\"",
@@ -186,9 +189,11 @@ final class LiveConfigs {
    * at most ({@code spout.min.delay.queries}). What a URL Frontier system fetches is then what the
    * crawler can, and a system that fetches less leaves capacity unused. The scheduler's keys follow
    * (for {@code recrawl-frontier}, StormCrawler's DefaultScheduler, whose dates the job reads only
-   * as "never again" or not).
+   * as "never again" or not). {@code maxPending} bounds the tuples in the topology: the spout asks
+   * again only while fewer wait, so a fetcher that slows down slows the pull.
    */
-  static String urlFrontierCrawler(String address, double budget, int pages, String scheduler) {
+  static String urlFrontierCrawler(
+      String address, double budget, int maxPending, String scheduler) {
     return lines(
             "config:",
             "  urlfrontier.address: \"" + address + "\"",
@@ -196,7 +201,7 @@ final class LiveConfigs {
             "  urlfrontier.max.urls.per.bucket: 1",
             "  urlfrontier.delay.requestable: 60",
             "  spout.min.delay.queries: 1000",
-            "  topology.max.spout.pending: " + (pages + 100),
+            "  topology.max.spout.pending: " + maxPending,
             "  parser.emitOutlinks: true",
             "  parsefilters.config.file: \"memory-frontier-parsefilters.json\"",
             "  metadata.persist:",

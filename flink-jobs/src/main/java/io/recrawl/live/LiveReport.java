@@ -23,6 +23,9 @@ final class LiveReport {
   private final Map<LiveFault, FaultRecovery> faults;
   private final Map<String, PolicyRun> gap;
 
+  /** The door's pull through a capacity spell; null without one. */
+  private final PullRecord pull;
+
   LiveReport(
       LiveBench.Options o,
       LiveWeb web,
@@ -30,7 +33,9 @@ final class LiveReport {
       LivePrediction prediction,
       Map<String, LiveFigures> figures,
       Map<LiveFault, FaultRecovery> faults,
-      Map<String, PolicyRun> gap) {
+      Map<String, PolicyRun> gap,
+      PullRecord pull) {
+    this.pull = pull;
     this.o = o;
     this.web = web;
     this.tuning = tuning;
@@ -105,6 +110,21 @@ final class LiveReport {
               f.underCrawlDelay(),
               Double.isNaN(sim) ? "-" : String.format(Locale.ROOT, "%.4f", sim),
               Double.isNaN(sim) ? "-" : String.format(Locale.ROOT, "%.4f", f.freshness() / sim)));
+    }
+    if (pull != null) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%n%s's pull through the capacity spell [%s s, %s s]: the budget came within %.2fx"
+                  + " of the halved capacity after %s, of the whole again after %s; at most %d URLs"
+                  + " waited in the outbox after the warm-up%n",
+              LiveSystems.RECRAWL_FRONTIER,
+              SvgChart.fmt(pull.spell()[0]),
+              SvgChart.fmt(pull.spell()[1]),
+              PullRecord.FOLLOWED,
+              seconds(pull.secondsToFollowTheHalving()),
+              seconds(pull.secondsToFollowTheDoubling()),
+              pull.mostWaiting(o.warmupSeconds)));
     }
     if (!faults.isEmpty()) {
       b.append(
@@ -268,7 +288,56 @@ final class LiveReport {
       sim.put(r.policy, m);
     }
     root.put("simulated", sim);
+    if (pull != null) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("spell_seconds", pull.spell());
+      m.put("capacity_per_second", pull.capacity());
+      m.put("seconds_to_follow_halving", nullIfNaN(pull.secondsToFollowTheHalving()));
+      m.put("seconds_to_follow_doubling", nullIfNaN(pull.secondsToFollowTheDoubling()));
+      m.put("most_waiting_after_warmup", pull.mostWaiting(o.warmupSeconds));
+      m.put("seconds", pull.seconds());
+      m.put("budget_per_second", pull.budgets());
+      m.put("taken_per_second", pull.takenPerSecond());
+      m.put("waiting", pull.waiting());
+      root.put("pull", m);
+    }
     return root;
+  }
+
+  private String pullCharts() {
+    double[] t = pull.seconds();
+    double[] capacity = new double[t.length];
+    for (int i = 0; i < t.length; i++) {
+      capacity[i] = pull.capacityAt(t[i]);
+    }
+    SvgChart rate =
+        new SvgChart(
+            LiveSystems.RECRAWL_FRONTIER
+                + ": the pull's budget and what the crawler took, through a capacity spell",
+            "seconds since the start",
+            "URLs a second",
+            false,
+            false);
+    rate.marker(pull.spell()[0], "capacity halves");
+    rate.marker(pull.spell()[1], "capacity doubles");
+    rate.line("budget", t, pull.budgets(), SvgChart.COLORS[0], false);
+    rate.line("taken", t, pull.takenPerSecond(), SvgChart.COLORS[1], false);
+    rate.line("crawler's capacity", t, capacity, "#000000", true);
+    SvgChart outbox =
+        new SvgChart(
+            LiveSystems.RECRAWL_FRONTIER + ": URLs waiting in the outbox at each period's end",
+            "seconds since the start",
+            "URLs",
+            false,
+            false);
+    outbox.marker(pull.spell()[0], "capacity halves");
+    outbox.marker(pull.spell()[1], "capacity doubles");
+    outbox.line("waiting", t, pull.waiting(), SvgChart.COLORS[2], false);
+    return rate.render() + outbox.render();
+  }
+
+  private static String seconds(double s) {
+    return Double.isNaN(s) ? "never" : String.format(Locale.ROOT, "%.0f s", s);
   }
 
   private static Object nullIfNaN(double v) {
@@ -362,6 +431,9 @@ final class LiveReport {
     double[] ends = {0, o.web.durationSeconds};
     fresh.line("optimum", ends, new double[] {optimum(), optimum()}, "#000000", true);
     sb.append(fresh.render());
+    if (pull != null) {
+      sb.append(pullCharts());
+    }
     sb.append(
         "<p>Every figure comes from the server's request logs and the web's change times"
             + " (docs/live-benchmark.md); <code>java scripts/LiveRecompute.java</code> computes"

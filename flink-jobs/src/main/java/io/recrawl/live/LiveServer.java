@@ -106,8 +106,9 @@ public final class LiveServer implements AutoCloseable {
         return;
       }
       int version = web.version(page, t);
-      if (host.slowMillis() > 0) {
-        sleep(host.slowMillis());
+      int wait = host.slowMillis() + web.options().latencyAt(t);
+      if (wait > 0) {
+        sleep(wait);
       }
       if (host.validators()) {
         Headers out = ex.getResponseHeaders();

@@ -146,6 +146,7 @@ final class LiveSystems {
       List<String> seeds,
       LiveTuning t,
       double budget,
+      int maxPending,
       long runSeconds,
       Path urlFrontierJar)
       throws Exception {
@@ -192,7 +193,7 @@ final class LiveSystems {
     Path own =
         Files.writeString(
             dir.resolve("crawler.yaml"),
-            LiveConfigs.urlFrontierCrawler("127.0.0.1:" + port, budget, seeds.size(), scheduler));
+            LiveConfigs.urlFrontierCrawler("127.0.0.1:" + port, budget, maxPending, scheduler));
     started.add(
         ChildJvm.start(
             dir,

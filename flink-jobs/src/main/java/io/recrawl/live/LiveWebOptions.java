@@ -45,6 +45,27 @@ public final class LiveWebOptions {
    */
   public double crawlDelayShare = 0.3;
 
+  /**
+   * How long every page answer takes, ms (0: at once), on top of a slow host's own time. With it a
+   * crawler of fixed fetch threads fetches at most threads / latency a second: the crawler's
+   * capacity ({@code --capacity-spell} sets it).
+   */
+  public int latencyMillis;
+
+  /**
+   * A spell, [from, to] seconds after the start, during which every page answer takes twice {@link
+   * #latencyMillis}: the crawler's capacity halves at its start and doubles back at its end. Null:
+   * none.
+   */
+  public double[] capacitySpell;
+
+  /** How long a page answer takes at {@code t} ms after the start, ms. */
+  public int latencyAt(long t) {
+    boolean slow =
+        capacitySpell != null && t >= capacitySpell[0] * 1_000 && t < capacitySpell[1] * 1_000;
+    return slow ? 2 * latencyMillis : latencyMillis;
+  }
+
   private static WorkloadGenerator.Options defaultWorkload() {
     WorkloadGenerator.Options o = new WorkloadGenerator.Options();
     o.pages = 1_200;
@@ -66,6 +87,14 @@ public final class LiveWebOptions {
         "--spell-seconds must be at least 1 and min <= max");
     require(share(crawlDelayShare), "--crawl-delay-share must be in [0, 1]");
     require(workload.pages <= 1_000_000, "--pages must be at most 1000000");
+    require(latencyMillis >= 0 && latencyMillis <= 10_000, "--latency must be in [0, 10000] ms");
+    require(
+        capacitySpell == null
+            || (capacitySpell.length == 2
+                && capacitySpell[0] >= 0
+                && capacitySpell[1] > capacitySpell[0]
+                && capacitySpell[1] <= durationSeconds),
+        "--capacity-spell must be FROM-TO seconds, 0 <= FROM < TO <= the run's length");
   }
 
   private static boolean share(double s) {

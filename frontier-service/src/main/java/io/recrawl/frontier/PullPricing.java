@@ -50,15 +50,18 @@ final class PullPricing implements AutoCloseable {
       PullSample s = released.pullSample(now);
       double b = budget.update(s);
       periods++;
+      // Every period, sent or not: the line is the pull's record (bench live charts it).
+      LOG.info(
+          "pull: {} calls, {} left URLs ready, {} taken, {} queues ready, {} waiting: budget {} a"
+              + " second",
+          s.calls(),
+          s.leftReady(),
+          s.taken(),
+          s.readyQueues(),
+          released.waiting(),
+          String.format(java.util.Locale.ROOT, "%.3f", b));
       if (!(Math.abs(b - sent) <= CHANGE * sent) || periods % RESEND == 0) {
         topics.budget(b * (EngineConfig.DAY_MS / 1000.0), now);
-        LOG.info(
-            "pull: {} calls, {} left URLs ready, {} taken, {} queues ready: budget {} a second",
-            s.calls(),
-            s.leftReady(),
-            s.taken(),
-            s.readyQueues(),
-            b);
         sent = b;
       }
     } catch (InterruptedException e) {

@@ -25,6 +25,7 @@ final class LiveBenchCommand {
           "         [--validator-share 0.5] [--slow-share 0.1] [--pushy-share 0.1] [--crawl-delay-share 0.3]",
           "         [--startup 60] [--kafka HOST:PORT] [--progress 15] [--suite [--seeds 2]]",
           "         [--fault job|crawler|kafka@SECONDS,...] [--urlfrontier-jar PATH]",
+          "         [--capacity-spell FROM-TO]",
           "  the whole crawl loop against a changing web served on this machine, each system with its",
           "  own server; figures from the servers' logs (docs/benchmarks.md#live-the-whole-crawl-loop)",
           "  --budget        fetches per second, every system's",
@@ -37,6 +38,10 @@ final class LiveBenchCommand {
           "  --systems       also recrawl-frontier (bin/recrawl frontier), urlfrontier-default and",
           "                  urlfrontier-adaptive (URL Frontier's own server, from --urlfrontier-jar),",
           "                  each crawled by the StormCrawler 2.4 topology of urlfrontier-crawler",
+          "  --capacity-spell  FROM-TO seconds: every page answer takes the crawler's fetch threads",
+          "                  over the budget seconds (its capacity is the budget), twice as long",
+          "                  from FROM to TO (half the capacity); the door's crawlers hold at most",
+          "                  twice their threads in tuples, and the report charts the pull's budget",
           "  --suite         one run per family and seed (--seeds of them from --seed), each in",
           "                  OUT/FAMILY-sSEED, then every system's margin against recrawl in",
           "                  OUT/suite.md; its own defaults: --pages 600 --hosts 20 --budget 5",
@@ -142,6 +147,16 @@ final class LiveBenchCommand {
     o.urlFrontierJar = jar == null ? null : Path.of(jar).toAbsolutePath();
     o.progressSeconds = a.number("progress", o.progressSeconds);
     o.startupSeconds = a.number("startup", o.startupSeconds);
+    String spell = a.string("capacity-spell", null);
+    if (spell != null) {
+      String[] fromTo = spell.split("-", -1);
+      try {
+        o.capacitySpell(Double.parseDouble(fromTo[0]), Double.parseDouble(fromTo[1]));
+      } catch (RuntimeException bad) {
+        throw new IllegalArgumentException(
+            "--capacity-spell must be FROM-TO seconds, got '" + spell + "'");
+      }
+    }
     a.rejectUnknown();
     return o;
   }
