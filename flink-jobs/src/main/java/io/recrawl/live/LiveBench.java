@@ -57,13 +57,14 @@ public final class LiveBench {
     public boolean simulate = true;
 
     /**
-     * A capacity spell from {@code from} to {@code to} seconds ({@code --capacity-spell}): every
-     * page answer takes the crawler's fetch threads over the budget seconds, so that the crawler's
-     * capacity is the budget, and twice that during the spell.
+     * A capacity spell from {@code from} to {@code to} seconds ({@code --capacity-spell}): the
+     * door's crawlers fetch with {@link LiveConfigs#SPELL_THREADS} threads and every page answer
+     * takes those threads over the budget seconds, so that the crawler's capacity is the budget,
+     * and half of it during the spell, when answers take twice as long.
      */
     public void capacitySpell(double from, double to) {
       web.capacitySpell = new double[] {from, to};
-      web.latencyMillis = (int) Math.round(1_000 * LiveConfigs.FETCHER_THREADS / budget);
+      web.latencyMillis = (int) Math.round(1_000 * LiveConfigs.SPELL_THREADS / budget);
     }
 
     /** Seconds of the measurement window: the run after its warm-up. */
@@ -195,6 +196,7 @@ public final class LiveBench {
                   tuning,
                   o.budget,
                   maxPending(o, seeds.size()),
+                  o.web.capacitySpell == null ? 0 : LiveConfigs.SPELL_THREADS,
                   runSeconds,
                   o.urlFrontierJar));
         } else {
@@ -252,19 +254,19 @@ public final class LiveBench {
   }
 
   /**
-   * Prints each system's requests so far until the run's end, injecting the faults on time; fails
-   * when a child ends early otherwise.
-   */
-  /**
    * The tuples a door system's crawler may hold: every page and then some, unless the run changes
-   * the crawler's capacity, where it is twice the fetch threads, so that a slower fetcher slows the
-   * pull (a crawler that holds every page it is given takes at the same pace however slowly it
+   * the crawler's capacity, where it is five seconds of the budget, so that a slower fetcher slows
+   * the pull (a crawler that holds every page it is given takes at the same pace however slowly it
    * fetches, and its queue grows instead).
    */
   private static int maxPending(Options o, int pages) {
-    return o.web.capacitySpell == null ? pages + 100 : 2 * LiveConfigs.FETCHER_THREADS;
+    return o.web.capacitySpell == null ? pages + 100 : (int) Math.max(4, Math.ceil(5 * o.budget));
   }
 
+  /**
+   * Prints each system's requests so far until the run's end, injecting the faults on time; fails
+   * when a child ends early otherwise.
+   */
   private static void watch(
       Options o, PrintStream out, long t0, Map<String, LiveServer> servers, List<ChildJvm> children)
       throws InterruptedException, IOException {

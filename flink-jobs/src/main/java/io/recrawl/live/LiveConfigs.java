@@ -18,6 +18,12 @@ final class LiveConfigs {
   /** Every crawler's fetch threads. */
   static final int FETCHER_THREADS = 10;
 
+  /**
+   * The door's crawlers' fetch threads in a capacity spell: few, so that the threads, not the
+   * hosts' limits, are what the crawler's capacity is.
+   */
+  static final int SPELL_THREADS = 2;
+
   /** What every crawler shares: the agent, the fetcher and its politeness, the protocol. */
   static String crawlerCommon(long runSeconds) {
     return lines(
@@ -190,10 +196,12 @@ final class LiveConfigs {
    * crawler can, and a system that fetches less leaves capacity unused. The scheduler's keys follow
    * (for {@code recrawl-frontier}, StormCrawler's DefaultScheduler, whose dates the job reads only
    * as "never again" or not). {@code maxPending} bounds the tuples in the topology: the spout asks
-   * again only while fewer wait, so a fetcher that slows down slows the pull.
+   * again only while fewer wait, so a fetcher that slows down slows the pull; {@code threads} > 0
+   * sets its fetch threads.
    */
   static String urlFrontierCrawler(
-      String address, double budget, int maxPending, String scheduler) {
+      String address, double budget, int maxPending, int threads, String scheduler) {
+    String own = threads > 0 ? "\n  fetcher.threads.number: " + threads : "";
     return lines(
             "config:",
             "  urlfrontier.address: \"" + address + "\"",
@@ -201,7 +209,7 @@ final class LiveConfigs {
             "  urlfrontier.max.urls.per.bucket: 1",
             "  urlfrontier.delay.requestable: 60",
             "  spout.min.delay.queries: 1000",
-            "  topology.max.spout.pending: " + maxPending,
+            "  topology.max.spout.pending: " + maxPending + own,
             "  parser.emitOutlinks: true",
             "  parsefilters.config.file: \"memory-frontier-parsefilters.json\"",
             "  metadata.persist:",

@@ -147,6 +147,7 @@ final class LiveSystems {
       LiveTuning t,
       double budget,
       int maxPending,
+      int threads,
       long runSeconds,
       Path urlFrontierJar)
       throws Exception {
@@ -193,7 +194,8 @@ final class LiveSystems {
     Path own =
         Files.writeString(
             dir.resolve("crawler.yaml"),
-            LiveConfigs.urlFrontierCrawler("127.0.0.1:" + port, budget, maxPending, scheduler));
+            LiveConfigs.urlFrontierCrawler(
+                "127.0.0.1:" + port, budget, maxPending, threads, scheduler));
     started.add(
         ChildJvm.start(
             dir,
