@@ -201,7 +201,6 @@ final class LiveConfigs {
    */
   static String urlFrontierCrawler(
       String address, double budget, int maxPending, int threads, String scheduler) {
-    String own = threads > 0 ? "\n  fetcher.threads.number: " + threads : "";
     return lines(
             "config:",
             "  urlfrontier.address: \"" + address + "\"",
@@ -209,7 +208,8 @@ final class LiveConfigs {
             "  urlfrontier.max.urls.per.bucket: 1",
             "  urlfrontier.delay.requestable: 60",
             "  spout.min.delay.queries: 1000",
-            "  topology.max.spout.pending: " + maxPending + own,
+            "  topology.max.spout.pending: " + maxPending,
+            threads > 0 ? "  fetcher.threads.number: " + threads : "",
             "  parser.emitOutlinks: true",
             "  parsefilters.config.file: \"memory-frontier-parsefilters.json\"",
             "  metadata.persist:",

@@ -311,29 +311,29 @@ final class LiveReport {
       capacity[i] = pull.capacityAt(t[i]);
     }
     SvgChart rate =
-        new SvgChart(
-            LiveSystems.RECRAWL_FRONTIER
-                + ": the pull's budget and what the crawler took, through a capacity spell",
-            "seconds since the start",
-            "URLs a second",
-            false,
-            false);
-    rate.marker(pull.spell()[0], "capacity halves");
-    rate.marker(pull.spell()[1], "capacity doubles");
+        spellChart(
+            "the pull's budget and what the crawler took, through a capacity spell",
+            "URLs a second");
     rate.line("budget", t, pull.budgets(), SvgChart.COLORS[0], false);
     rate.line("taken", t, pull.takenPerSecond(), SvgChart.COLORS[1], false);
     rate.line("crawler's capacity", t, capacity, "#000000", true);
-    SvgChart outbox =
-        new SvgChart(
-            LiveSystems.RECRAWL_FRONTIER + ": URLs waiting in the outbox at each period's end",
-            "seconds since the start",
-            "URLs",
-            false,
-            false);
-    outbox.marker(pull.spell()[0], "capacity halves");
-    outbox.marker(pull.spell()[1], "capacity doubles");
+    SvgChart outbox = spellChart("URLs waiting in the outbox at each period's end", "URLs");
     outbox.line("waiting", t, pull.waiting(), SvgChart.COLORS[2], false);
     return rate.render() + outbox.render();
+  }
+
+  /** A chart of the door's pull over time, the capacity spell's ends marked. */
+  private SvgChart spellChart(String title, String yLabel) {
+    SvgChart c =
+        new SvgChart(
+            LiveSystems.RECRAWL_FRONTIER + ": " + title,
+            "seconds since the start",
+            yLabel,
+            false,
+            false);
+    c.marker(pull.spell()[0], "capacity halves");
+    c.marker(pull.spell()[1], "capacity doubles");
+    return c;
   }
 
   private static String seconds(double s) {

@@ -14,6 +14,11 @@ class PullRecordTest {
 
   @TempDir Path dir;
 
+  /** A time of day in this JVM's zone, as the service's log writes it. */
+  private static long epochMillis(LocalDateTime t) {
+    return t.atZone(ZoneId.systemDefault()).toInstant().toEpochMilli();
+  }
+
   private static String line(String time, long taken, long waiting, double budget) {
     return time
         + " INFO  PullPricing: pull: 10 calls, 0 left URLs ready, "
@@ -31,11 +36,7 @@ class PullRecordTest {
    */
   @Test
   void readsThePeriodsAndHowTheBudgetFollowedTheSpell() throws Exception {
-    long t0 =
-        LocalDateTime.of(2026, 12, 7, 23, 59, 30)
-            .atZone(ZoneId.systemDefault())
-            .toInstant()
-            .toEpochMilli();
+    long t0 = epochMillis(LocalDateTime.of(2026, 12, 7, 23, 59, 30));
     Path log =
         Files.write(
             dir.resolve("service.log"),
@@ -60,11 +61,7 @@ class PullRecordTest {
 
   @Test
   void aBudgetThatNeverFollowsIsSaidSo() throws Exception {
-    long t0 =
-        LocalDateTime.of(2026, 12, 7, 10, 0, 0)
-            .atZone(ZoneId.systemDefault())
-            .toInstant()
-            .toEpochMilli();
+    long t0 = epochMillis(LocalDateTime.of(2026, 12, 7, 10, 0, 0));
     Path log =
         Files.write(
             dir.resolve("service.log"),

@@ -1,6 +1,7 @@
 package io.recrawl.frontier;
 
 import io.recrawl.engine.EngineConfig;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +60,7 @@ final class PullPricing implements AutoCloseable {
           s.taken(),
           s.readyQueues(),
           released.waiting(),
-          String.format(java.util.Locale.ROOT, "%.3f", b));
+          String.format(Locale.ROOT, "%.3f", b));
       if (!(Math.abs(b - sent) <= CHANGE * sent) || periods % RESEND == 0) {
         topics.budget(b * (EngineConfig.DAY_MS / 1000.0), now);
         sent = b;
