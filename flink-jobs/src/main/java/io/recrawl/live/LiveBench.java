@@ -37,6 +37,9 @@ public final class LiveBench {
 
     public List<String> systems = LiveSystems.ALL;
 
+    /** What recrawl's job hands back in each request ({@code recrawl.metadata.transfer}). */
+    public List<String> transfer = LiveTuning.TRANSFER;
+
     /** URL Frontier's own server (its 2.6 service jar), for the {@code urlfrontier-*} systems. */
     public Path urlFrontierJar;
 
@@ -149,12 +152,13 @@ public final class LiveBench {
     PeerTuning.Best peers = prediction.tunePeers();
     LiveTuning tuning =
         LiveTuning.of(
-            web.workload().pages(),
-            o.budget,
-            secondsPerDay,
-            prediction.lambda0(),
-            peers.defaultIntervalDays(),
-            peers.adaptive());
+                web.workload().pages(),
+                o.budget,
+                secondsPerDay,
+                prediction.lambda0(),
+                peers.defaultIntervalDays(),
+                peers.adaptive())
+            .withTransfer(o.transfer);
     out.printf(
         Locale.ROOT,
         "live: %s, in compressed time (%d simulator runs)%n",

@@ -153,7 +153,7 @@ final class LiveConfigs {
    */
   static Map<String, String> engine(LiveTuning t) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("recrawl.metadata.transfer", "[last-modified]");
+    m.put("recrawl.metadata.transfer", "[" + String.join(", ", t.transfer()) + "]");
     m.put("recrawl.engine.revisit.min-interval", "1 s");
     m.put("recrawl.engine.timer.recheck", "30 s");
     m.put("recrawl.engine.timer.horizon", "1 min");

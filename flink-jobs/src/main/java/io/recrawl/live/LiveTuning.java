@@ -1,6 +1,7 @@
 package io.recrawl.live;
 
 import io.recrawl.sim.policy.StormCrawlerAdaptivePolicy.Settings;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -27,7 +28,11 @@ record LiveTuning(
     Settings adaptive,
     double thetaRealDays,
     double priorRatePerRealDay,
-    double budgetIntervalRealMinutes) {
+    double budgetIntervalRealMinutes,
+    List<String> transfer) {
+
+  /** What the job hands back in each request by default: If-Modified-Since's date. */
+  static final List<String> TRANSFER = List.of("last-modified");
 
   /**
    * The job's floor between two fetches of a page ({@code recrawl.engine.revisit.min-interval}).
@@ -50,7 +55,22 @@ record LiveTuning(
         adaptive,
         lambda0 * realDaysPerSimDay,
         1.0 / realDaysPerSimDay,
-        pages / budgetPerSecond / 60);
+        pages / budgetPerSecond / 60,
+        TRANSFER);
+  }
+
+  /** This tuning with the job handing back {@code keys} ({@code recrawl.metadata.transfer}). */
+  LiveTuning withTransfer(List<String> keys) {
+    return new LiveTuning(
+        budgetPerSecond,
+        secondsPerDay,
+        crawlsPerDay,
+        defaultIntervalDays,
+        adaptive,
+        thetaRealDays,
+        priorRatePerRealDay,
+        budgetIntervalRealMinutes,
+        List.copyOf(keys));
   }
 
   /** Simulated days as StormCrawler's whole minutes of the simulated day. */

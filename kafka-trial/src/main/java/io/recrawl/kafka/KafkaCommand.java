@@ -27,6 +27,7 @@ public final class KafkaCommand {
       String.join(
           "\n",
           "usage: bin/recrawl kafka [--port PORT] [--controller-port PORT] [--dir DIR] [--partitions N]",
+          "       bin/recrawl kafka watch TOPIC [--bootstrap HOST:PORT] [--from-end] [--max N]",
           "",
           "A real Kafka broker (KRaft, one node, loopback only) for a trial crawl, with the topics the",
           "job and the crawler use; it runs until Ctrl-C and keeps its records in DIR across restarts.",
@@ -43,12 +44,23 @@ public final class KafkaCommand {
           "example:",
           "  bin/recrawl kafka --dir /tmp/trial/kafka",
           "",
+          "watch prints a topic's committed records as they come (watch --help: its options).",
           "For a real cluster, docs/operations.md gives the topic commands and broker settings.");
 
   private KafkaCommand() {}
 
   public static void main(String[] args) throws Exception {
-    int rc = run(args, System.out, System.err, new CountDownLatch(1));
+    int rc;
+    if (args.length > 0 && args[0].equals("watch")) {
+      java.util.concurrent.atomic.AtomicBoolean stop =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> stop.set(true)));
+      rc =
+          TopicWatch.run(
+              java.util.Arrays.copyOfRange(args, 1, args.length), System.out, System.err, stop);
+    } else {
+      rc = run(args, System.out, System.err, new CountDownLatch(1));
+    }
     if (rc != 0) {
       System.exit(rc);
     }

@@ -64,6 +64,10 @@ class KafkaCommandITCase {
         new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
       producer.initTransactions();
       producer.beginTransaction();
+      producer.send(new ProducerRecord<>("crawl.requests", "h", "aborted"));
+      producer.flush();
+      producer.abortTransaction();
+      producer.beginTransaction();
       producer.send(new ProducerRecord<>("crawl.requests", "h", "committed"));
       producer.commitTransaction();
     }
@@ -72,6 +76,16 @@ class KafkaCommandITCase {
     Running second = Running.start(args);
     assertThat(second.awaitOutput("Ctrl-C stops it")).contains("topic crawl.status: already there");
     assertThat(readCommitted(bootstrap, "crawl.requests")).containsExactly("committed");
+    // What first-crawl.md watches a topic with: the committed records only.
+    ByteArrayOutputStream watched = new ByteArrayOutputStream();
+    int rc =
+        TopicWatch.run(
+            new String[] {"crawl.requests", "--bootstrap", bootstrap, "--max", "1"},
+            new PrintStream(watched, true, StandardCharsets.UTF_8),
+            System.err,
+            new java.util.concurrent.atomic.AtomicBoolean());
+    assertThat(rc).isZero();
+    assertThat(watched.toString(StandardCharsets.UTF_8)).isEqualTo("committed\n");
     second.finish();
   }
 

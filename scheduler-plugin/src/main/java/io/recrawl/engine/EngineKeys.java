@@ -172,7 +172,7 @@ public final class EngineKeys {
     doc(
         "metadata.transfer",
         "[]",
-        "metadata keys carried from status events into crawl requests; a 304 keeps the values it does not repeat, such as last-modified");
+        "metadata keys carried from status events into crawl requests; a fetch that brings a new copy (not a 304) replaces them; any other status keeps the values it does not carry, such as last-modified");
     doc(
         "metadata.transfer.max-value-chars",
         "4096",

@@ -36,7 +36,7 @@ final class Leases {
     return p.inFlight() && releasedAt(p) > time;
   }
 
-  /** When the in-flight page was released: its lease counted back. */
+  /** When the in-flight page's request was written: its lease counted back. */
   private long releasedAt(PageState p) {
     return Times.plus(p.leaseUntil, -durationMs(p));
   }

@@ -1,5 +1,6 @@
 package io.recrawl.engine;
 
+import io.recrawl.wire.CrawlStatus;
 import io.recrawl.wire.StatusEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,7 +12,9 @@ import java.util.Map;
  * StormCrawler's {@code metadata.transfer} carries it from parent to outlink.
  *
  * <p>A client's refetch date ({@link StatusEvent#REFETCH_AT_KEY}) is always kept, configured or
- * not: a front end returns it as the client gave it.
+ * not: a front end returns it as the client gave it. It is the client's word on each status, not a
+ * property of the page's copy, so it lasts until the next status: one that does not carry it (a
+ * crawl whose front end was switched from the client's dates to crawl values) ends it.
  *
  * <p>Bounded, so that a crawl request always fits in a Kafka message whatever the crawler sends: a
  * value longer than {@code metadata.transfer.max-value-chars} is cut to it (never between the two
@@ -21,10 +24,12 @@ import java.util.Map;
  * alphabetical order, so what is dropped does not depend on the JVM. Every value cut or dropped is
  * counted in the call's {@link EngineOutcome#metadataCut}.
  *
- * <p>A 304 keeps what it does not repeat: it says the version the request validated is still
- * current, so the validators the request carried (a {@code last-modified}, an ETag) still hold, and
- * a server may leave them out of a 304 (RFC 9110). Dropping them would make the next request
- * unconditional, and conditional requests would work only every other time.
+ * <p>One rule for what a status keeps: a status that brings a new copy of the page (a fetch that is
+ * not a 304) replaces the kept keys with what it carries, and carrying none keeps none, since the
+ * validators of the copy it replaced no longer hold. Every other status (a 304, a fetch error, a
+ * redirection, an error) leaves the crawler's copy as it was: it replaces the keys it carries and
+ * the rest keep their values. A server may leave the validators out of a 304 (RFC 9110), and
+ * dropping them there, or on a failed fetch, would make the next request unconditional.
  */
 final class MetadataTransfer {
 
@@ -48,8 +53,8 @@ final class MetadataTransfer {
   }
 
   /**
-   * Keeps on the page the event's values of the configured keys (replacing what it kept); after a
-   * 304, a key the event does not carry keeps the page's previous values.
+   * Keeps on the page the event's values of the configured keys; unless the event brings a new copy
+   * of the page, a key it does not carry keeps the page's previous values.
    */
   void keep(PageState p, StatusEvent e, EngineOutcome out) {
     if (onlyClientDate
@@ -57,14 +62,13 @@ final class MetadataTransfer {
         && !e.metadata().containsKey(StatusEvent.REFETCH_AT_KEY)) {
       return; // nothing to keep, nothing kept: the common case, without a look at the status code
     }
-    Integer code = e.statusCode();
-    Map<String, List<String>> still = code != null && code == 304 ? p.metadata : null;
+    Map<String, List<String>> still = newCopy(e) ? null : p.metadata;
     Map<String, List<String>> kept = null;
     int budget = maxChars;
     int cut = 0;
     for (String key : keys) {
       List<String> v = e.metadata().get(key);
-      if (v == null && still != null) {
+      if (v == null && still != null && !key.equals(StatusEvent.REFETCH_AT_KEY)) {
         v = still.get(key);
       }
       if (v == null) {
@@ -94,12 +98,16 @@ final class MetadataTransfer {
       }
       kept.put(key, List.copyOf(values));
     }
-    if (kept != null) {
-      p.metadata = kept;
-    }
+    p.metadata = kept;
     if (cut > 0) {
       out.metadataCut(cut);
     }
+  }
+
+  /** Whether the status brings a new copy of the page: a fetch, not a 304. */
+  private static boolean newCopy(StatusEvent e) {
+    Integer code = e.statusCode();
+    return e.status() == CrawlStatus.FETCHED && (code == null || code != 304);
   }
 
   private static String cutTo(String s, int max) {

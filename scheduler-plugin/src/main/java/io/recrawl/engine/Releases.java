@@ -226,7 +226,9 @@ final class Releases {
     long due = Math.min(now, valuation.dueTime(h, p, theta, now));
     ReleaseReason reason = ReleaseReason.of(p, v, theta, valuation.floorReached(p, now));
     p.forced = false;
-    p.leaseUntil = Times.plus(now, leases.durationMs(p));
+    // A lease runs from when its request is written: a wake-up fired late, in the advance that
+    // follows downtime, is written when that advance ends, not at its own time.
+    p.leaseUntil = Times.plus(ctx.advanceEnd(), leases.durationMs(p));
     h.inFlight++;
     h.lastRelease = now;
     dueIndex.index(store, h, p, url, p.leaseUntil, now);

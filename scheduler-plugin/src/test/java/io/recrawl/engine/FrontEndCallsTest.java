@@ -139,6 +139,36 @@ class FrontEndCallsTest {
   }
 
   @Test
+  void aCrawlSwitchedFromTheClientsDatesToCrawlValuesAndBackFollowsTheModeOfEachStatus() {
+    String p = "http://a.example/p";
+    for (Integer code : java.util.Arrays.asList(200, 304, 500, null)) {
+      CrawlStatus status =
+          code != null && code == 500 ? CrawlStatus.FETCH_ERROR : CrawlStatus.FETCHED;
+      // The page had a client's date a month on; its twin, on a frontier of its own, none. Then
+      // both get the same status from a front end in the value mode, which sends no date.
+      LocalFrontier dated = frontier();
+      LocalFrontier twin = frontier();
+      Sink sink = new Sink();
+      dated.onStatus(fetchedFor(p, T0, T0 + 30 * DAY), sink);
+      twin.onStatus(
+          new StatusEvent(p, "a.example", CrawlStatus.FETCHED, T0, Map.of(), null, null, null),
+          sink);
+      for (LocalFrontier f : List.of(dated, twin)) {
+        f.onStatus(
+            new StatusEvent(p, "a.example", status, T0 + MIN, Map.of(), null, null, code), sink);
+      }
+      assertThat(dated.engine().dueAt(dated.store("a.example"), p, 0.01, T0 + MIN))
+          .as("after a %s %s", status, code)
+          .isNotEqualTo(T0 + 30 * DAY)
+          .isEqualTo(twin.engine().dueAt(twin.store("a.example"), p, 0.01, T0 + MIN));
+      // Back to the client's mode: its date plans the page again.
+      dated.onStatus(fetchedFor(p, T0 + 2 * MIN, T0 + 2 * DAY), sink);
+      assertThat(dated.engine().dueAt(dated.store("a.example"), p, 0.01, T0 + 2 * MIN))
+          .isEqualTo(T0 + 2 * DAY);
+    }
+  }
+
+  @Test
   void removedPagesNeverGoAndTheirHostLeavesWithTheLast() {
     LocalFrontier f = frontier(24);
     Sink sink = new Sink();

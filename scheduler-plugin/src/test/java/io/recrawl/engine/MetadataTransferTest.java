@@ -62,6 +62,51 @@ class MetadataTransferTest {
   }
 
   @Test
+  void oneRuleForWhatAStatusKeepsOnlyANewCopyDropsTheValidatorsItDoesNotCarry() {
+    MetadataTransfer t =
+        new MetadataTransfer(
+            EngineConfig.with(
+                Map.of("metadata.transfer", List.of("depth", "etag", "last-modified"))));
+    Map<String, List<String>> before =
+        Map.of(
+            "depth", List.of("1"),
+            "etag", List.of("\"v1\""),
+            "last-modified", List.of("2025-11-01T10:00:00Z"));
+    record Case(CrawlStatus status, Integer code, boolean newCopy) {}
+    List<Case> cases =
+        List.of(
+            new Case(CrawlStatus.FETCHED, 200, true),
+            new Case(CrawlStatus.FETCHED, null, true),
+            new Case(CrawlStatus.FETCHED, 304, false),
+            new Case(CrawlStatus.FETCH_ERROR, 500, false),
+            new Case(CrawlStatus.FETCH_ERROR, null, false),
+            new Case(CrawlStatus.REDIRECTION, 301, false),
+            new Case(CrawlStatus.ERROR, 404, false));
+    for (Case c : cases) {
+      for (boolean carriesDepth : List.of(true, false)) {
+        PageState p = new PageState();
+        p.metadata = before;
+        Map<String, List<String>> md =
+            carriesDepth
+                ? Map.of("depth", List.of("2"), "x", List.of("y"))
+                : Map.of("x", List.of("y"));
+        t.keep(
+            p,
+            new StatusEvent("http://a.org/", "a.org", c.status(), 1, md, null, null, c.code()),
+            new EngineOutcome());
+        Map<String, List<String>> expected =
+            new java.util.HashMap<>(c.newCopy() ? Map.of() : before);
+        if (carriesDepth) {
+          expected.put("depth", List.of("2"));
+        }
+        assertThat(p.metadata == null ? Map.of() : p.metadata)
+            .as(c + (carriesDepth ? " carrying depth" : " carrying no kept key"))
+            .isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
   void aLongValueIsCutAndCounted() {
     MetadataTransfer t =
         new MetadataTransfer(

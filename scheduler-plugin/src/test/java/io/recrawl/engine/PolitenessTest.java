@@ -462,10 +462,30 @@ class PolitenessTest {
     for (int i = 1; i < sink.out.size(); i++) {
       assertThat(sink.out.get(i).time() - sink.out.get(i - 1).time()).isGreaterThanOrEqualTo(MIN);
     }
-    // The next advance, with the answers still missing, sends the lost URLs again.
+    // Once their leases (doubled: each had run out once) have run from the catch-up, the URLs
+    // still unanswered go again.
     sink.out.clear();
-    f.advanceTo(T0 + 8 * HOUR, sink);
+    f.advanceTo(T0 + 7 * HOUR + 2 * HOUR + MIN, sink);
     assertThat(sink.out).isNotEmpty();
+  }
+
+  @Test
+  void aLeaseRunsFromWhenItsRequestIsWrittenSoACatchUpAfterSeveralLeasesIsNotSentAgainAtOnce() {
+    Sink sink = new Sink();
+    LocalFrontier f = tenPages(Map.of("host.max-rate", 1440, "lease", "1 h"), sink);
+    // Down for six leases: the watermark jumps once, and the catch-up is written at T0 + 7 h.
+    sink.out.clear();
+    f.advanceInOneStep(T0 + 7 * HOUR, sink);
+    assertThat(sink.out).isNotEmpty();
+    for (CrawlRequest r : sink.out) {
+      assertThat(r.lease()).as(r.url()).isGreaterThanOrEqualTo(T0 + 8 * HOUR);
+    }
+    // The crawler works through them: time moves a minute at a time, no answer yet.
+    sink.out.clear();
+    for (long t = T0 + 7 * HOUR + MIN; t <= T0 + 8 * HOUR; t += MIN) {
+      f.advanceTo(t, sink);
+    }
+    assertThat(sink.out).extracting(CrawlRequest::url).isEmpty();
   }
 
   @Test

@@ -9,8 +9,8 @@ import org.apache.storm.generated.StormTopology;
 import org.apache.storm.utils.Utils;
 
 /**
- * Runs a crawl topology in a Storm LocalCluster in this JVM until its standard input closes (or the
- * JVM is stopped): StormCrawler 2.4's {@code ConfigurableTopology} has no local mode. Needs
+ * Runs a crawl topology in a Storm LocalCluster in this JVM, until a signal or until its standard
+ * input closes: StormCrawler 2.4's {@code ConfigurableTopology} has no local mode. Needs
  * storm-server on the class path, which a Storm cluster does not need.
  *
  * <p>As a program it runs {@link RecrawlCrawlTopology}: the crawler half of the Flink job's
@@ -48,9 +48,32 @@ public final class LocalCrawl {
   }
 
   /**
+   * Submits the topology to a new LocalCluster, prints {@value #READY}, and runs until the JVM is
+   * stopped (Ctrl-C, SIGTERM), whatever its standard input: a crawl started with {@code nohup} or
+   * {@code &} has none. Says why it stops when it stops; what was in flight is crawled again once
+   * its lease in the job runs out.
+   */
+  public static void runUntilSignalled(String name, Config conf, StormTopology topology)
+      throws Exception {
+    LocalCluster cluster = new LocalCluster();
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () ->
+                    System.out.println(
+                        name
+                            + ": stopped: the JVM was asked to stop (Ctrl-C or SIGTERM); what was"
+                            + " in flight is requested again when its lease in the job runs out")));
+    cluster.submitTopology(name, conf, topology);
+    System.out.println(READY);
+    System.out.flush();
+    Thread.currentThread().join(); // until the JVM is stopped
+  }
+
+  /**
    * Submits the topology to a new LocalCluster, prints {@value #READY}, and returns when standard
-   * input closes, with the cluster shut down. Ctrl-C ends the JVM, and the crawl with it: what was
-   * in flight is crawled again once its lease in the job runs out.
+   * input closes, with the cluster shut down: for a parent process (the tests) that ends the crawl
+   * by closing this process's input. Ctrl-C ends the JVM, and the crawl with it.
    */
   public static void runUntilStopped(String name, Config conf, StormTopology topology)
       throws Exception {

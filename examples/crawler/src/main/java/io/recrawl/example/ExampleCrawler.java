@@ -17,7 +17,7 @@ import org.apache.storm.topology.TopologyBuilder;
  * <pre>
  * on a Storm cluster:  storm jar target/example-crawler-0.1.0-SNAPSHOT-topology.jar \
  *                        io.recrawl.example.ExampleCrawler -conf crawler-conf.yaml
- * in this JVM:         ./crawl-local crawler-conf.yaml   (a Storm LocalCluster until Ctrl-C)
+ * in this JVM:         ./crawl-local crawler-conf.yaml   (a Storm LocalCluster until Ctrl-C or SIGTERM)
  * </pre>
  */
 public class ExampleCrawler extends ConfigurableTopology {
@@ -26,8 +26,7 @@ public class ExampleCrawler extends ConfigurableTopology {
     if (args.length > 0 && args[0].equals("--local")) {
       List<String> confFiles = Arrays.asList(args).subList(1, args.length);
       Config conf = LocalCrawl.config(confFiles);
-      LocalCrawl.runUntilStopped("example-crawler", conf, topology(conf).createTopology());
-      System.exit(0); // Storm's local daemons leave non-daemon threads behind
+      LocalCrawl.runUntilSignalled("example-crawler", conf, topology(conf).createTopology());
     }
     ConfigurableTopology.start(new ExampleCrawler(), args);
   }

@@ -25,7 +25,7 @@ final class LiveBenchCommand {
           "         [--validator-share 0.5] [--slow-share 0.1] [--pushy-share 0.1] [--crawl-delay-share 0.3]",
           "         [--startup 60] [--kafka HOST:PORT] [--progress 15] [--suite [--seeds 2]]",
           "         [--fault job|crawler|kafka@SECONDS,...] [--urlfrontier-jar PATH]",
-          "         [--capacity-spell FROM-TO]",
+          "         [--capacity-spell FROM-TO] [--transfer last-modified,...]",
           "  the whole crawl loop against a changing web served on this machine, each system with its",
           "  own server; figures from the servers' logs (docs/benchmarks.md#live-the-whole-crawl-loop)",
           "  --budget        fetches per second, every system's",
@@ -42,6 +42,9 @@ final class LiveBenchCommand {
           "                  answer takes 2 / budget seconds (the capacity is the budget) and twice",
           "                  as long from FROM to TO (half of it); the crawlers hold at most 5 s of",
           "                  the budget in tuples, and the report charts the pull's budget",
+          "  --transfer      the metadata recrawl's job hands back in each request (its",
+          "                  recrawl.metadata.transfer; default last-modified): add protocol.etag",
+          "                  for If-None-Match",
           "  --suite         one run per family and seed (--seeds of them from --seed), each in",
           "                  OUT/FAMILY-sSEED, then every system's margin against recrawl in",
           "                  OUT/suite.md; its own defaults: --pages 600 --hosts 20 --budget 5",
@@ -118,7 +121,7 @@ final class LiveBenchCommand {
   }
 
   static LiveBench.Options parse(String[] args) {
-    SimOptions a = new SimOptions(args, Set.of(), Set.of("systems", "fault"));
+    SimOptions a = new SimOptions(args, Set.of(), Set.of("systems", "fault", "transfer"));
     LiveBench.Options o = new LiveBench.Options();
     LiveWebOptions web = o.web;
     WorkloadGenerator.Options g =
@@ -137,6 +140,10 @@ final class LiveBenchCommand {
     o.budget = a.number("budget", o.budget);
     o.warmupSeconds = a.number("warmup", o.warmupSeconds);
     o.faults = a.list("fault").stream().map(LiveFault::parse).toList();
+    List<String> transfer = a.list("transfer");
+    if (!transfer.isEmpty()) {
+      o.transfer = transfer;
+    }
     List<String> systems = a.list("systems");
     if (!systems.isEmpty()) {
       o.systems = systems;

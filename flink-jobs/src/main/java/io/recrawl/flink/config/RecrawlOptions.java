@@ -243,7 +243,7 @@ public final class RecrawlOptions {
           list(
               "recrawl.metadata.transfer",
               List.of(),
-              "metadata keys carried from status events into crawl requests (StormCrawler's metadata.transfer); a 304 keeps the values it does not repeat, such as last-modified"));
+              "metadata keys carried from status events into crawl requests (StormCrawler's metadata.transfer); a fetch that brings a new copy (not a 304) replaces them; any other status keeps the values it does not carry, such as last-modified"));
   public static final ConfigKey<Double> GLOBAL_LAMBDA =
       add(
           number(

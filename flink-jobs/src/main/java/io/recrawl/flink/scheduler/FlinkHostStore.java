@@ -43,6 +43,7 @@ final class FlinkHostStore implements HostStore {
     return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 8);
   }
 
+  private long reads;
   private final ValueState<HostState> hostState;
   private final ValueState<LeaseSlots> leaseState;
   private final MapState<String, PageState> pages;
@@ -234,11 +235,17 @@ final class FlinkHostStore implements HostStore {
     if (written != null || pageWrites.containsKey(url)) { // a null value is a removal in this call
       return written;
     }
+    reads++;
     try {
       return pages.get(SchedulerState.compactUrl(hostKey, url));
     } catch (Exception e) {
       throw new FlinkRuntimeException("reading page " + url, e);
     }
+  }
+
+  /** Pages read from keyed state so far: the work that bounds a catch-up's steps. */
+  long reads() {
+    return reads;
   }
 
   /**

@@ -435,6 +435,11 @@ public class HostSchedulerFunction
   }
 
   /** The records of {@code host}, the current key, to read between engine calls. */
+  /** Pages read from keyed state since the start: a catch-up step's work. */
+  long pageReads() {
+    return store == null ? 0 : store.reads();
+  }
+
   FlinkHostStore read(String host) {
     return store.begin(host);
   }

@@ -12,10 +12,13 @@ import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.SimpleTimerService;
+import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.TimerHeapInternalTimer;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
@@ -44,7 +47,8 @@ import org.slf4j.LoggerFactory;
  *       Quarantine}).
  *   <li>Front-end queries ({@code query} control messages) do not reach the function: {@link
  *       StateQueries} answers them once the status input has been read past them, with the keyed
- *       state this operator can walk and switch to.
+ *       state this operator can walk and switch to; a query of every host walks in slices, one per
+ *       processing-time callback, and a host a status or a wake-up reaches first is visited first.
  *   <li>Optionally (bounded replays, see {@code ControlSources#eventTimeFromStatusOnly}) event time
  *       is the status input's alone: the control input's watermarks are ignored. Its messages
  *       arrive at an instant that depends on the machine's speed, and so would its watermark.
@@ -82,6 +86,25 @@ public final class HostSchedulerOperator
   private transient Map<String, String> settings;
 
   private transient StateQueries queries;
+
+  /** How event time moves to the input's watermark: in steps of bounded work. */
+  private transient CatchUp catchUp;
+
+  /** Wake-up timers fired, for {@link #catchUp}'s steps. */
+  private transient long wakeUps;
+
+  /** The end of the catch-up step in progress, or Long.MAX_VALUE; and the work when it began. */
+  private transient long stepEnd = Long.MAX_VALUE;
+
+  private transient long stepStart;
+
+  /**
+   * Hosts whose wake-up a full step put off to the next, with the wake-up's own time. In memory
+   * only: after a restore every host's timer is armed again from its record.
+   */
+  private transient java.util.HashMap<String, Long> deferred;
+
+  private transient InternalTimerService<VoidNamespace> deferrals;
 
   /** The time stamped on answers and on the requests of a change. */
   private transient long queryTime;
@@ -161,6 +184,10 @@ public final class HostSchedulerOperator
   @Override
   public void open() throws Exception {
     super.open();
+    catchUp = new CatchUp();
+    deferred = new java.util.HashMap<>();
+    stepEnd = Long.MAX_VALUE;
+    deferrals = getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this);
     if (!controlCarriesTime) {
       super.processWatermark2(Watermark.MAX_WATERMARK); // the control input never holds time back
     }
@@ -196,7 +223,75 @@ public final class HostSchedulerOperator
             getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
             getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
             getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks(),
-            statusLatenessMs);
+            statusLatenessMs,
+            this::sliceLater);
+  }
+
+  /**
+   * A slice of the walks over every host, on the task thread once the input waiting has been
+   * processed: a processing-time timer due at the next millisecond, which Flink runs between
+   * records and barriers (and a test harness one at a time).
+   */
+  private void sliceLater() {
+    ProcessingTimeService time = getProcessingTimeService();
+    time.registerTimer(
+        time.getCurrentProcessingTime() + 1,
+        t -> {
+          queryTime = Math.max(queryTime, lastWatermark);
+          queries.slice();
+        });
+  }
+
+  @Override
+  public void processElement1(StreamRecord<StatusEvent> element) throws Exception {
+    if (!deferred.isEmpty()) {
+      wakeDeferred((String) getCurrentKey()); // its wake-up comes before what follows it
+    }
+    if (queries.walking()) {
+      queries.beforeHost((String) getCurrentKey());
+    }
+    super.processElement1(element);
+  }
+
+  /** The work done so far: wake-ups and pages read. */
+  private long work() {
+    return wakeUps + scheduler().pageReads();
+  }
+
+  /** Runs a host's deferred wake-up now, at its own time, if it has one. */
+  private void wakeDeferred(String host) throws Exception {
+    Long at = deferred.remove(host);
+    if (at != null) {
+      wake(new TimerHeapInternalTimer<>(at, host, VoidNamespace.INSTANCE));
+    }
+  }
+
+  @Override
+  public void onEventTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
+    String host = timer.getKey();
+    if (!deferred.isEmpty() && deferred.containsKey(host)) {
+      // The deferred wake-up first, at its own time, then this timer's: an extra look at the host
+      // when it is the deferral's own timer, which a wake-up may always take.
+      wakeDeferred(host);
+      wake(timer);
+      return;
+    }
+    if (stepEnd < catchUp.target() && work() - stepStart >= CatchUp.WORK_PER_STEP) {
+      // The step's work is done: wake-ups due at the same instant as those it ran go in the next
+      // step, each at its own time (a timer just past the step carries it).
+      deferred.put(host, timer.getTimestamp());
+      deferrals.registerEventTimeTimer(VoidNamespace.INSTANCE, stepEnd + 1);
+      return;
+    }
+    wake(timer);
+  }
+
+  private void wake(InternalTimer<String, VoidNamespace> timer) throws Exception {
+    wakeUps++;
+    if (queries.walking()) {
+      queries.beforeHost(timer.getKey());
+    }
+    super.onEventTime(timer);
   }
 
   @Override
@@ -282,17 +377,56 @@ public final class HostSchedulerOperator
   @Override
   public void processWatermark(Watermark mark) throws Exception {
     if (mark.getTimestamp() == Long.MAX_VALUE) {
+      advanceTo(catchUp.target()); // a bounded input ends: to its last time, whole
+      catchUp.stepped(lastWatermark, lastWatermark, 0);
       output.emitWatermark(mark); // the end of time: downstream ends, the timers stay
       return;
     }
-    // The wake-ups this advance fires run before any status it covers is read.
-    scheduler().watermarkAdvance().begin(lastWatermark, mark.getTimestamp());
+    boolean wasStepping = catchUp.stepping();
+    catchUp.moveTo(mark.getTimestamp(), lastWatermark);
+    if (!wasStepping) {
+      nextStep();
+    }
+  }
+
+  /**
+   * One step of event time towards the input's watermark, as far as {@link CatchUp} allows; the
+   * next is a processing-time callback, so that records, checkpoint barriers and queries go on
+   * between steps however many wake-ups a long downtime left due.
+   */
+  private void nextStep() throws Exception {
+    long from = lastWatermark;
+    stepEnd = catchUp.nextStepEnd(from);
+    stepStart = work();
     try {
-      super.processWatermark(mark);
+      advanceTo(stepEnd);
+    } finally {
+      stepEnd = Long.MAX_VALUE;
+    }
+    catchUp.stepped(from, lastWatermark, work() - stepStart);
+    if (catchUp.stepping()) {
+      ProcessingTimeService time = getProcessingTimeService();
+      time.registerTimer(time.getCurrentProcessingTime() + 1, t -> nextStep());
+    }
+  }
+
+  /**
+   * Moves event time to {@code to}: the wake-ups due by then fire, then the waiting queries. Every
+   * step of a catch-up is one advance from where it began to the input's watermark (see {@link
+   * io.recrawl.engine.EngineContext#answeredUntil}): its requests are written now, when the
+   * statuses have been read up to that watermark.
+   */
+  private void advanceTo(long to) throws Exception {
+    if (to <= lastWatermark) {
+      return;
+    }
+    scheduler().watermarkAdvance().begin(catchUp.from(), catchUp.target());
+    try {
+      super.processWatermark(new Watermark(to));
     } finally {
       scheduler().watermarkAdvance().end();
     }
-    lastWatermark = Math.max(lastWatermark, mark.getTimestamp());
+    lastWatermark = to;
     if (queries.waiting()) {
       queryTime = lastWatermark;
       queries.answerUpTo(lastWatermark, globalLambda());

@@ -8,6 +8,7 @@ import io.recrawl.wire.PageKeys;
 import io.recrawl.wire.QueryAnswer;
 import io.recrawl.wire.QueryCodec;
 import io.recrawl.wire.StateQuery;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -27,8 +28,15 @@ import org.apache.flink.util.Collector;
  * of it (a watermark that far behind the query means every partition has delivered a later status,
  * or is idle). Then the subtask that owns the host answers a query of one host, and every subtask
  * answers a query of all hosts for its own. Changes (deletions, blocks) run as engine calls like
- * any status event's. Waiting queries live in memory only: after a restart the asker times out and
- * asks again.
+ * any status event's.
+ *
+ * <p>A query of all hosts is a walk over the subtask's hosts in slices of about {@value
+ * #SLICE_PAGES} pages, one slice per call of the task thread, so that statuses, wake-ups and
+ * checkpoint barriers go on between slices however large the state. A walk still sees every host as
+ * it was when the query was answered: a host that a status, a wake-up or a query of its own reaches
+ * before the walk's slice does is visited first. A walk that asks what one in progress asks (a
+ * client that asks again after its deadline) is answered with it rather than walked again. Waiting
+ * queries and walks live in memory only: after a restart the asker times out and asks again.
  */
 final class StateQueries {
 
@@ -41,7 +49,12 @@ final class StateQueries {
   private final int parallelism;
   private final int maxParallelism;
   private final long statusLateness;
+  private final Runnable later;
   private final List<StateQuery> waiting = new ArrayList<>();
+  private final ArrayDeque<Walk> walks = new ArrayDeque<>();
+
+  /** About the most pages one slice of a walk reads; a host is never split. */
+  static final int SLICE_PAGES = 5_000;
 
   /** The most queries that wait for event time; beyond, a query is answered with an error. */
   static final int MAX_WAITING = 10_000;
@@ -51,6 +64,7 @@ final class StateQueries {
    *     wake-up does)
    * @param side where answers go ({@link SchedulerOutputs#ANSWERS})
    * @param statusLateness how far event time lags behind the statuses read, ms
+   * @param later has {@link #slice} called once on the task thread, after the input waiting
    */
   StateQueries(
       HostSchedulerFunction scheduler,
@@ -61,7 +75,8 @@ final class StateQueries {
       int subtask,
       int parallelism,
       int maxParallelism,
-      long statusLateness) {
+      long statusLateness,
+      Runnable later) {
     this.scheduler = scheduler;
     this.keys = keys;
     this.timers = timers;
@@ -71,6 +86,7 @@ final class StateQueries {
     this.parallelism = parallelism;
     this.maxParallelism = maxParallelism;
     this.statusLateness = statusLateness;
+    this.later = later;
   }
 
   /**
@@ -110,6 +126,11 @@ final class StateQueries {
     return !waiting.isEmpty();
   }
 
+  /** Whether walks over every host are in progress. */
+  boolean walking() {
+    return !walks.isEmpty();
+  }
+
   /** Whether every status sent before {@code q} has been read at event time {@code watermark}. */
   private boolean due(StateQuery q, long watermark) {
     return q.time() - statusLateness <= watermark;
@@ -131,36 +152,187 @@ final class StateQueries {
     if (!mine(q)) {
       return; // its owner answers
     }
-    boolean oneHost = q.host() != null;
-    int parts = oneHost ? 1 : parallelism;
-    Tally t = new Tally(q, parts, now);
+    if (q.host() == null) {
+      walk(q, now, watermark, lambda0);
+      return;
+    }
+    beforeHost(q.host());
+    Tally t = new Tally(q, 1, now);
     QueryAnswer answer;
     try {
-      if (oneHost) {
-        visitOrQuarantine(q.host(), q, t, now, watermark, lambda0);
-      } else {
-        scheduler.flushHostRecords(); // the key walk reads RocksDB
-        List<String> hosts;
-        try (Stream<String> all =
-            keys.getKeys(SchedulerState.hostDescriptor().getName(), VoidNamespace.INSTANCE)) {
-          hosts = all.collect(Collectors.toList());
-        }
-        boolean byCursor = q.op() == StateQuery.Op.LIST_URLS && q.after() != null;
-        if (byCursor) {
-          hosts = fromCursorOn(hosts, q.after());
-        }
-        for (String host : hosts) {
-          visitOrQuarantine(host, q, t, now, watermark, lambda0);
-          if (byCursor && !t.wantsPages()) {
-            break; // the rest comes after this page's last
-          }
-        }
-      }
+      visitOrQuarantine(q.host(), q, t, now, watermark, lambda0);
       answer = t.answer();
     } catch (RuntimeException failure) {
       answer = failed(q, now, failure.toString());
     }
     side.output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(answer));
+  }
+
+  /**
+   * Starts a walk over every host for {@code q}, or joins the one in progress that asks the same.
+   */
+  private void walk(StateQuery q, long now, long watermark, double lambda0) {
+    if (!q.op().changes()) {
+      for (Walk w : walks) {
+        if (w.asks(q)) {
+          w.askers.add(q);
+          return;
+        }
+      }
+    }
+    List<String> hosts;
+    try {
+      scheduler.flushHostRecords(); // the key walk reads RocksDB
+      try (Stream<String> all =
+          keys.getKeys(SchedulerState.hostDescriptor().getName(), VoidNamespace.INSTANCE)) {
+        hosts = all.collect(Collectors.toList());
+      }
+    } catch (RuntimeException failure) {
+      side.output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(failed(q, now, failure.toString())));
+      return;
+    }
+    walks.add(new Walk(q, hosts, now, watermark, lambda0));
+    if (walks.size() == 1) {
+      later.run();
+    }
+  }
+
+  /**
+   * One slice of the oldest walk: hosts until about {@value #SLICE_PAGES} pages were read, its
+   * answer once it is done; then the next slice is asked for, if a walk remains.
+   */
+  void slice() {
+    Walk w = walks.peekFirst();
+    if (w == null) {
+      return;
+    }
+    long read = 0;
+    while (read < SLICE_PAGES && !w.done()) {
+      read += w.visitNext();
+    }
+    if (w.done()) {
+      walks.removeFirst();
+      w.answer();
+    }
+    if (!walks.isEmpty()) {
+      later.run();
+    }
+  }
+
+  /**
+   * Before a status, a wake-up or a query of {@code host}: every walk in progress that has not
+   * visited it yet does so now, so that it sees the host as it was when it began.
+   */
+  void beforeHost(String host) {
+    if (walks.isEmpty()) {
+      return;
+    }
+    boolean ended = false;
+    for (Walk w : walks) {
+      w.visit(host);
+      ended |= w.done();
+    }
+    if (ended) {
+      for (Iterator<Walk> it = walks.iterator(); it.hasNext(); ) {
+        Walk w = it.next();
+        if (w.done()) {
+          it.remove();
+          w.answer();
+        }
+      }
+    }
+  }
+
+  /** A query of every host in progress: the hosts it has still to visit, and its tally. */
+  private final class Walk {
+    final StateQuery q;
+    final List<StateQuery> askers = new ArrayList<>();
+    final Tally t;
+    final long now;
+    final long watermark;
+    final double lambda0;
+    final Iterator<String> order;
+    final java.util.Set<String> remaining;
+    final boolean byCursor;
+    RuntimeException failure;
+    boolean enough;
+
+    Walk(StateQuery q, List<String> hosts, long now, long watermark, double lambda0) {
+      this.q = q;
+      this.askers.add(q);
+      this.t = new Tally(q, parallelism, now);
+      this.now = now;
+      this.watermark = watermark;
+      this.lambda0 = lambda0;
+      this.byCursor = q.op() == StateQuery.Op.LIST_URLS && q.after() != null;
+      List<String> ordered = byCursor ? fromCursorOn(hosts, q.after()) : hosts;
+      this.order = ordered.iterator();
+      this.remaining = new java.util.HashSet<>(ordered);
+    }
+
+    /** Whether {@code other} asks what this walk answers (ids and times apart). */
+    boolean asks(StateQuery other) {
+      return !q.op().changes() && shape(q).equals(shape(other));
+    }
+
+    boolean done() {
+      return failure != null || enough || remaining.isEmpty();
+    }
+
+    /** Visits the next host in order, unless visited already; returns the pages it holds. */
+    long visitNext() {
+      while (order.hasNext()) {
+        String host = order.next();
+        if (remaining.contains(host)) {
+          return visit(host);
+        }
+      }
+      remaining.clear();
+      return 0;
+    }
+
+    /** Visits {@code host} if this walk has not yet; returns the pages it holds. */
+    long visit(String host) {
+      if (done() || !remaining.remove(host)) {
+        return 0;
+      }
+      try {
+        long pages = visitOrQuarantine(host, q, t, now, watermark, lambda0);
+        if (byCursor && !t.wantsPages()) {
+          enough = true; // the rest comes after this page's last
+        }
+        return pages;
+      } catch (RuntimeException e) {
+        failure = e;
+        return 0;
+      }
+    }
+
+    void answer() {
+      for (StateQuery asker : askers) {
+        QueryAnswer a =
+            failure != null ? failed(asker, now, failure.toString()) : t.answerFor(asker.id());
+        side.output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(a));
+      }
+    }
+  }
+
+  /** A query without its id and time: what it asks. */
+  private static StateQuery shape(StateQuery q) {
+    return new StateQuery(
+        "-",
+        q.op(),
+        0,
+        q.crawl(),
+        q.host(),
+        q.url(),
+        q.start(),
+        q.size(),
+        q.includeInactive(),
+        q.until(),
+        q.filter(),
+        q.ignoreCase(),
+        q.after());
   }
 
   /** The hosts in key order, from the cursor's host on. */
@@ -174,27 +346,30 @@ final class StateQueries {
    * on the keyed path, if {@code recrawl.quarantine.max-hosts} allows, so that the others are
    * answered; else the answer fails, naming the host.
    */
-  private void visitOrQuarantine(
+  private long visitOrQuarantine(
       String host, StateQuery q, Tally t, long now, long watermark, double lambda0) {
     try {
-      visit(host, q, t, now, watermark, lambda0);
+      return visit(host, q, t, now, watermark, lambda0);
     } catch (RuntimeException unreadable) {
       scheduler.quarantine().quarantineOrThrow(host, unreadable, now);
       scheduler.quarantine().sendLetters(side);
+      return 0;
     }
   }
 
   /**
-   * Adds one host's pages to the tally, or applies the change to them. A change runs on the host's
-   * clock as a status event would (ahead of event time, never past the host's pending wake-up).
+   * Adds one host's pages to the tally, or applies the change to them; returns the pages the host
+   * held. A change runs on the host's clock as a status event would (ahead of event time, never
+   * past the host's pending wake-up).
    */
-  private void visit(String host, StateQuery q, Tally t, long now, long watermark, double lambda0) {
+  private long visit(String host, StateQuery q, Tally t, long now, long watermark, double lambda0) {
     keys.setCurrentKey(host);
     FlinkHostStore store = scheduler.read(host);
     HostState h = store.host();
     if (h == null) {
-      return;
+      return 0;
     }
+    long held = Math.max(1, h.pages);
     long clock = HostSchedulerFunction.statusClock(now, watermark, h);
     switch (q.op()) {
       case BLOCK_HOST -> {
@@ -209,20 +384,20 @@ final class StateQueries {
             timers,
             requests,
             side);
-        return;
+        return held;
       }
       case LIST_CRAWLS -> {
         for (String key : store.committedPageKeys()) {
           t.crawls.add(PageKeys.crawl(key));
         }
-        return;
+        return held;
       }
       case URL_STATUS -> {
         String key = PageKeys.of(q.crawl(), q.url());
         if (store.page(key) != null) { // one look-up, not a walk of the host's pages
           t.addPage(page(store, host, key, lambda0, now));
         }
-        return;
+        return held;
       }
       default -> {}
     }
@@ -233,7 +408,7 @@ final class StateQueries {
       }
     }
     if (matching.isEmpty()) {
-      return;
+      return held;
     }
     switch (q.op()) {
       case DELETE_HOST, DELETE_CRAWL ->
@@ -280,6 +455,7 @@ final class StateQueries {
       }
       default -> throw new IllegalStateException("unhandled query " + q.op());
     }
+    return held;
   }
 
   /** The host's page keys in key order, those after the cursor's position only. */
@@ -382,24 +558,19 @@ final class StateQueries {
      * must drop that one too.
      */
     QueryAnswer answer() {
+      return answerFor(q.id());
+    }
+
+    /** The answer, to the asker of {@code id}. */
+    QueryAnswer answerFor(String id) {
       long asOf = Math.max(now, scheduler.latestRelease());
       return switch (q.op()) {
         case LIST_CRAWLS ->
             new QueryAnswer(
-                q.id(),
-                part,
-                parts,
-                asOf,
-                crawls.size(),
-                0,
-                0,
-                List.copyOf(crawls),
-                null,
-                false,
-                null);
+                id, part, parts, asOf, crawls.size(), 0, 0, List.copyOf(crawls), null, false, null);
         case LIST_HOSTS ->
             new QueryAnswer(
-                q.id(),
+                id,
                 part,
                 parts,
                 asOf,
@@ -411,8 +582,7 @@ final class StateQueries {
                 false,
                 null);
         default ->
-            new QueryAnswer(
-                q.id(), part, parts, asOf, count, inFlight, hosts, null, pages, cut, null);
+            new QueryAnswer(id, part, parts, asOf, count, inFlight, hosts, null, pages, cut, null);
       };
     }
   }

@@ -10,7 +10,6 @@ import io.recrawl.flink.testutil.TrialKafka;
 import io.recrawl.testutil.EmbeddedKafka;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlRequestCodec;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,18 +65,17 @@ class FirstCrawlITCase {
           Files.writeString(
               dir.resolve("crawler-local.yaml"),
               "config:\n  recrawl.kafka.bootstrap.servers: \"" + bootstrap + "\"\n");
-      String classpath =
-          example.resolve("target/classes")
-              + File.pathSeparator
-              + Files.readString(example.resolve("target/classpath.txt")).trim();
+      // The documented command, as from nohup (no input), with a hosts file in its JVM options.
+      Path hosts =
+          Files.writeString(
+              dir.resolve("hosts"),
+              "127.0.0.1 localhost " + java.net.InetAddress.getLocalHost().getHostName() + "\n");
       try (JvmProcess crawler =
-          JvmProcess.start(
+          JvmProcess.command(
               dir,
               "crawler",
-              classpath,
-              List.of(),
-              "io.recrawl.example.ExampleCrawler",
-              "--local",
+              Map.of("JAVA_OPTS", "-Xmx1g -Djdk.net.hosts.file=" + hosts),
+              example.resolve("crawl-local").toString(),
               example.resolve("crawler-conf.yaml").toString(),
               crawlerConf.toString())) {
         job.awaitLog(l -> l.contains("running; Ctrl-C stops it"), Duration.ofMinutes(2));
@@ -85,6 +83,7 @@ class FirstCrawlITCase {
         Thread.sleep(CRAWL.toMillis());
         assertThat(job.isAlive()).as("job log:%n%s", job.log()).isTrue();
         assertThat(crawler.isAlive()).as("crawler log:%n%s", crawler.log()).isTrue();
+        assertThat(crawler.stop()).contains("example-crawler: stopped: the JVM was asked to stop");
       } finally {
         job.stop();
       }

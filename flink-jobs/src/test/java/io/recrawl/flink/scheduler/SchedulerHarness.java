@@ -39,6 +39,12 @@ final class SchedulerHarness implements AutoCloseable {
   final KeyedBroadcastOperatorTestHarness<String, StatusEvent, ControlMessage, CrawlRequest> h;
   private int consumed;
 
+  /**
+   * Whether each call runs the processing-time callbacks it leaves (the slices of a walk over every
+   * host) to the end, as a task thread with no input waiting would; else {@link #nextCallback}.
+   */
+  boolean runCallbacks = true;
+
   SchedulerHarness(Map<String, ?> settings) throws Exception {
     this(settings, null);
   }
@@ -113,6 +119,7 @@ final class SchedulerHarness implements AutoCloseable {
 
   void status(StatusEvent e) throws Exception {
     h.processElement(e, e.time());
+    callbacks();
   }
 
   void status(String url, CrawlStatus status, long time) throws Exception {
@@ -121,12 +128,29 @@ final class SchedulerHarness implements AutoCloseable {
 
   void control(ControlMessage m) throws Exception {
     h.processBroadcastElement(m, m.time());
+    callbacks();
   }
 
   /** Moves event time on both inputs (as the tick source does in the job). */
   void advance(long time) throws Exception {
     h.processBroadcastWatermark(time);
     h.processWatermark(time);
+    callbacks();
+  }
+
+  private void callbacks() throws Exception {
+    while (runCallbacks && nextCallback()) {
+      // until none is left
+    }
+  }
+
+  /** Runs the processing-time callbacks due now, if any; returns whether there were. */
+  boolean nextCallback() throws Exception {
+    if (h.getProcessingTimeService().getNumActiveTimers() == 0) {
+      return false;
+    }
+    h.setProcessingTime(h.getProcessingTime() + 1);
+    return true;
   }
 
   /** Requests emitted since the last call. */
@@ -181,6 +205,17 @@ final class SchedulerHarness implements AutoCloseable {
     try (var keys = backend.getKeys(state, VoidNamespace.INSTANCE)) {
       return keys.count();
     }
+  }
+
+  /** The latest watermark the operator emitted, or Long.MIN_VALUE. */
+  long outputWatermark() {
+    long w = Long.MIN_VALUE;
+    for (Object o : h.getOutput()) {
+      if (o instanceof org.apache.flink.streaming.api.watermark.Watermark m) {
+        w = Math.max(w, m.getTimestamp());
+      }
+    }
+    return w;
   }
 
   int timers() {

@@ -139,6 +139,74 @@ class StateQueriesTest {
     }
   }
 
+  private static final int HOSTS = 24;
+  private static final int PAGES = 500;
+
+  /** Hosts of {@link #PAGES} pages each, and one page of crawl "news" on each. */
+  private static void manyPages(SchedulerHarness s) throws Exception {
+    for (int h = 0; h < HOSTS; h++) {
+      for (int i = 0; i < PAGES; i++) {
+        s.status("http://h" + h + ".example/" + i, CrawlStatus.DISCOVERED, T0);
+      }
+      s.status(event(PageKeys.of("news", "http://h" + h + ".example/old"), T0));
+    }
+  }
+
+  /** Runs the walk's slices to its answer; returns how many there were. */
+  private static int slicesToTheEnd(SchedulerHarness s) throws Exception {
+    int slices = 0;
+    while (s.nextCallback()) {
+      slices++;
+    }
+    return slices;
+  }
+
+  @Test
+  void aQueryOfEveryHostWalksInSlicesBetweenWhichStatusesAndCheckpointsGoOn() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      manyPages(s);
+      s.runCallbacks = false;
+      ask(s, StateQuery.Op.STATS, null, null, T0 + MIN);
+      s.advance(T0 + MIN);
+      assertThat(answers(s)).as("not in the call that started it").isEmpty();
+      assertThat(s.nextCallback()).isTrue();
+      assertThat(answers(s)).isEmpty();
+      s.snapshot(); // a checkpoint between two slices
+      int pages = HOSTS * (PAGES + 1);
+      assertThat(slicesToTheEnd(s) + 1).isGreaterThanOrEqualTo(pages / StateQueries.SLICE_PAGES);
+      assertThat(answers(s)).singleElement().satisfies(a -> assertThat(a.count()).isEqualTo(pages));
+    }
+  }
+
+  @Test
+  void aWalkSeesEachHostAsItWasWhenAskedWhateverComesBeforeItsSlice() throws Exception {
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      manyPages(s);
+      s.advance(T0 + MIN);
+      s.runCallbacks = false;
+      ask(s, StateQuery.Op.DELETE_CRAWL, "news", null, T0 + MIN);
+      ask(s, StateQuery.Op.COUNT_URLS, "DEFAULT", null, T0 + MIN);
+      ask(s, StateQuery.Op.COUNT_URLS, "DEFAULT", null, T0 + MIN + 1); // asked again: joins it
+      s.advance(T0 + MIN + 1);
+      assertThat(s.nextCallback()).isTrue(); // the deletion's first slice
+      // Before the rest: every host gets a page of each crawl, asked after the queries.
+      for (int h = 0; h < HOSTS; h++) {
+        s.status("http://h" + h + ".example/late", CrawlStatus.DISCOVERED, T0 + 2 * MIN);
+        s.status(event(PageKeys.of("news", "http://h" + h + ".example/late"), T0 + 2 * MIN));
+      }
+      slicesToTheEnd(s);
+      assertThat(answers(s))
+          .extracting(QueryAnswer::count)
+          .containsExactly((long) HOSTS, (long) HOSTS * PAGES, (long) HOSTS * PAGES);
+      s.runCallbacks = true;
+      ask(s, StateQuery.Op.COUNT_URLS, "news", null, T0 + 2 * MIN);
+      s.advance(T0 + 2 * MIN);
+      assertThat(answers(s).get(3).count())
+          .as("the news pages come after the deletion")
+          .isEqualTo(HOSTS);
+    }
+  }
+
   private static io.recrawl.wire.StatusEvent event(String key, long time) {
     io.recrawl.wire.StatusEvent e =
         SchedulerHarness.event(PageKeys.url(key), CrawlStatus.DISCOVERED, time);

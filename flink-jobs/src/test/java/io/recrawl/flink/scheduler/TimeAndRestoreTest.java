@@ -90,9 +90,105 @@ class TimeAndRestoreTest {
           assertThat(r.time() - previous).isGreaterThanOrEqualTo(MIN);
         }
       }
-      // The next advance, the answers still missing, sends them again.
-      s.advance(T0 + 6 * HOUR + MIN);
+      // Their leases run from the catch-up: no advance within them sends a URL again ...
+      for (long t = T0 + 6 * HOUR + MIN; t < T0 + 7 * HOUR; t += MIN) {
+        s.advance(t);
+      }
+      assertThat(s.newRequests()).isEmpty();
+      // ... and once they (doubled: each had run out once) are over, the unanswered go again.
+      s.advance(T0 + 8 * HOUR + MIN);
       assertThat(s.newRequests()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void aRestoreAfterADowntimeOfSeveralLeasesSendsNoUrlAgainWithinItsLease() throws Exception {
+    // One request a minute per host, 1 min leases, every page recrawled within 3 min.
+    Map<String, Object> cfg =
+        settings(
+            "host.max-rate",
+            1440,
+            "lease",
+            "1 min",
+            "revisit.min-interval",
+            "1 min",
+            "revisit.max-interval",
+            "3 min");
+    OperatorSubtaskState savepoint;
+    try (SchedulerHarness s = new SchedulerHarness(cfg)) {
+      for (String url : URLS) {
+        s.status(url, DISCOVERED, T0);
+      }
+      // A crawler that answers every request within a second, for five minutes.
+      java.util.Set<String> fetched = new java.util.HashSet<>();
+      for (long t = T0; t <= T0 + 5 * MIN; t += 10_000) {
+        s.advance(t);
+        for (CrawlRequest r : s.newRequests()) {
+          s.status(
+              SchedulerHarness.event(
+                  r.url(), io.recrawl.wire.CrawlStatus.FETCHED, t + 1_000, true));
+          fetched.add(r.url());
+        }
+      }
+      assertThat(fetched).hasSameElementsAs(URLS);
+      assertThat(s.fn.metrics().leaseExpiries.getCount()).isZero();
+      savepoint = s.snapshot();
+    }
+    try (SchedulerHarness r = new SchedulerHarness(cfg, savepoint)) {
+      // Down for five leases, in which every page fell due: the first watermark covers it all.
+      long back = T0 + 10 * MIN;
+      r.advance(back);
+      List<String> caughtUp = r.newRequests().stream().map(CrawlRequest::url).toList();
+      assertThat(caughtUp).isNotEmpty();
+      // The crawler works through them; the watermark moves a second at a time, no answer yet.
+      for (long t = back + 1000; t < back + MIN; t += 1000) {
+        r.advance(t);
+      }
+      assertThat(r.newRequests())
+          .extracting(CrawlRequest::url)
+          .doesNotContainAnyElementsOf(caughtUp);
+    }
+  }
+
+  @Test
+  void aDaysDowntimeIsCaughtUpInStepsOfBoundedWorkBetweenWhichRecordsAndCheckpointsGoOn()
+      throws Exception {
+    OperatorSubtaskState savepoint;
+    int hosts = 300; // each host's first wake-up reads its 100 due pages: more than one step's work
+    try (SchedulerHarness s = new SchedulerHarness(settings())) {
+      for (int h = 0; h < hosts; h++) {
+        for (int i = 0; i < 100; i++) {
+          s.status("http://h" + h + ".example/" + i, DISCOVERED, T0);
+        }
+      }
+      s.advance(T0 + 1_000);
+      savepoint = s.snapshot();
+    }
+    try (SchedulerHarness r = new SchedulerHarness(settings(), savepoint)) {
+      r.runCallbacks = false;
+      r.advance(T0 + 24 * HOUR); // the first watermark after a day down
+      assertThat(r.outputWatermark()).as("a first step only").isLessThan(T0 + 24 * HOUR);
+      r.status("http://h0.example/new", DISCOVERED, T0 + 24 * HOUR); // records go on meanwhile
+      r.snapshot(); // and checkpoints
+      List<CrawlRequest> all = new ArrayList<>(r.newRequests());
+      assertThat(all.size())
+          .as("wake-ups due together beyond a step's work wait")
+          .isLessThan(hosts);
+      int steps = 1;
+      int most = all.size();
+      while (r.nextCallback()) {
+        List<CrawlRequest> step = r.newRequests();
+        all.addAll(step);
+        most = Math.max(most, step.size());
+        steps++;
+      }
+      assertThat(r.outputWatermark()).isEqualTo(T0 + 24 * HOUR);
+      assertThat(steps).isGreaterThan(3);
+      assertThat(most).isLessThanOrEqualTo((int) CatchUp.WORK_PER_STEP);
+      // One advance however many steps: every URL at most once, each host's pacing kept.
+      assertThat(all.stream().map(CrawlRequest::url).distinct().count()).isEqualTo(all.size());
+      assertThat(all.size()).isGreaterThan(hosts * 90);
+      io.recrawl.flink.testutil.CrawlRequests.assertSpacedPerHost(all, 1_000);
     }
   }
 

@@ -71,6 +71,23 @@ public final class JvmProcess implements AutoCloseable {
     return new JvmProcess(p, log);
   }
 
+  /**
+   * Runs a program as a user does from a shell started with {@code nohup} or {@code &}: no standard
+   * input, the environment with {@code env} added, in {@code dir}.
+   */
+  public static JvmProcess command(
+      Path dir, String name, java.util.Map<String, String> env, String... cmd) throws IOException {
+    Path log = dir.resolve(name + ".log");
+    ProcessBuilder b =
+        new ProcessBuilder(cmd)
+            .directory(dir.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    b.environment().putAll(env);
+    return new JvmProcess(b.start(), log);
+  }
+
   public boolean isAlive() {
     return process.isAlive();
   }
