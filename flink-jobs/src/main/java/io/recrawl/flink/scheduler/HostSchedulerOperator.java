@@ -258,11 +258,26 @@ public final class HostSchedulerOperator
     return wakeUps + scheduler().pageReads();
   }
 
-  /** Runs a host's deferred wake-up now, at its own time, if it has one. */
+  /**
+   * Runs a host's deferred wake-up now, at its own time, if it has one: as part of the catch-up's
+   * advance of time, even when a status comes first between two steps.
+   */
   private void wakeDeferred(String host) throws Exception {
     Long at = deferred.remove(host);
-    if (at != null) {
+    if (at == null) {
+      return;
+    }
+    WatermarkAdvance advance = scheduler().watermarkAdvance();
+    boolean between = !advance.active();
+    if (between) {
+      advance.begin(catchUp.from(), catchUp.target());
+    }
+    try {
       wake(new TimerHeapInternalTimer<>(at, host, VoidNamespace.INSTANCE));
+    } finally {
+      if (between) {
+        advance.end();
+      }
     }
   }
 

@@ -25,6 +25,11 @@ final class WatermarkAdvance {
     advanceEnd = Long.MIN_VALUE;
   }
 
+  /** Whether an advance is in progress. */
+  boolean active() {
+    return advanceEnd != Long.MIN_VALUE;
+  }
+
   /** Marks a wake-up's context as part of the advance in progress, if there is one. */
   EngineContext applyTo(EngineContext context) {
     return advanceEnd == Long.MIN_VALUE ? context : context.advancing(answeredUntil, advanceEnd);
