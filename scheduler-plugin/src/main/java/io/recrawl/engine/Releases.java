@@ -226,9 +226,11 @@ final class Releases {
     long due = Math.min(now, valuation.dueTime(h, p, theta, now));
     ReleaseReason reason = ReleaseReason.of(p, v, theta, valuation.floorReached(p, now));
     p.forced = false;
-    // A lease runs from when its request is written: a wake-up fired late, in the advance that
-    // follows downtime, is written when that advance ends, not at its own time.
-    p.leaseUntil = Times.plus(ctx.advanceEnd(), leases.durationMs(p));
+    // A wake-up fired late, in the advance after a downtime, is written when that advance ends: its
+    // lease has at least half its length left then. Counted from the release's own time when it
+    // is later, so that a status stamped with the request's time (a replay) still answers it.
+    long lease = leases.durationMs(p);
+    p.leaseUntil = Times.plus(Math.max(now, Times.plus(ctx.advanceEnd(), -lease / 2)), lease);
     h.inFlight++;
     h.lastRelease = now;
     dueIndex.index(store, h, p, url, p.leaseUntil, now);

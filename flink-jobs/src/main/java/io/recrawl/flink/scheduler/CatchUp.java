@@ -16,13 +16,21 @@ final class CatchUp {
   /** About the most work one step does: wake-ups and pages read. */
   static final long WORK_PER_STEP = 20_000;
 
-  /** A step's length when nothing is known yet, ms of event time. */
+  /** A step's length after a restore, when nothing is known yet, ms of event time. */
   static final long FIRST_STEP_MS = 1_000;
+
+  /** No bound: a running job moves at once until a step's work says otherwise. */
+  private static final long UNBOUNDED = Long.MAX_VALUE / 4;
 
   private long target = Long.MIN_VALUE;
   private long from = Long.MIN_VALUE;
-  private long step = FIRST_STEP_MS;
+  private long step = UNBOUNDED;
   private boolean stepping;
+
+  /** The job was restored: its first watermark may cover a long downtime. */
+  void restored() {
+    step = FIRST_STEP_MS;
+  }
 
   /** The input's watermark is now {@code watermark}; event time stands at {@code current}. */
   void moveTo(long watermark, long current) {
@@ -62,7 +70,7 @@ final class CatchUp {
       return;
     }
     long grown = step > Long.MAX_VALUE / 4 ? step : 2 * step;
-    if (work == 0) {
+    if (work < WORK_PER_STEP) {
       step = grown;
     } else {
       double atRate = (double) (to - from) * WORK_PER_STEP / work;

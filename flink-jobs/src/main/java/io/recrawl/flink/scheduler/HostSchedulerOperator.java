@@ -106,6 +106,9 @@ public final class HostSchedulerOperator
 
   private transient InternalTimerService<VoidNamespace> deferrals;
 
+  /** Each deferred host's deferral timer. */
+  private transient java.util.HashMap<String, Long> deferralTimers;
+
   /** The time stamped on answers and on the requests of a change. */
   private transient long queryTime;
 
@@ -185,7 +188,11 @@ public final class HostSchedulerOperator
   public void open() throws Exception {
     super.open();
     catchUp = new CatchUp();
+    if (restored) {
+      catchUp.restored(); // a restore may find a long downtime due: step from the start
+    }
     deferred = new java.util.HashMap<>();
+    deferralTimers = new java.util.HashMap<>();
     stepEnd = Long.MAX_VALUE;
     deferrals = getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this);
     if (!controlCarriesTime) {
@@ -285,20 +292,34 @@ public final class HostSchedulerOperator
   public void onEventTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
     String host = timer.getKey();
     if (!deferred.isEmpty() && deferred.containsKey(host)) {
-      // The deferred wake-up first, at its own time, then this timer's: an extra look at the host
-      // when it is the deferral's own timer, which a wake-up may always take.
-      wakeDeferred(host);
-      wake(timer);
-      return;
+      wakeDeferred(host); // the deferred wake-up first, at its own time, then this timer's
     }
-    if (stepEnd < catchUp.target() && work() - stepStart >= CatchUp.WORK_PER_STEP) {
-      // The step's work is done: wake-ups due at the same instant as those it ran go in the next
-      // step, each at its own time (a timer just past the step carries it).
+    if (!deferralTimers.isEmpty() && deferralOnly(host, timer.getTimestamp())) {
+      return; // it stood for a deferred wake-up, which has run
+    }
+    if (stepEnd != Long.MAX_VALUE && work() - stepStart >= CatchUp.WORK_PER_STEP) {
+      // The step's work is done: the wake-ups it has left run in the callbacks that follow, each
+      // at its own time (a timer just past the step stands for it across a restore's re-arming).
       deferred.put(host, timer.getTimestamp());
+      deferralTimers.put(host, stepEnd + 1);
       deferrals.registerEventTimeTimer(VoidNamespace.INSTANCE, stepEnd + 1);
       return;
     }
     wake(timer);
+  }
+
+  /**
+   * Whether the timer at {@code time} only stood for a deferred wake-up that has run: it is the
+   * host's deferral timer and not also its wake-up.
+   */
+  private boolean deferralOnly(String host, long time) {
+    Long at = deferralTimers.get(host);
+    if (at == null || at != time) {
+      return false;
+    }
+    deferralTimers.remove(host);
+    io.recrawl.engine.HostState h = scheduler().read(host).host();
+    return h == null || h.wakeAt != time;
   }
 
   private void wake(InternalTimer<String, VoidNamespace> timer) throws Exception {
@@ -392,15 +413,46 @@ public final class HostSchedulerOperator
   @Override
   public void processWatermark(Watermark mark) throws Exception {
     if (mark.getTimestamp() == Long.MAX_VALUE) {
-      advanceTo(catchUp.target()); // a bounded input ends: to its last time, whole
+      // A bounded input ends: the catch-up in progress goes to its last time, whole.
+      drainDeferred(Long.MAX_VALUE);
+      advanceTo(catchUp.target());
       catchUp.stepped(lastWatermark, lastWatermark, 0);
       output.emitWatermark(mark); // the end of time: downstream ends, the timers stay
       return;
     }
-    boolean wasStepping = catchUp.stepping();
+    boolean busy = catchUp.stepping() || !deferred.isEmpty();
     catchUp.moveTo(mark.getTimestamp(), lastWatermark);
-    if (!wasStepping) {
+    if (!busy) {
       nextStep();
+    }
+  }
+
+  /** The next piece of the catch-up: the wake-ups a full step put off, else the next step. */
+  private void continueCatchUp() throws Exception {
+    if (!deferred.isEmpty()) {
+      drainDeferred(CatchUp.WORK_PER_STEP);
+      laterContinue();
+    } else if (catchUp.stepping()) {
+      nextStep();
+    }
+  }
+
+  /** Runs deferred wake-ups, each at its own time, until {@code work} is done. */
+  private void drainDeferred(long work) throws Exception {
+    long start = work();
+    for (String host : new java.util.ArrayList<>(deferred.keySet())) {
+      if (work() - start >= work) {
+        return;
+      }
+      setCurrentKey(host);
+      wakeDeferred(host);
+    }
+  }
+
+  private void laterContinue() {
+    if (catchUp.stepping() || !deferred.isEmpty()) {
+      ProcessingTimeService time = getProcessingTimeService();
+      time.registerTimer(time.getCurrentProcessingTime() + 1, t -> continueCatchUp());
     }
   }
 
@@ -419,10 +471,7 @@ public final class HostSchedulerOperator
       stepEnd = Long.MAX_VALUE;
     }
     catchUp.stepped(from, lastWatermark, work() - stepStart);
-    if (catchUp.stepping()) {
-      ProcessingTimeService time = getProcessingTimeService();
-      time.registerTimer(time.getCurrentProcessingTime() + 1, t -> nextStep());
-    }
+    laterContinue();
   }
 
   /**

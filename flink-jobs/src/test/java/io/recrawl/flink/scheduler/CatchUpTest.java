@@ -21,8 +21,9 @@ class CatchUpTest {
   }
 
   @Test
-  void aLongJumpGoesInStepsThatFollowTheWakeUpsTheLastOneFired() {
+  void afterARestoreALongJumpGoesInStepsThatFollowTheWorkTheLastOneDid() {
     CatchUp c = new CatchUp();
+    c.restored();
     c.moveTo(T + 86_400_000L, T);
     long end = c.nextStepEnd(T);
     assertThat(end).isEqualTo(T + CatchUp.FIRST_STEP_MS);
@@ -48,6 +49,7 @@ class CatchUpTest {
   @Test
   void aWatermarkThatMovesOnWhileSteppingKeepsWhereTheStepsBegan() {
     CatchUp c = new CatchUp();
+    c.restored();
     c.moveTo(T + 86_400_000L, T);
     c.stepped(T, T + 1_000, 10 * CatchUp.WORK_PER_STEP);
     c.moveTo(T + 86_500_000L, T + 1_000);
