@@ -27,7 +27,7 @@ public final class KafkaCommand {
       String.join(
           "\n",
           "usage: bin/recrawl kafka [--port PORT] [--controller-port PORT] [--dir DIR] [--partitions N]",
-          "       bin/recrawl kafka watch TOPIC [--bootstrap HOST:PORT] [--from-end] [--max N]",
+          "       " + TopicWatch.SYNOPSIS,
           "",
           "A real Kafka broker (KRaft, one node, loopback only) for a trial crawl, with the topics the",
           "job and the crawler use; it runs until Ctrl-C and keeps its records in DIR across restarts.",

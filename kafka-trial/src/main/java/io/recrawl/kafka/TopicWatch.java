@@ -18,10 +18,13 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 final class TopicWatch {
 
+  static final String SYNOPSIS =
+      "bin/recrawl kafka watch TOPIC [--bootstrap HOST:PORT] [--from-end] [--max N]";
+
   static final String USAGE =
       String.join(
           "\n",
-          "usage: bin/recrawl kafka watch TOPIC [--bootstrap HOST:PORT] [--from-end] [--max N]",
+          "usage: " + SYNOPSIS,
           "",
           "Prints the committed records of TOPIC (read_committed: what the job's exactly-once output",
           "has committed), one value a line, from the beginning, then as they come, until Ctrl-C.",

@@ -103,6 +103,28 @@ public record StateQuery(
     return new StateQuery(id, op, time, crawl, host, null, 0, 0, false, 0, null, false, null);
   }
 
+  /** Whether {@code other} asks what this query asks: the same, its id and time apart. */
+  public boolean asksAs(StateQuery other) {
+    return withIdAndTime("", 0).equals(other.withIdAndTime("", 0));
+  }
+
+  private StateQuery withIdAndTime(String newId, long newTime) {
+    return new StateQuery(
+        newId,
+        op,
+        newTime,
+        crawl,
+        host,
+        url,
+        start,
+        size,
+        includeInactive,
+        until,
+        filter,
+        ignoreCase,
+        after);
+  }
+
   /** This query listing {@code size} results from {@code start}. */
   public StateQuery listing(long from, long count, boolean inactiveToo) {
     return new StateQuery(

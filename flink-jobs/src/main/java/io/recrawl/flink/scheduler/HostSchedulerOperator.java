@@ -234,19 +234,22 @@ public final class HostSchedulerOperator
             this::sliceLater);
   }
 
-  /**
-   * A slice of the walks over every host, on the task thread once the input waiting has been
-   * processed: a processing-time timer due at the next millisecond, which Flink runs between
-   * records and barriers (and a test harness one at a time).
-   */
+  /** A slice of the walks over every host (a test harness runs such callbacks one at a time). */
   private void sliceLater() {
-    ProcessingTimeService time = getProcessingTimeService();
-    time.registerTimer(
-        time.getCurrentProcessingTime() + 1,
-        t -> {
+    later(
+        () -> {
           queryTime = Math.max(queryTime, lastWatermark);
           queries.slice();
         });
+  }
+
+  /**
+   * Runs {@code work} on the task thread at the next millisecond, once the input waiting has been
+   * processed: a processing-time timer, which Flink runs between records and barriers.
+   */
+  private void later(org.apache.flink.util.function.ThrowingRunnable<Exception> work) {
+    ProcessingTimeService time = getProcessingTimeService();
+    time.registerTimer(time.getCurrentProcessingTime() + 1, t -> work.run());
   }
 
   @Override
@@ -291,8 +294,8 @@ public final class HostSchedulerOperator
   @Override
   public void onEventTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
     String host = timer.getKey();
-    if (!deferred.isEmpty() && deferred.containsKey(host)) {
-      wakeDeferred(host); // the deferred wake-up first, at its own time, then this timer's
+    if (!deferred.isEmpty()) {
+      wakeDeferred(host); // a deferred wake-up first, at its own time, then this timer's
     }
     if (!deferralTimers.isEmpty() && deferralOnly(host, timer.getTimestamp())) {
       return; // it stood for a deferred wake-up, which has run
@@ -451,8 +454,7 @@ public final class HostSchedulerOperator
 
   private void laterContinue() {
     if (catchUp.stepping() || !deferred.isEmpty()) {
-      ProcessingTimeService time = getProcessingTimeService();
-      time.registerTimer(time.getCurrentProcessingTime() + 1, t -> continueCatchUp());
+      later(this::continueCatchUp);
     }
   }
 

@@ -172,12 +172,10 @@ final class StateQueries {
    * Starts a walk over every host for {@code q}, or joins the one in progress that asks the same.
    */
   private void walk(StateQuery q, long now, long watermark, double lambda0) {
-    if (!q.op().changes()) {
-      for (Walk w : walks) {
-        if (w.asks(q)) {
-          w.askers.add(q);
-          return;
-        }
+    for (Walk w : walks) {
+      if (w.asks(q)) {
+        w.askers.add(q);
+        return;
       }
     }
     List<String> hosts;
@@ -272,14 +270,14 @@ final class StateQueries {
 
     /** Whether {@code other} asks what this walk answers (ids and times apart). */
     boolean asks(StateQuery other) {
-      return !q.op().changes() && shape(q).equals(shape(other));
+      return !q.op().changes() && q.asksAs(other);
     }
 
     boolean done() {
       return failure != null || enough || remaining.isEmpty();
     }
 
-    /** Visits the next host in order, unless visited already; returns the pages it holds. */
+    /** Visits the next host in order not visited yet; returns the pages it holds. */
     long visitNext() {
       while (order.hasNext()) {
         String host = order.next();
@@ -287,8 +285,7 @@ final class StateQueries {
           return visit(host);
         }
       }
-      remaining.clear();
-      return 0;
+      return 0; // every host in order has been visited: nothing remains
     }
 
     /** Visits {@code host} if this walk has not yet; returns the pages it holds. */
@@ -315,24 +312,6 @@ final class StateQueries {
         side.output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(a));
       }
     }
-  }
-
-  /** A query without its id and time: what it asks. */
-  private static StateQuery shape(StateQuery q) {
-    return new StateQuery(
-        "-",
-        q.op(),
-        0,
-        q.crawl(),
-        q.host(),
-        q.url(),
-        q.start(),
-        q.size(),
-        q.includeInactive(),
-        q.until(),
-        q.filter(),
-        q.ignoreCase(),
-        q.after());
   }
 
   /** The hosts in key order, from the cursor's host on. */
