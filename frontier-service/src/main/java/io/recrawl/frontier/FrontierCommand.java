@@ -1,7 +1,7 @@
 package io.recrawl.frontier;
 
-import io.recrawl.flink.cli.LocalRestore;
 import io.recrawl.flink.config.ConfigException;
+import io.recrawl.flink.launch.LocalRestore;
 import io.recrawl.wire.StatusEvent;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import crawlercommons.urlfrontier.Urlfrontier.AckMessage;
 import crawlercommons.urlfrontier.Urlfrontier.GetParams;
 import crawlercommons.urlfrontier.Urlfrontier.URLInfo;
 import crawlercommons.urlfrontier.Urlfrontier.URLItem;
-import io.recrawl.flink.cli.LocalRestore;
+import io.recrawl.flink.launch.LocalRestore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -15,7 +15,7 @@ import crawlercommons.urlfrontier.Urlfrontier.URLStatusRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.recrawl.flink.cli.LocalRestore;
+import io.recrawl.flink.launch.LocalRestore;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

@@ -27,8 +27,8 @@ public final class JvmProcess implements AutoCloseable {
     this.log = log;
   }
 
-  /** {@code bin/recrawl}'s CLI, with its class path (flink-jobs' build writes it) and logging. */
-  public static JvmProcess recrawl(Path dir, String name, String... args) throws IOException {
+  /** The job's launcher ({@code bin/recrawl run}, the jar's main), on flink-jobs' class path. */
+  public static JvmProcess job(Path dir, String name, String... args) throws IOException {
     Path module = RepoFiles.root().resolve("flink-jobs");
     String classpath =
         module.resolve("target/classes")
@@ -39,7 +39,7 @@ public final class JvmProcess implements AutoCloseable {
         name,
         classpath,
         List.of("-Dlog4j2.configurationFile=" + RepoFiles.file("config/log4j2-cli.properties")),
-        "io.recrawl.flink.cli.RecrawlCli",
+        "io.recrawl.flink.launch.JobMain",
         args);
   }
 

@@ -9,6 +9,8 @@ import io.recrawl.flink.io.FileSinkParts;
 import io.recrawl.flink.job.JobSinks;
 import io.recrawl.flink.job.JobSources;
 import io.recrawl.flink.job.RecrawlJob;
+import io.recrawl.flink.launch.PrometheusEndpoint;
+import io.recrawl.flink.launch.RunCommand;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.CrawlRequestCodec;
 import io.recrawl.wire.CrawlStatus;

@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.flink.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.recrawl.flink.cli.DashboardMetrics.Sample;
+import io.recrawl.flink.launch.PrometheusEndpoint;
 import io.recrawl.flink.tools.StateToolsCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

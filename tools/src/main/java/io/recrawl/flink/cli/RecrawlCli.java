@@ -1,5 +1,6 @@
 package io.recrawl.flink.cli;
 
+import io.recrawl.flink.launch.RunCommand;
 import io.recrawl.sim.cli.EstimatorReport;
 import io.recrawl.sim.cli.SimulateCommand;
 import io.recrawl.sim.cli.WorkloadCommand;

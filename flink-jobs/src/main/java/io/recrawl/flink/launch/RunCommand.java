@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.flink.launch;
 
 import io.recrawl.flink.config.ConfigException;
 import io.recrawl.flink.config.FlinkSettings;
@@ -208,7 +208,7 @@ public final class RunCommand {
     }
   }
 
-  static final String USAGE =
+  public static final String USAGE =
       String.join(
           "\n",
           "usage: bin/recrawl run --config FILE [--flink-config FILE] [-Dkey=value ...] [--check]",

@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.flink.launch;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -62,7 +62,7 @@ public final class PrometheusEndpoint {
   }
 
   /** The first port of {@code range} ({@code N} or {@code A-B}) nothing listens on. */
-  static int firstFree(String range) {
+  public static int firstFree(String range) {
     String r = range.strip();
     int dash = r.indexOf('-');
     int from = Integer.parseInt((dash < 0 ? r : r.substring(0, dash)).strip());

@@ -44,7 +44,7 @@ class FirstCrawlITCase {
   void pagesThatChangeAreRequestedMoreOftenThanPagesThatDoNot() throws Exception {
     Path example = RepoFiles.root().resolve("examples/crawler");
     assertThat(example.resolve("target/classpath.txt"))
-        .as("the example crawler is built before flink-jobs (mvn verify from the root)")
+        .as("the example crawler is built before tools (mvn verify from the root)")
         .exists();
     Path siteDir = Files.createDirectories(dir.resolve("site"));
     writeSite(siteDir);
@@ -60,7 +60,7 @@ class FirstCrawlITCase {
               trialConfiguration()
                   .replace("/tmp/trial", dir.toString())
                   .replace("127.0.0.1:9092", bootstrap));
-      JvmProcess job = JvmProcess.recrawl(dir, "job", "run", "--config", trial.toString());
+      JvmProcess job = JvmProcess.job(dir, "job", "run", "--config", trial.toString());
       Path crawlerConf =
           Files.writeString(
               dir.resolve("crawler-local.yaml"),

@@ -1,5 +1,6 @@
 package io.recrawl.flink.cli;
 
+import io.recrawl.flink.launch.RunCommand;
 import io.recrawl.flink.tools.StateToolsCommand;
 import io.recrawl.flink.tools.frontier.ImportCommand;
 import io.recrawl.sim.cli.EstimatorReport;

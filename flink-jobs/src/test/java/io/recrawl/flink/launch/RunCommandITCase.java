@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.flink.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,7 +57,7 @@ class RunCommandITCase {
         String.join(
             "\n", "execution.checkpointing.interval: 1 s", "restart-strategy.type: none", ""));
 
-    JvmProcess first = JvmProcess.recrawl(dir, "first", "run", "--config", config.toString());
+    JvmProcess first = JvmProcess.job(dir, "first", "run", "--config", config.toString());
     Map<String, Integer> requested = awaitRequests(first, n -> n == SEEDS);
     assertThat(requested).hasSize(SEEDS);
     String log = first.stop();
@@ -67,7 +67,7 @@ class RunCommandITCase {
     assertThat(log).contains("--from-savepoint " + savepoint);
 
     JvmProcess second =
-        JvmProcess.recrawl(
+        JvmProcess.job(
             dir, "second", "run", "--config", config.toString(), "--from-savepoint", savepoint);
     String restored = second.awaitLog(l -> restoredPages(l) == SEEDS, Duration.ofMinutes(2));
     assertThat(restored).contains("recrawl run: starting from " + savepoint);

@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.flink.launch;
 
 import io.recrawl.flink.config.ConfigException;
 import io.recrawl.flink.config.RecrawlConfig;

@@ -1,4 +1,4 @@
-package io.recrawl.flink.cli;
+package io.recrawl.flink.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import org.apache.commons.io.IOUtils;
 import org.apache.commons.lang3.StringUtils;
 import org.junit.jupiter.api.Test;
@@ -35,12 +37,36 @@ class FlinkRunITCase {
   @TempDir Path dir;
 
   @Test
+  void theShadedJarHoldsTheJobAndNoneOfItsTools() throws IOException {
+    List<String> ours;
+    try (JarFile jar =
+        new JarFile(
+            RepoFiles.file("flink-jobs/target/flink-jobs-0.1.0-SNAPSHOT-job.jar").toFile())) {
+      ours =
+          jar.stream()
+              .map(JarEntry::getName)
+              .filter(n -> n.startsWith("io/recrawl/") && n.endsWith(".class"))
+              .toList();
+    }
+    assertThat(ours)
+        .anyMatch(n -> n.startsWith("io/recrawl/flink/job/"))
+        .anyMatch(n -> n.startsWith("io/recrawl/engine/"))
+        .noneMatch(n -> n.startsWith("io/recrawl/sim/"))
+        .noneMatch(n -> n.startsWith("io/recrawl/live/"))
+        .noneMatch(n -> n.startsWith("io/recrawl/flink/bench/"))
+        .noneMatch(n -> n.startsWith("io/recrawl/flink/tools/"))
+        .noneMatch(n -> n.startsWith("io/recrawl/flink/cli/"))
+        .noneMatch(n -> n.startsWith("io/recrawl/stormcrawler/"))
+        .noneMatch(n -> n.startsWith("io/recrawl/frontier/"));
+  }
+
+  @Test
   void theShadedJarRunsOnAFlinkClusterThroughFlinkRun() throws Exception {
     Path jar = RepoFiles.file("flink-jobs/target/flink-jobs-0.1.0-SNAPSHOT-job.jar");
     assertThat(jar).as("the shaded jar; this test runs after package").exists();
     String classpath = clusterClasspath();
     // Without this the test would prove nothing: the jar must bring the job and its connectors.
-    assertThat(classpath).doesNotContain("scheduler-plugin", "flink-connector-kafka", "flink-jobs");
+    assertThat(classpath).doesNotContain("engine-0.1.0", "flink-connector-kafka", "flink-jobs");
 
     Path job = Files.createDirectories(dir.resolve("job"));
     Files.createDirectories(job.resolve("input"));
