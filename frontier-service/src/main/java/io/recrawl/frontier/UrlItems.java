@@ -116,6 +116,24 @@ final class UrlItems {
     return CrawlStatus.ERROR; // the page is not there for this crawler (404, 410, 403, ...)
   }
 
+  /** A released page as URL Frontier's {@code URLInfo}, without the job's own metadata keys. */
+  static URLInfo info(String pageKey, String host, Map<String, List<String>> metadata) {
+    URLInfo.Builder b =
+        URLInfo.newBuilder()
+            .setUrl(PageKeys.url(pageKey))
+            .setKey(host)
+            .setCrawlID(PageKeys.crawl(pageKey));
+    if (metadata != null) {
+      for (Map.Entry<String, List<String>> e : metadata.entrySet()) {
+        if (e.getKey().equals(StatusEvent.REFETCH_AT_KEY)) {
+          continue; // the job's own: the date is the item's
+        }
+        b.putMetadata(e.getKey(), StringList.newBuilder().addAllValues(e.getValue()).build());
+      }
+    }
+    return b.build();
+  }
+
   private static URLInfo info(URLItem item) {
     return item.hasDiscovered() ? item.getDiscovered().getInfo() : item.getKnown().getInfo();
   }
