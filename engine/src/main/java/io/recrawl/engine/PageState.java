@@ -94,7 +94,7 @@ public final class PageState {
   transient Object heldBy;
   transient String heldAs;
   // Not state either: the known change rate text this record's last event carried, and its value
-  // (see HostEngine#knownChangeRate).
+  // (see PageValuation#knownChangeRate).
   transient String knownRateText;
   transient double knownRate;
 

@@ -434,12 +434,12 @@ public class HostSchedulerFunction
     return result;
   }
 
-  /** The records of {@code host}, the current key, to read between engine calls. */
   /** Pages read from keyed state since the start: a catch-up step's work. */
   long pageReads() {
     return store == null ? 0 : store.reads();
   }
 
+  /** The records of {@code host}, the current key, to read between engine calls. */
   FlinkHostStore read(String host) {
     return store.begin(host);
   }

@@ -1,10 +1,6 @@
 package io.recrawl.flink.scheduler;
 
-import io.recrawl.engine.HostState;
-import io.recrawl.engine.PageState;
 import io.recrawl.wire.CrawlRequest;
-import io.recrawl.wire.CrawlStatus;
-import io.recrawl.wire.PageKeys;
 import io.recrawl.wire.QueryAnswer;
 import io.recrawl.wire.QueryCodec;
 import io.recrawl.wire.StateQuery;
@@ -42,9 +38,8 @@ final class StateQueries {
 
   private final HostSchedulerFunction scheduler;
   private final KeyedStateBackend<String> keys;
-  private final TimerService timers;
-  private final Collector<CrawlRequest> requests;
   private final SideOutput side;
+  private final QueryVisit visits;
   private final int subtask;
   private final int parallelism;
   private final int maxParallelism;
@@ -79,9 +74,8 @@ final class StateQueries {
       Runnable later) {
     this.scheduler = scheduler;
     this.keys = keys;
-    this.timers = timers;
-    this.requests = requests;
     this.side = side;
+    this.visits = new QueryVisit(scheduler, keys, timers, requests, side);
     this.subtask = subtask;
     this.parallelism = parallelism;
     this.maxParallelism = maxParallelism;
@@ -157,11 +151,11 @@ final class StateQueries {
       return;
     }
     beforeHost(q.host());
-    Tally t = new Tally(q, 1, now);
+    QueryTally t = new QueryTally(q, subtask, 1, now);
     QueryAnswer answer;
     try {
-      visitOrQuarantine(q.host(), q, t, now, watermark, lambda0);
-      answer = t.answer();
+      visits.visitOrQuarantine(q.host(), q, t, now, watermark, lambda0);
+      answer = t.answer(scheduler.latestRelease());
     } catch (RuntimeException failure) {
       answer = failed(q, now, failure.toString());
     }
@@ -245,7 +239,7 @@ final class StateQueries {
   private final class Walk {
     final StateQuery q;
     final List<StateQuery> askers = new ArrayList<>();
-    final Tally t;
+    final QueryTally t;
     final long now;
     final long watermark;
     final double lambda0;
@@ -258,7 +252,7 @@ final class StateQueries {
     Walk(StateQuery q, List<String> hosts, long now, long watermark, double lambda0) {
       this.q = q;
       this.askers.add(q);
-      this.t = new Tally(q, parallelism, now);
+      this.t = new QueryTally(q, subtask, parallelism, now);
       this.now = now;
       this.watermark = watermark;
       this.lambda0 = lambda0;
@@ -294,7 +288,7 @@ final class StateQueries {
         return 0;
       }
       try {
-        long pages = visitOrQuarantine(host, q, t, now, watermark, lambda0);
+        long pages = visits.visitOrQuarantine(host, q, t, now, watermark, lambda0);
         if (byCursor && !t.wantsPages()) {
           enough = true; // the rest comes after this page's last
         }
@@ -308,7 +302,9 @@ final class StateQueries {
     void answer() {
       for (StateQuery asker : askers) {
         QueryAnswer a =
-            failure != null ? failed(asker, now, failure.toString()) : t.answerFor(asker.id());
+            failure != null
+                ? failed(asker, now, failure.toString())
+                : t.answerFor(asker.id(), scheduler.latestRelease());
         side.output(SchedulerOutputs.ANSWERS, QueryCodec.toJson(a));
       }
     }
@@ -318,251 +314,5 @@ final class StateQueries {
   private static List<String> fromCursorOn(List<String> hosts, String cursor) {
     String from = cursor.substring(0, Math.max(0, cursor.indexOf('\n')));
     return new TreeSet<>(hosts).tailSet(from, true).stream().toList();
-  }
-
-  /**
-   * {@link #visit}, and a host whose records cannot be read (or whose change throws) quarantined as
-   * on the keyed path, if {@code recrawl.quarantine.max-hosts} allows, so that the others are
-   * answered; else the answer fails, naming the host.
-   */
-  private long visitOrQuarantine(
-      String host, StateQuery q, Tally t, long now, long watermark, double lambda0) {
-    try {
-      return visit(host, q, t, now, watermark, lambda0);
-    } catch (RuntimeException unreadable) {
-      scheduler.quarantine().quarantineOrThrow(host, unreadable, now);
-      scheduler.quarantine().sendLetters(side);
-      return 0;
-    }
-  }
-
-  /**
-   * Adds one host's pages to the tally, or applies the change to them; returns the pages the host
-   * held. A change runs on the host's clock as a status event would (ahead of event time, never
-   * past the host's pending wake-up).
-   */
-  private long visit(String host, StateQuery q, Tally t, long now, long watermark, double lambda0) {
-    keys.setCurrentKey(host);
-    FlinkHostStore store = scheduler.read(host);
-    HostState h = store.host();
-    if (h == null) {
-      return 0;
-    }
-    long held = Math.max(1, h.pages);
-    long clock = HostSchedulerFunction.statusClock(now, watermark, h);
-    switch (q.op()) {
-      case BLOCK_HOST -> {
-        scheduler.changeHost(
-            host,
-            clock,
-            lambda0,
-            (engine, s, ctx, o) -> {
-              engine.blockUntil(s, q.until(), ctx, o);
-              return 0;
-            },
-            timers,
-            requests,
-            side);
-        return held;
-      }
-      case LIST_CRAWLS -> {
-        for (String key : store.committedPageKeys()) {
-          t.crawls.add(PageKeys.crawl(key));
-        }
-        return held;
-      }
-      case URL_STATUS -> {
-        String key = PageKeys.of(q.crawl(), q.url());
-        if (store.page(key) != null) { // one look-up, not a walk of the host's pages
-          t.addPage(page(store, host, key, lambda0, now));
-        }
-        return held;
-      }
-      default -> {}
-    }
-    List<String> matching = new ArrayList<>();
-    for (String key : store.committedPageKeys()) {
-      if (PageKeys.inCrawl(key, q.crawl()) && q.matches(PageKeys.url(key))) {
-        matching.add(key);
-      }
-    }
-    if (matching.isEmpty()) {
-      return held;
-    }
-    switch (q.op()) {
-      case DELETE_HOST, DELETE_CRAWL ->
-          t.count +=
-              scheduler.changeHost(
-                  host,
-                  clock,
-                  lambda0,
-                  (engine, s, ctx, o) -> engine.removePages(s, matching, ctx, o),
-                  timers,
-                  requests,
-                  side);
-      case LIST_URLS -> {
-        t.count += matching.size();
-        List<String> listed = q.after() == null ? matching : afterCursor(host, matching, q.after());
-        for (String key : listed) {
-          if (!t.wantsPages()) {
-            break;
-          }
-          t.addPage(page(store, host, key, lambda0, now));
-        }
-      }
-      case COUNT_URLS -> t.count += matching.size();
-      case STATS, LIST_HOSTS -> {
-        long inFlight;
-        if (matching.size() == h.pages) {
-          inFlight = h.inFlight; // the host's pages are all the crawl's: no page to read
-        } else {
-          inFlight = 0;
-          for (String key : matching) {
-            PageState p = store.page(key);
-            if (p != null && p.inFlight()) {
-              inFlight++;
-            }
-          }
-        }
-        t.count += matching.size();
-        t.inFlight += inFlight;
-        t.hosts++;
-        if (q.op() == StateQuery.Op.LIST_HOSTS
-            && (q.includeInactive() || active(store, h, matching, now))) {
-          t.addHost(host);
-        }
-      }
-      default -> throw new IllegalStateException("unhandled query " + q.op());
-    }
-    return held;
-  }
-
-  /** The host's page keys in key order, those after the cursor's position only. */
-  private static List<String> afterCursor(String host, List<String> keys, String cursor) {
-    int nl = cursor.indexOf('\n');
-    String cursorHost = cursor.substring(0, Math.max(0, nl));
-    String cursorKey = nl < 0 ? "" : cursor.substring(nl + 1);
-    TreeSet<String> sorted = new TreeSet<>(keys);
-    return (host.equals(cursorHost) ? sorted.tailSet(cursorKey, false) : sorted).stream().toList();
-  }
-
-  /**
-   * Whether a host has pages of the crawl that may still go: it is not blocked, and not every page
-   * is ERROR (never fetched again). A page in flight counts: it waits in the crawler's queue.
-   */
-  private static boolean active(FlinkHostStore store, HostState h, List<String> pages, long now) {
-    if (h.blockedUntil > now) {
-      return false;
-    }
-    for (String key : pages) {
-      PageState p = store.page(key);
-      if (p != null && p.status != CrawlStatus.ERROR.ordinal()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private QueryAnswer.Page page(
-      FlinkHostStore store, String host, String key, double lambda0, long now) {
-    PageState p = store.page(key);
-    return new QueryAnswer.Page(
-        key,
-        host,
-        CrawlStatus.values()[p.status],
-        p.lastFetch,
-        scheduler.engine().dueAt(store, key, lambda0, now),
-        p.inFlight(),
-        p.metadata);
-  }
-
-  /** One subtask's answer as it is gathered, kept under the answer's size limit. */
-  private final class Tally {
-    final StateQuery q;
-    final int part;
-    final int parts;
-    long count;
-    long inFlight;
-    long hosts;
-    long hostsListed;
-    long chars;
-    boolean cut;
-    final TreeSet<String> names = new TreeSet<>();
-    final TreeSet<String> crawls = new TreeSet<>();
-    final List<QueryAnswer.Page> pages = new ArrayList<>();
-
-    final long now;
-
-    Tally(StateQuery q, int parts, long now) {
-      this.q = q;
-      this.now = now;
-      this.part = parts == 1 ? 0 : subtask;
-      this.parts = parts;
-    }
-
-    /** Lists hold the first start + size results: the asker pages over the parts together. */
-    private long room() {
-      return q.start() + q.size();
-    }
-
-    boolean wantsPages() {
-      return pages.size() < room() && !cut;
-    }
-
-    void addPage(QueryAnswer.Page p) {
-      long c = QueryCodec.maxChars(p);
-      if (chars + c > QueryCodec.MAX_ANSWER_CHARS / 2) {
-        cut = true;
-        return;
-      }
-      chars += c;
-      pages.add(p);
-    }
-
-    void addHost(String host) {
-      hostsListed++;
-      if (q.after() != null && host.compareTo(q.after()) <= 0) {
-        return; // listed by an earlier page
-      }
-      names.add(host);
-      if (names.size() > room()) {
-        names.pollLast(); // keeps the first in key order
-      }
-    }
-
-    /**
-     * Count: the crawls (crawl lists), the hosts listed (host lists), else pages. As of the query's
-     * time, or the latest release if later: a status read ahead of event time may have released a
-     * request stamped after the query, and a front end dropping what was released before a deletion
-     * must drop that one too.
-     */
-    QueryAnswer answer() {
-      return answerFor(q.id());
-    }
-
-    /** The answer, to the asker of {@code id}. */
-    QueryAnswer answerFor(String id) {
-      long asOf = Math.max(now, scheduler.latestRelease());
-      return switch (q.op()) {
-        case LIST_CRAWLS ->
-            new QueryAnswer(
-                id, part, parts, asOf, crawls.size(), 0, 0, List.copyOf(crawls), null, false, null);
-        case LIST_HOSTS ->
-            new QueryAnswer(
-                id,
-                part,
-                parts,
-                asOf,
-                hostsListed,
-                inFlight,
-                hosts,
-                List.copyOf(names),
-                null,
-                false,
-                null);
-        default ->
-            new QueryAnswer(id, part, parts, asOf, count, inFlight, hosts, null, pages, cut, null);
-      };
-    }
   }
 }

@@ -45,6 +45,12 @@ class PrometheusMetricsITCase {
 
   private static final String P = "flink_taskmanager_job_task_operator_recrawl_";
 
+  /**
+   * Ports no other test's job uses: the ITCases run two at a time, and a job of another (a run's or
+   * a demo's, on the default 9249-9259) must not be the one scraped here.
+   */
+  private static final String PORTS = "9400-9449";
+
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -99,7 +105,7 @@ class PrometheusMetricsITCase {
         CompletableFuture.supplyAsync(
             () -> {
               try {
-                return DemoCommand.demo(dir, Duration.ofSeconds(40), "9249-9299", out);
+                return DemoCommand.demo(dir, Duration.ofSeconds(40), PORTS, out);
               } catch (Exception e) {
                 throw new RuntimeException(e);
               }
@@ -188,7 +194,7 @@ class PrometheusMetricsITCase {
    */
   @Test
   void aMiniClusterServesItsJobManagerAndTaskManagerOnTheFirstPortOfARange() throws Exception {
-    int first = PrometheusEndpoint.firstFree("9249-9299");
+    int first = PrometheusEndpoint.firstFree(PORTS);
     Configuration flink = new Configuration();
     flink.setString(PrometheusEndpoint.PREFIX + "factory.class", PrometheusEndpoint.FACTORY);
     flink.setString(PrometheusEndpoint.PREFIX + "port", first + "-" + (first + 2));
