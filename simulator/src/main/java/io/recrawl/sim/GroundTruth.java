@@ -1,13 +1,15 @@
 package io.recrawl.sim;
 
+import io.recrawl.sim.workload.ChangeHistory;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * The real web: each page changes as a Poisson process at its true rate. Only the first change
- * after each fetch matters (the copy is stale from then on), and the process is memoryless, so it
- * is drawn at fetch time: exact, with no change events. Freshness is accounted exactly per fetch
- * interval.
+ * The real web: each page changes as a Poisson process at its true rate, or, replaying a real
+ * history, exactly at its observed change times. Only the first change after each fetch matters
+ * (the copy is stale from then on): a Poisson process is memoryless, so it is drawn at fetch time,
+ * and a history is looked up then; exact, with no change events. Freshness is accounted exactly per
+ * fetch interval.
  */
 public final class GroundTruth {
 
@@ -25,8 +27,19 @@ public final class GroundTruth {
   private final double[] visibleFrom;
   private final SplittableRandom random;
   private final FreshnessMeter meter;
+  private final ChangeHistory history;
 
   public GroundTruth(double[] weight, double[] rate, FreshnessMeter meter, long seed) {
+    this(weight, rate, meter, seed, null);
+  }
+
+  /**
+   * @param history the pages' observed change times, replayed for every page that has them ({@code
+   *     simulate --changes trace}); null: every page is Poisson at its rate
+   */
+  public GroundTruth(
+      double[] weight, double[] rate, FreshnessMeter meter, long seed, ChangeHistory history) {
+    this.history = history;
     this.weight = weight;
     this.rate = rate.clone();
     this.lastFetch = new double[rate.length];
@@ -82,14 +95,21 @@ public final class GroundTruth {
       outcome = change <= t ? Outcome.CHANGED : Outcome.UNCHANGED;
     }
     lastFetch[page] = t;
-    nextChange[page] = t + exponential(rate[page]);
+    nextChange[page] = traced(page) ? history.nextAfter(page, t) : t + exponential(rate[page]);
     return outcome;
   }
 
-  /** The page's true rate becomes {@code newRate} at {@code t}; exact by memorylessness. */
+  private boolean traced(int page) {
+    return history != null && history.has(page);
+  }
+
+  /**
+   * The page's true rate becomes {@code newRate} at {@code t}; exact by memorylessness. A page
+   * replaying its history keeps its change times.
+   */
   public void setRate(int page, double newRate, double t) {
     rate[page] = newRate;
-    if (!Double.isNaN(lastFetch[page]) && nextChange[page] > t) {
+    if (!traced(page) && !Double.isNaN(lastFetch[page]) && nextChange[page] > t) {
       nextChange[page] = t + exponential(newRate);
     }
   }

@@ -38,6 +38,13 @@ public final class Simulator {
     public double days;
     public double warmUp;
     public boolean oracleRates;
+
+    /**
+     * Whether pages with an observed history change exactly at its times ({@code --changes trace})
+     * rather than as Poisson processes at their rates.
+     */
+    public boolean traceChanges;
+
     public Scenario scenario;
     public long seed = 1;
 
@@ -98,6 +105,7 @@ public final class Simulator {
       c.days = days;
       c.warmUp = warmUp;
       c.oracleRates = oracleRates;
+      c.traceChanges = traceChanges;
       c.scenario = scenario;
       c.seed = seed;
       c.bucketDays = bucketDays;
@@ -164,6 +172,12 @@ public final class Simulator {
       if (oracleCapacity && !scenario.pushBack()) {
         throw new IllegalArgumentException("oracle capacity needs the push-back scenario");
       }
+      if (traceChanges && workload.history() == null) {
+        throw new IllegalArgumentException(
+            "--changes trace needs a workload with observed changes ("
+                + io.recrawl.sim.workload.ChangeHistory.FILE
+                + ", as workload import --git writes it)");
+      }
     }
   }
 
@@ -214,7 +228,9 @@ public final class Simulator {
       double end = cfg.days;
       meter = new FreshnessMeter(w.pages(), cfg.warmUp, end, cfg.bucketDays);
       double[] weights = w.weights();
-      truth = new GroundTruth(weights, w.changeRates(), meter, cfg.seed);
+      truth =
+          new GroundTruth(
+              weights, w.changeRates(), meter, cfg.seed, cfg.traceChanges ? w.history() : null);
       hostLimit = w.hostMaxRates();
       Scenario sc = cfg.scenario;
       if (sc.pushBack()) {

@@ -62,6 +62,8 @@ public final class SimulateCommand {
         "         [--default-host-rate R]   crawls/day for hosts missing from hosts.csv (default: unlimited)",
         "         [--prior-rate R]          prior mean change rate (per day) of every estimator, the engine's included (default 1.0)",
         "         [--engine KEY=VALUE ...]  recrawl.engine settings for crawl-value (see config/recrawl.yaml)",
+        "         [--changes poisson|trace] trace: pages change exactly at the workload's observed times (changes.csv);",
+        "                                   poisson (default): at their rates",
         "  --budget accepts a multiple of the page count too: 0.2x",
         "  --warmup-days defaults to a third of --days",
         "         [--push-back-runs LIST]   push-back scenario: which crawl-value runs, of built,fixed-limit,oracle-capacity (default: all three)",
@@ -111,6 +113,11 @@ public final class SimulateCommand {
       throw new IllegalArgumentException("--signal-hosts must be within [0, 1]");
     }
     Start start = Start.of(o.string("start", Start.EMPTY.option()));
+    String changes = o.string("changes", "poisson");
+    if (!changes.equals("poisson") && !changes.equals("trace")) {
+      throw new IllegalArgumentException(
+          "--changes must be poisson or trace, got '" + changes + "'");
+    }
     Map<String, Object> engine = new HashMap<>();
     for (String kv : o.list("engine")) {
       int eq = kv.indexOf('=');
@@ -184,6 +191,7 @@ public final class SimulateCommand {
     cfg.days = days;
     cfg.warmUp = warmUp;
     cfg.oracleRates = oracle;
+    cfg.traceChanges = changes.equals("trace");
     cfg.seed = seed;
     cfg.estimator = estimator;
     cfg.hostPrior = hostPrior;

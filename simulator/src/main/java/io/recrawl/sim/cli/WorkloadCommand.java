@@ -1,6 +1,7 @@
 package io.recrawl.sim.cli;
 
 import io.recrawl.sim.workload.BingImporter;
+import io.recrawl.sim.workload.GitHistory;
 import io.recrawl.sim.workload.Workload;
 import io.recrawl.sim.workload.WorkloadException;
 import io.recrawl.sim.workload.WorkloadGenerator;
@@ -23,7 +24,10 @@ public final class WorkloadCommand {
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
     try {
-      return args[0].equals("generate") ? generate(rest) : importBing(rest);
+      if (args[0].equals("generate")) {
+        return generate(rest);
+      }
+      return Arrays.asList(rest).contains("--git") ? importGit(rest) : importBing(rest);
     } catch (IllegalArgumentException e) {
       System.err.println("recrawl workload: " + e.getMessage());
       System.err.println(usage());
@@ -46,7 +50,11 @@ public final class WorkloadCommand {
         "         [--constrained-fraction 0.3] [--constrained-per-page 0.05] [--constrained-base 1]",
         "                                   limited hosts allow base + per-page x pages crawls/day",
         "       bin/recrawl workload import --bing DIR --out DIR [--constrained-per-page 0.05] [--constrained-base 1]",
-        "         [--min-weight 0.001]      the Bing PoliteCrawling layout (four TSV files)");
+        "         [--min-weight 0.001]      the Bing PoliteCrawling layout (four TSV files)",
+        "       bin/recrawl workload import --git REPO --out DIR [--path-filter REGEX] [--url-prefix https://git.example/]",
+        "         [--replace-suffix .md=.html] [--weight 1] [--host-max-rate R] [--since YYYY-MM-DD]",
+        "                                   a git history: each file a page, each commit that touches it a change",
+        "                                   (changes.csv; simulate --changes trace replays them)");
   }
 
   private static int generate(String[] args) throws Exception {
@@ -99,6 +107,61 @@ public final class WorkloadCommand {
         s.noHistory(),
         s.noImportance(),
         s.raisedWeights());
+    return 0;
+  }
+
+  private static int importGit(String[] args) throws Exception {
+    SimOptions o = new SimOptions(args, Set.of(), Set.of());
+    GitHistory.Options g = new GitHistory.Options();
+    g.repo = Path.of(o.required("git"));
+    Path out = Path.of(o.required("out"));
+    String filter = o.string("path-filter", null);
+    if (filter != null) {
+      try {
+        g.pathFilter = java.util.regex.Pattern.compile(filter);
+      } catch (java.util.regex.PatternSyntaxException bad) {
+        throw new IllegalArgumentException(
+            "--path-filter is not a regular expression: " + bad.getMessage());
+      }
+    }
+    g.urlPrefix = o.string("url-prefix", g.urlPrefix);
+    g.replaceSuffix = o.string("replace-suffix", null);
+    if (g.replaceSuffix != null && g.replaceSuffix.indexOf('=') <= 0) {
+      throw new IllegalArgumentException("--replace-suffix takes FROM=TO, e.g. .md=.html");
+    }
+    g.weight = o.number("weight", g.weight);
+    if (!(g.weight > 0) || Double.isInfinite(g.weight)) {
+      throw new IllegalArgumentException("--weight must be a finite number > 0");
+    }
+    g.hostMaxRate = o.number("host-max-rate", g.hostMaxRate);
+    if (!(g.hostMaxRate > 0)) {
+      throw new IllegalArgumentException("--host-max-rate must be > 0 (crawls a day)");
+    }
+    String since = o.string("since", null);
+    if (since != null) {
+      try {
+        g.sinceEpochSeconds =
+            java.time.LocalDate.parse(since).atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond();
+      } catch (java.time.format.DateTimeParseException bad) {
+        throw new IllegalArgumentException("--since takes a date, YYYY-MM-DD; got '" + since + "'");
+      }
+    }
+    o.rejectUnknown();
+    GitHistory history = new GitHistory(g);
+    Workload w = history.load();
+    WorkloadWriter.write(w, out);
+    GitHistory.Summary s = history.summary();
+    System.err.printf(
+        java.util.Locale.ROOT,
+        "wrote %s: %,d pages on %,d hosts from %,d commits over %.1f days; %,d changes, %,d touches"
+            + " outside --path-filter%n",
+        out,
+        w.pages(),
+        w.hosts(),
+        s.commits(),
+        s.spanDays(),
+        s.touches(),
+        s.filteredOut());
     return 0;
   }
 }

@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * A simulated crawl: pages (URL, host, weight, true change rate per day) and hosts (maximum crawls
- * per day, +infinity when unlimited). Held in primitive arrays so a million pages stay cheap.
+ * per day, +infinity when unlimited), and, for a real history, the pages' observed change times
+ * ({@link ChangeHistory}). Held in primitive arrays so a million pages stay cheap.
  */
 public final class Workload {
 
@@ -14,6 +15,7 @@ public final class Workload {
   private final double[] changeRate;
   private final String[] hostNames;
   private final double[] hostMaxRate;
+  private final ChangeHistory history;
 
   public Workload(
       String[] urls,
@@ -22,11 +24,24 @@ public final class Workload {
       double[] changeRate,
       String[] hostNames,
       double[] hostMaxRate) {
+    this(urls, hostOf, weight, changeRate, hostNames, hostMaxRate, null);
+  }
+
+  /** A workload whose pages' observed changes are given ({@code history}; null = none). */
+  public Workload(
+      String[] urls,
+      int[] hostOf,
+      double[] weight,
+      double[] changeRate,
+      String[] hostNames,
+      double[] hostMaxRate,
+      ChangeHistory history) {
     int n = urls.length;
     if (hostOf.length != n
         || weight.length != n
         || changeRate.length != n
-        || hostNames.length != hostMaxRate.length) {
+        || hostNames.length != hostMaxRate.length
+        || (history != null && history.pages() != n)) {
       throw new IllegalArgumentException("array lengths disagree");
     }
     this.urls = urls;
@@ -35,6 +50,12 @@ public final class Workload {
     this.changeRate = changeRate;
     this.hostNames = hostNames;
     this.hostMaxRate = hostMaxRate;
+    this.history = history;
+  }
+
+  /** The pages' observed changes, or null: every page changes as a Poisson process. */
+  public ChangeHistory history() {
+    return history;
   }
 
   public int pages() {

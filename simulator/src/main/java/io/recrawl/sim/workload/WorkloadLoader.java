@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads a workload directory ({@code pages.csv}, optional {@code hosts.csv}) strictly: every
- * malformed row is reported with its file and line number, and nothing is returned if any row is
- * bad.
+ * Reads a workload directory ({@code pages.csv}, optional {@code hosts.csv} and {@code
+ * changes.csv}) strictly: every malformed row is reported with its file and line number, and
+ * nothing is returned if any row is bad.
  */
 public final class WorkloadLoader {
 
@@ -95,7 +95,60 @@ public final class WorkloadLoader {
     if (!problems.isEmpty()) {
       throw problems.toException();
     }
-    return pages.toWorkload(limits, defaultHostMaxRate);
+    Path changesFile = dir.resolve(ChangeHistory.FILE);
+    ChangeHistory history =
+        Files.isRegularFile(changesFile) ? readChanges(changesFile, pages.urls, problems) : null;
+    if (!problems.isEmpty()) {
+      throw problems.toException();
+    }
+    return pages.toWorkload(limits, defaultHostMaxRate, history);
+  }
+
+  /**
+   * {@code changes.csv}: a page's change times, days from the history's start, space-separated and
+   * ascending; one row per page of pages.csv that has a history.
+   */
+  private static ChangeHistory readChanges(Path file, List<String> urls, Problems problems)
+      throws IOException {
+    Map<String, Integer> index = new HashMap<>();
+    for (int p = 0; p < urls.size(); p++) {
+      index.put(urls.get(p), p);
+    }
+    double[][] times = new double[urls.size()][];
+    readRows(
+        file,
+        ChangeHistory.HEADER,
+        problems,
+        (lineNo, f) -> {
+          String url = f.get(0).strip();
+          Integer p = index.get(url);
+          if (p == null) {
+            problems.add(file, lineNo, "url not in pages.csv: " + url);
+            return;
+          }
+          if (times[p] != null) {
+            problems.add(file, lineNo, "duplicate url " + url);
+            return;
+          }
+          String text = f.get(1).strip();
+          String[] parts = text.isEmpty() ? new String[0] : text.split(" +");
+          double[] t = new double[parts.length];
+          for (int i = 0; i < parts.length; i++) {
+            t[i] = number(parts[i]);
+            if (!(t[i] >= 0) || Double.isInfinite(t[i]) || (i > 0 && t[i] < t[i - 1])) {
+              problems.add(
+                  file,
+                  lineNo,
+                  "change_days must be finite numbers >= 0 in ascending order, got '"
+                      + parts[i]
+                      + "' at position "
+                      + (i + 1));
+              return;
+            }
+          }
+          times[p] = t;
+        });
+    return new ChangeHistory(times);
   }
 
   private static Map<String, Double> readHosts(Path file, Problems problems) throws IOException {
@@ -184,7 +237,8 @@ public final class WorkloadLoader {
       rate[i] = d;
     }
 
-    Workload toWorkload(Map<String, Double> limits, double defaultHostMaxRate) {
+    Workload toWorkload(
+        Map<String, Double> limits, double defaultHostMaxRate, ChangeHistory history) {
       int n = urls.size();
       double[] maxRate = new double[hostNames.size()];
       for (int h = 0; h < maxRate.length; h++) {
@@ -196,7 +250,8 @@ public final class WorkloadLoader {
           Arrays.copyOf(weight, n),
           Arrays.copyOf(rate, n),
           hostNames.toArray(new String[0]),
-          maxRate);
+          maxRate,
+          history);
     }
   }
 

@@ -7,7 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes a workload as {@code pages.csv} and {@code hosts.csv} (only the limited hosts are listed).
+ * Writes a workload as {@code pages.csv} and {@code hosts.csv} (only the limited hosts are listed),
+ * and its pages' observed changes as {@code changes.csv} when it has them.
  */
 public final class WorkloadWriter {
 
@@ -39,6 +40,29 @@ public final class WorkloadWriter {
           out.write(CsvLine.quote(w.hostName(h)));
           out.write(',');
           out.write(Double.toString(w.hostMaxRate(h)));
+          out.newLine();
+        }
+      }
+    }
+    ChangeHistory history = w.history();
+    if (history != null) {
+      try (BufferedWriter out =
+          Files.newBufferedWriter(dir.resolve(ChangeHistory.FILE), StandardCharsets.UTF_8)) {
+        out.write(ChangeHistory.HEADER);
+        out.newLine();
+        for (int p = 0; p < w.pages(); p++) {
+          if (!history.has(p)) {
+            continue;
+          }
+          out.write(CsvLine.quote(w.url(p)));
+          out.write(',');
+          double[] t = history.times(p);
+          for (int i = 0; i < t.length; i++) {
+            if (i > 0) {
+              out.write(' ');
+            }
+            out.write(Double.toString(t[i]));
+          }
           out.newLine();
         }
       }
