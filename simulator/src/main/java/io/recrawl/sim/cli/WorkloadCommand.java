@@ -1,6 +1,7 @@
 package io.recrawl.sim.cli;
 
 import io.recrawl.sim.workload.BingImporter;
+import io.recrawl.sim.workload.CdxHistory;
 import io.recrawl.sim.workload.GitHistory;
 import io.recrawl.sim.workload.Workload;
 import io.recrawl.sim.workload.WorkloadException;
@@ -27,7 +28,10 @@ public final class WorkloadCommand {
       if (args[0].equals("generate")) {
         return generate(rest);
       }
-      return Arrays.asList(rest).contains("--git") ? importGit(rest) : importBing(rest);
+      if (Arrays.asList(rest).contains("--git")) {
+        return importGit(rest);
+      }
+      return Arrays.asList(rest).contains("--cdx") ? importCdx(rest) : importBing(rest);
     } catch (IllegalArgumentException e) {
       System.err.println("recrawl workload: " + e.getMessage());
       System.err.println(usage());
@@ -54,7 +58,11 @@ public final class WorkloadCommand {
         "       bin/recrawl workload import --git REPO --out DIR [--path-filter REGEX] [--url-prefix https://git.example/]",
         "         [--replace-suffix .md=.html] [--weight 1] [--host-max-rate R] [--since YYYY-MM-DD]",
         "                                   a git history: each file a page, each commit that touches it a change",
-        "                                   (changes.csv; simulate --changes trace replays them)");
+        "                                   (changes.csv; simulate --changes trace replays them)",
+        "       bin/recrawl workload import --cdx FILE --out DIR [--min-captures 3] [--max-capture-gap 1] [--weight 1]",
+        "         [--host-max-rate R]       a crawl archive's CDX or CDXJ index (gzip or not), sorted by URL key: each URL",
+        "                                   captured at least --min-captures times, at most --max-capture-gap days apart",
+        "                                   (median), a page; a changed digest a change, half way between its captures");
   }
 
   private static int generate(String[] args) throws Exception {
@@ -162,6 +170,52 @@ public final class WorkloadCommand {
         s.spanDays(),
         s.touches(),
         s.filteredOut());
+    return 0;
+  }
+
+  private static int importCdx(String[] args) throws Exception {
+    SimOptions o = new SimOptions(args, Set.of(), Set.of());
+    CdxHistory.Options c = new CdxHistory.Options();
+    c.file = Path.of(o.required("cdx"));
+    Path out = Path.of(o.required("out"));
+    c.minCaptures = (int) o.integer("min-captures", c.minCaptures);
+    if (c.minCaptures < 2) {
+      throw new IllegalArgumentException("--min-captures must be at least 2");
+    }
+    c.maxMedianGapDays = o.number("max-capture-gap", c.maxMedianGapDays);
+    if (!(c.maxMedianGapDays > 0)) {
+      throw new IllegalArgumentException("--max-capture-gap must be > 0 (days)");
+    }
+    c.weight = o.number("weight", c.weight);
+    if (!(c.weight > 0) || Double.isInfinite(c.weight)) {
+      throw new IllegalArgumentException("--weight must be a finite number > 0");
+    }
+    c.hostMaxRate = o.number("host-max-rate", c.hostMaxRate);
+    if (!(c.hostMaxRate > 0)) {
+      throw new IllegalArgumentException("--host-max-rate must be > 0 (crawls a day)");
+    }
+    o.rejectUnknown();
+    CdxHistory history = new CdxHistory(c);
+    Workload w = history.load();
+    WorkloadWriter.write(w, out);
+    CdxHistory.Summary s = history.summary();
+    for (String bad : s.bad()) {
+      System.err.println("recrawl workload: bad line " + bad);
+    }
+    System.err.printf(
+        java.util.Locale.ROOT,
+        "wrote %s: %,d pages on %,d hosts over %.1f days, from %,d lines: %,d captures of pages,"
+            + " %,d of other statuses, %,d bad lines; %,d URLs, %,d too sparsely captured%n",
+        out,
+        s.kept(),
+        w.hosts(),
+        s.spanDays(),
+        s.lines(),
+        s.captures(),
+        s.otherStatus(),
+        s.badLines(),
+        s.urls(),
+        s.sparse());
     return 0;
   }
 }
