@@ -53,6 +53,7 @@ final class LivePrediction {
     c.days = endSeconds / secondsPerDay;
     c.warmUp = warmupSeconds / secondsPerDay;
     c.oracleRates = false;
+    c.traceChanges = w.history() != null; // the web serves a real history: predict on it too
     c.seed = seed;
     c.start = Start.EMPTY;
     c.scenario = Scenario.build(Scenario.STATIONARY, w, c.warmUp, c.days, seed);

@@ -1,7 +1,10 @@
 package io.recrawl.live;
 
+import io.recrawl.sim.workload.ChangeHistory;
 import io.recrawl.sim.workload.Workload;
+import io.recrawl.sim.workload.WorkloadException;
 import io.recrawl.sim.workload.WorkloadGenerator;
+import io.recrawl.sim.workload.WorkloadLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -49,7 +52,8 @@ public final class LiveWeb {
   public static LiveWeb generate(LiveWebOptions o) {
     o.validate();
     o.workload.constrainedFraction = o.crawlDelayShare;
-    Workload drawn = WorkloadGenerator.generate(o.workload);
+    Workload drawn =
+        o.history == null ? WorkloadGenerator.generate(o.workload) : history(o.history);
     // Its own stream, so that the pages are the generator's draw for the same options.
     SplittableRandom rnd = new SplittableRandom(o.workload.seed * 0x9E3779B97F4A7C15L + 29);
     int n = drawn.pages();
@@ -93,10 +97,21 @@ public final class LiveWeb {
       local[p] = filled[h]++;
       pagesOf[h][local[p]] = p;
       urls[p] = "http://" + names[h] + "/p" + local[p];
-      changes[p] = poisson(rnd, drawn.changeRate(p) * perMs, durationMs);
+      ChangeHistory observed = drawn.history();
+      changes[p] =
+          observed != null && observed.has(p)
+              ? scaled(observed.times(p), o.secondsPerDay, durationMs)
+              : poisson(rnd, drawn.changeRate(p) * perMs, durationMs);
     }
     Workload live =
-        new Workload(urls, drawn.hostIndex(), drawn.weights(), drawn.changeRates(), names, maxRate);
+        new Workload(
+            urls,
+            drawn.hostIndex(),
+            drawn.weights(),
+            drawn.changeRates(),
+            names,
+            maxRate,
+            drawn.history());
     return new LiveWeb(o, live, hosts, local, pagesOf, changes);
   }
 
@@ -138,6 +153,38 @@ public final class LiveWeb {
       status = status == 429 ? 503 : 429;
     }
     return spells;
+  }
+
+  /** A real history's workload; its URLs give way to the web's own names. */
+  private static Workload history(java.nio.file.Path dir) {
+    try {
+      Workload w = new WorkloadLoader(Double.POSITIVE_INFINITY).load(dir);
+      if (w.history() == null) {
+        throw new IllegalArgumentException(
+            "--history "
+                + dir
+                + " has no "
+                + ChangeHistory.FILE
+                + " (workload import --git or --cdx writes one)");
+      }
+      return w;
+    } catch (java.io.IOException | WorkloadException e) {
+      throw new IllegalArgumentException("--history " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A history's change times (days) as ms since the start, those within the run. */
+  static long[] scaled(double[] days, double secondsPerDay, long durationMs) {
+    long[] ms = new long[days.length];
+    int n = 0;
+    for (double d : days) {
+      long t = Math.round(d * secondsPerDay * 1_000);
+      if (t > durationMs) {
+        break;
+      }
+      ms[n++] = t;
+    }
+    return Arrays.copyOf(ms, n);
   }
 
   /** Event times of a Poisson process of {@code ratePerMs} over [0, durationMs]. */

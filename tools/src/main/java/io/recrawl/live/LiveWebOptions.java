@@ -14,6 +14,13 @@ public final class LiveWebOptions {
    */
   public WorkloadGenerator.Options workload = defaultWorkload();
 
+  /**
+   * A workload with observed changes ({@code changes.csv}, from {@code workload import --git} or
+   * {@code --cdx}) whose pages, weights, host limits and change times the web serves instead of a
+   * generated one; null = generate. Its day 0 is the run's start.
+   */
+  public java.nio.file.Path history;
+
   /** Time compression: one simulated day of the workload's rates lasts this many seconds. */
   public double secondsPerDay = 20;
 

@@ -25,13 +25,16 @@ final class LiveBenchCommand {
           "         [--validator-share 0.5] [--slow-share 0.1] [--pushy-share 0.1] [--crawl-delay-share 0.3]",
           "         [--startup 60] [--kafka HOST:PORT] [--progress 15] [--suite [--seeds 2]]",
           "         [--fault job|crawler|kafka@SECONDS,...] [--urlfrontier-jar PATH]",
-          "         [--capacity-spell FROM-TO] [--transfer last-modified,...]",
+          "         [--capacity-spell FROM-TO] [--transfer last-modified,...] [--history DIR]",
           "  the whole crawl loop against a changing web served on this machine, each system with its",
           "  own server; figures from the servers' logs (docs/benchmarks.md#live-the-whole-crawl-loop)",
           "  --budget        fetches per second, every system's",
           "  --minutes       how long the systems crawl; --warmup: seconds left out of the figures",
           "  --startup       seconds from launching the systems to the start (the web is still before it)",
           "  --seconds-per-day  one simulated day of the workload's change rates, in seconds",
+          "  --history       a workload with observed changes (workload import --git or --cdx): the web",
+          "                  serves its pages, host limits and change times from its day 0, instead of a",
+          "                  generated web (--pages, --hosts, --family); the prediction replays them too",
           "  --kafka         a running broker for the job (default: start the trial broker)",
           "  --fault         KIND@SECONDS,...: kill recrawl's job (restarted from its latest",
           "                  checkpoint), crawler or kafka with SIGKILL at that time and start it again",
@@ -131,6 +134,8 @@ final class LiveBenchCommand {
     g.hosts = (int) a.integer("hosts", web.workload.hosts);
     g.seed = a.integer("seed", web.workload.seed);
     web.workload = g;
+    String history = a.string("history", null);
+    web.history = history == null ? null : Path.of(history);
     web.secondsPerDay = a.number("seconds-per-day", web.secondsPerDay);
     web.durationSeconds = 60 * a.number("minutes", web.durationSeconds / 60);
     web.validatorShare = a.number("validator-share", web.validatorShare);
