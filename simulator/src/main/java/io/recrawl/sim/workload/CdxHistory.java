@@ -85,8 +85,13 @@ public final class CdxHistory {
     return summary;
   }
 
-  /** One capture: its time (epoch seconds), and its digest. */
-  private record Capture(long time, String digest) {}
+  /** One capture of a page: its time (epoch seconds), and its content digest. */
+  public record Capture(long time, String digest) {}
+
+  /** Receives each URL's captures of a page (status 200 or revisit), in time order. */
+  public interface Pages {
+    void page(String url, List<Capture> captures) throws WorkloadException;
+  }
 
   /** The columns of a CDX file without a header, and those its header names. */
   private static final class Layout {
@@ -98,20 +103,17 @@ public final class CdxHistory {
     int fields = 6;
   }
 
-  public Workload load() throws IOException, WorkloadException {
-    List<String> urls = new ArrayList<>();
-    List<String> hosts = new ArrayList<>();
-    Map<String, Integer> hostIds = new HashMap<>();
-    List<Integer> hostOf = new ArrayList<>();
-    List<double[]> changes = new ArrayList<>(); // epoch days, made relative at the end
-    List<double[]> spans = new ArrayList<>(); // a page's first and last capture, epoch days
+  /**
+   * Reads the file, handing each URL's captures to {@code pages} as its last line is read; the
+   * counts go to {@link #summary} ({@code kept} and {@code sparse} are the caller's to fill).
+   */
+  public Summary read(Pages pages) throws IOException, WorkloadException {
     List<String> bad = new ArrayList<>();
     long lines = 0;
     long captures = 0;
     long otherStatus = 0;
     long badLines = 0;
     long urlCount = 0;
-    long sparse = 0;
     Layout layout = new Layout();
     String key = null;
     String url = null;
@@ -180,11 +182,12 @@ public final class CdxHistory {
           if (!lineKey.equals(key)) {
             urlCount += key == null ? 0 : 1;
             if (key != null) {
-              sparse += keep(url, group, urls, hosts, hostIds, hostOf, changes, spans) ? 0 : 1;
+              group.sort(Comparator.comparingLong(Capture::time));
+              pages.page(url, group);
             }
             key = lineKey;
             url = lineUrl;
-            group.clear();
+            group = new ArrayList<>();
           }
           if (page) {
             captures++;
@@ -202,8 +205,33 @@ public final class CdxHistory {
     }
     if (key != null) {
       urlCount++;
-      sparse += keep(url, group, urls, hosts, hostIds, hostOf, changes, spans) ? 0 : 1;
+      group.sort(Comparator.comparingLong(Capture::time));
+      pages.page(url, group);
     }
+    summary =
+        new Summary(lines, captures, otherStatus, badLines, List.copyOf(bad), urlCount, 0, 0, 0);
+    return summary;
+  }
+
+  public Workload load() throws IOException, WorkloadException {
+    List<String> urls = new ArrayList<>();
+    List<String> hosts = new ArrayList<>();
+    Map<String, Integer> hostIds = new HashMap<>();
+    List<Integer> hostOf = new ArrayList<>();
+    List<double[]> changes = new ArrayList<>(); // epoch days, made relative at the end
+    List<double[]> spans = new ArrayList<>(); // a page's first and last capture, epoch days
+    long[] sparse = {0};
+    Summary read =
+        read(
+            (url, group) -> {
+              if (!keep(url, group, urls, hosts, hostIds, hostOf, changes, spans)) {
+                sparse[0]++;
+              }
+            });
+    List<String> bad = read.bad();
+    long captures = read.captures();
+    long badLines = read.badLines();
+    long urlCount = read.urls();
     if (urls.isEmpty()) {
       List<String> problems = new ArrayList<>(bad);
       problems.add(
@@ -247,14 +275,14 @@ public final class CdxHistory {
     Arrays.fill(maxRate, o.hostMaxRate);
     summary =
         new Summary(
-            lines,
+            read.lines(),
             captures,
-            otherStatus,
+            read.otherStatus(),
             badLines,
-            List.copyOf(bad),
+            bad,
             urlCount,
             n,
-            sparse,
+            sparse[0],
             last - first);
     return new Workload(
         urls.toArray(new String[0]),
@@ -282,7 +310,6 @@ public final class CdxHistory {
     if (group.size() < o.minCaptures) {
       return group.isEmpty(); // a URL with no capture of a page is not a sparse page
     }
-    group.sort(Comparator.comparingLong(Capture::time));
     double[] gaps = new double[group.size() - 1];
     for (int i = 1; i < group.size(); i++) {
       gaps[i - 1] = (group.get(i).time() - group.get(i - 1).time()) / 86_400.0;

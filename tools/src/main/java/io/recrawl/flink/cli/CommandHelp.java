@@ -52,6 +52,11 @@ final class CommandHelp {
             SimulateCommand.usage(),
             "bin/recrawl simulate --workload work/w1 --budget 0.2x --days 60 --out work/results.json --report work/report.html"));
     HELP.put(
+        "whatif",
+        with(
+            io.recrawl.sim.cli.WhatIfCommand.usage(),
+            "bin/recrawl whatif --cdx crawl.cdx.gz --out whatif.html"));
+    HELP.put(
         "workload",
         with(
             WorkloadCommand.usage(),

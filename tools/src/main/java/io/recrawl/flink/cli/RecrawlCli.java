@@ -3,6 +3,7 @@ package io.recrawl.flink.cli;
 import io.recrawl.flink.launch.RunCommand;
 import io.recrawl.sim.cli.EstimatorReport;
 import io.recrawl.sim.cli.SimulateCommand;
+import io.recrawl.sim.cli.WhatIfCommand;
 import io.recrawl.sim.cli.WorkloadCommand;
 import java.util.Arrays;
 
@@ -38,6 +39,9 @@ public final class RecrawlCli {
         break;
       case "simulate":
         rc = SimulateCommand.run(rest);
+        break;
+      case "whatif":
+        rc = WhatIfCommand.run(rest);
         break;
       case "bench":
         rc = BenchCommand.run(rest);
@@ -87,6 +91,7 @@ public final class RecrawlCli {
             "  estimator-report          bias and RMSE of the change-rate estimator vs the naive one",
             "  workload generate|import  write a simulator workload (pages.csv, hosts.csv)",
             "  simulate                  run recrawl policies on a workload: results.json, report.html",
+            "  whatif --cdx FILE         what recrawl would give a crawl, from its own captures: an HTML report",
             "  bench simulator           time the simulator on a generated workload",
             "  bench solver              time the exact static optimum on a generated workload",
             "  explain URL --savepoint DIR   why a page is due when it is, from a savepoint",
