@@ -98,7 +98,7 @@ final class LiveSystems {
             RECRAWL + "-job",
             launch.jobClasspath(),
             List.of("-Xmx1g", "-Dlog4j2.configurationFile=" + launch.log4jConfig()),
-            "io.recrawl.flink.launch.JobMain",
+            io.recrawl.flink.launch.JobMain.class.getName(),
             List.of("run", "--config", jobConf.toString())));
     Path common =
         Files.writeString(

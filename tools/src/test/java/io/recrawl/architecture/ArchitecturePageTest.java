@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,11 +35,8 @@ class ArchitecturePageTest {
     assertThat(named).as("the page walks the code by its files").hasSizeGreaterThan(20);
 
     List<Path> sourceRoots = new ArrayList<>();
-    try (Stream<Path> modules = Files.list(root)) {
-      modules
-          .map(d -> d.resolve("src/main/java/io/recrawl"))
-          .filter(Files::isDirectory)
-          .forEach(sourceRoots::add);
+    for (Path module : Modules.withMainSources()) {
+      sourceRoots.add(module.resolve("src/main/java/io/recrawl"));
     }
     List<String> missing = new ArrayList<>();
     for (String file : named) {

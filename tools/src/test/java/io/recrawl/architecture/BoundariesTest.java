@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
-import io.recrawl.flink.testutil.RepoFiles;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,18 +22,6 @@ import org.junit.jupiter.api.Test;
  * layers).
  */
 class BoundariesTest {
-
-  private static final List<String> MODULES =
-      List.of(
-          "engine",
-          "scheduler-plugin",
-          "kafka-trial",
-          "status-updater",
-          "urlfrontier-crawler",
-          "simulator",
-          "flink-jobs",
-          "frontier-service",
-          "tools");
 
   private static final String[] FLINK = {"org.apache.flink.."};
   private static final String[] STORM = {"org.apache.storm..", "com.digitalpebble.."};
@@ -62,13 +51,14 @@ class BoundariesTest {
   private static JavaClasses classes;
 
   @BeforeAll
-  static void importAll() {
-    ClassFileImporter importer = new ClassFileImporter();
-    List<Path> dirs = MODULES.stream().map(m -> RepoFiles.file(m + "/target/classes")).toList();
-    for (Path dir : dirs) {
-      assertThat(dir).as("built before tools' tests").isDirectory();
+  static void importAll() throws IOException {
+    List<Path> dirs = new ArrayList<>();
+    for (Path module : Modules.withMainSources()) {
+      Path built = module.resolve("target/classes");
+      assertThat(built).as("built before tools' tests").isDirectory();
+      dirs.add(built);
     }
-    classes = importer.importPaths(dirs);
+    classes = new ClassFileImporter().importPaths(dirs);
     assertThat(classes.containPackage("io.recrawl.engine")).isTrue();
   }
 

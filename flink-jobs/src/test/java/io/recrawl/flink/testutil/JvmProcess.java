@@ -39,7 +39,7 @@ public final class JvmProcess implements AutoCloseable {
         name,
         classpath,
         List.of("-Dlog4j2.configurationFile=" + RepoFiles.file("config/log4j2-cli.properties")),
-        "io.recrawl.flink.launch.JobMain",
+        io.recrawl.flink.launch.JobMain.class.getName(),
         args);
   }
 

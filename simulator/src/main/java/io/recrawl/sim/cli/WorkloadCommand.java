@@ -137,14 +137,8 @@ public final class WorkloadCommand {
     if (g.replaceSuffix != null && g.replaceSuffix.indexOf('=') <= 0) {
       throw new IllegalArgumentException("--replace-suffix takes FROM=TO, e.g. .md=.html");
     }
-    g.weight = o.number("weight", g.weight);
-    if (!(g.weight > 0) || Double.isInfinite(g.weight)) {
-      throw new IllegalArgumentException("--weight must be a finite number > 0");
-    }
-    g.hostMaxRate = o.number("host-max-rate", g.hostMaxRate);
-    if (!(g.hostMaxRate > 0)) {
-      throw new IllegalArgumentException("--host-max-rate must be > 0 (crawls a day)");
-    }
+    g.weight = weight(o, g.weight);
+    g.hostMaxRate = hostMaxRate(o, g.hostMaxRate);
     String since = o.string("since", null);
     if (since != null) {
       try {
@@ -186,14 +180,8 @@ public final class WorkloadCommand {
     if (!(c.maxMedianGapDays > 0)) {
       throw new IllegalArgumentException("--max-capture-gap must be > 0 (days)");
     }
-    c.weight = o.number("weight", c.weight);
-    if (!(c.weight > 0) || Double.isInfinite(c.weight)) {
-      throw new IllegalArgumentException("--weight must be a finite number > 0");
-    }
-    c.hostMaxRate = o.number("host-max-rate", c.hostMaxRate);
-    if (!(c.hostMaxRate > 0)) {
-      throw new IllegalArgumentException("--host-max-rate must be > 0 (crawls a day)");
-    }
+    c.weight = weight(o, c.weight);
+    c.hostMaxRate = hostMaxRate(o, c.hostMaxRate);
     o.rejectUnknown();
     CdxHistory history = new CdxHistory(c);
     Workload w = history.load();
@@ -217,5 +205,23 @@ public final class WorkloadCommand {
         s.urls(),
         s.sparse());
     return 0;
+  }
+
+  /** A history's {@code --weight}: every page's. */
+  private static double weight(SimOptions o, double fallback) {
+    double w = o.number("weight", fallback);
+    if (!(w > 0) || Double.isInfinite(w)) {
+      throw new IllegalArgumentException("--weight must be a finite number > 0");
+    }
+    return w;
+  }
+
+  /** A history's {@code --host-max-rate}: every host's limit. */
+  private static double hostMaxRate(SimOptions o, double fallback) {
+    double r = o.number("host-max-rate", fallback);
+    if (!(r > 0)) {
+      throw new IllegalArgumentException("--host-max-rate must be > 0 (crawls a day)");
+    }
+    return r;
   }
 }

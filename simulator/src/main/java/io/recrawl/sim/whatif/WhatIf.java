@@ -9,7 +9,6 @@ import io.recrawl.sim.workload.CdxHistory;
 import io.recrawl.sim.workload.WorkloadException;
 import io.recrawl.value.CrawlValue;
 import java.io.IOException;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -41,8 +40,7 @@ public final class WhatIf {
   }
 
   /** One page: its host, its estimated rate and posterior, and its schedule in the crawl. */
-  record Page(
-      String url, int host, ChangeStats posterior, double rate, double[] gaps, int changes) {
+  record Page(int host, ChangeStats posterior, double rate, double[] gaps) {
     double window() {
       return Arrays.stream(gaps).sum();
     }
@@ -88,17 +86,8 @@ public final class WhatIf {
     Map<Integer, Map<Long, Integer>> perDay = new HashMap<>();
     CdxHistory.Summary read =
         cdx.read(
-            (url, captures) -> {
-              if (captures.size() < o.minCaptures) {
-                return;
-              }
-              String host;
-              try {
-                host = URI.create(url).getHost();
-              } catch (IllegalArgumentException notUrl) {
-                return;
-              }
-              if (host == null) {
+            (url, host, captures) -> {
+              if (captures.size() < o.minCaptures || host == null) {
                 return;
               }
               int n = captures.size() - 1;
@@ -141,12 +130,10 @@ public final class WhatIf {
     List<Page> pages = new ArrayList<>();
     for (int p = 0; p < urls.size(); p++) {
       ChangeStats s = estimator.prior();
-      int c = 0;
       for (int i = 0; i < gaps.get(p).length; i++) {
         s = estimator.observe(s, gaps.get(p)[i], changed.get(p)[i]);
-        c += changed.get(p)[i] ? 1 : 0;
       }
-      pages.add(new Page(urls.get(p), hostOf.get(p), s, estimator.rate(s), gaps.get(p), c));
+      pages.add(new Page(hostOf.get(p), s, estimator.rate(s), gaps.get(p)));
     }
     int hostCount = hosts.size();
     double[] hostLimit = new double[hostCount];
@@ -172,6 +159,9 @@ public final class WhatIf {
       recrawlDraws[d] = recrawlFreshness(optimum(pages, drawn, hostLimit, budget), drawn);
       gainDraws[d] = recrawlDraws[d] - actualDraws[d];
     }
+    Arrays.sort(actualDraws);
+    Arrays.sort(recrawlDraws);
+    Arrays.sort(gainDraws);
     double[] actualIntervals = pages.stream().mapToDouble(p -> 1 / p.fetchRate()).toArray();
     double[] recrawlIntervals = Arrays.stream(recrawlRates).map(r -> 1 / r).toArray();
     return new Result(
@@ -225,16 +215,13 @@ public final class WhatIf {
     return r.rates();
   }
 
-  private static double median(double[] draws) {
-    double[] s = draws.clone();
-    Arrays.sort(s);
+  /** The median of sorted draws. */
+  private static double median(double[] s) {
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
-  /** The 5th and 95th percentiles. */
-  private static double[] range(double[] draws) {
-    double[] s = draws.clone();
-    Arrays.sort(s);
+  /** The 5th and 95th percentiles of sorted draws. */
+  private static double[] range(double[] s) {
     return new double[] {
       s[(int) Math.floor(0.05 * (s.length - 1))], s[(int) Math.ceil(0.95 * (s.length - 1))]
     };

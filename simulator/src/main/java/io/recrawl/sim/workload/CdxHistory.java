@@ -2,12 +2,12 @@ package io.recrawl.sim.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.recrawl.wire.HostKeys;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +73,7 @@ public final class CdxHistory {
   private static final int MAX_LISTED = 50;
   private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
   private static final ObjectMapper JSON = new ObjectMapper();
+  static final HostKeys HOSTS = HostKeys.of(HostKeys.Mode.BY_HOST);
 
   private final Options o;
   private Summary summary;
@@ -88,9 +89,12 @@ public final class CdxHistory {
   /** One capture of a page: its time (epoch seconds), and its content digest. */
   public record Capture(long time, String digest) {}
 
-  /** Receives each URL's captures of a page (status 200 or revisit), in time order. */
+  /**
+   * Receives each URL's captures of a page (status 200 or revisit), in time order, with the URL's
+   * host key as the job computes it (null for a URL the job would not crawl, such as {@code dns:}).
+   */
   public interface Pages {
-    void page(String url, List<Capture> captures) throws WorkloadException;
+    void page(String url, String host, List<Capture> captures) throws WorkloadException;
   }
 
   /** The columns of a CDX file without a header, and those its header names. */
@@ -182,8 +186,7 @@ public final class CdxHistory {
           if (!lineKey.equals(key)) {
             urlCount += key == null ? 0 : 1;
             if (key != null) {
-              group.sort(Comparator.comparingLong(Capture::time));
-              pages.page(url, group);
+              hand(pages, url, group);
             }
             key = lineKey;
             url = lineUrl;
@@ -205,12 +208,22 @@ public final class CdxHistory {
     }
     if (key != null) {
       urlCount++;
-      group.sort(Comparator.comparingLong(Capture::time));
-      pages.page(url, group);
+      hand(pages, url, group);
     }
     summary =
         new Summary(lines, captures, otherStatus, badLines, List.copyOf(bad), urlCount, 0, 0, 0);
     return summary;
+  }
+
+  private static void hand(Pages pages, String url, List<Capture> group) throws WorkloadException {
+    group.sort(Comparator.comparingLong(Capture::time));
+    String host;
+    try {
+      host = HOSTS.keyOf(url);
+    } catch (IllegalArgumentException notCrawlable) {
+      host = null;
+    }
+    pages.page(url, host, group);
   }
 
   public Workload load() throws IOException, WorkloadException {
@@ -223,8 +236,8 @@ public final class CdxHistory {
     long[] sparse = {0};
     Summary read =
         read(
-            (url, group) -> {
-              if (!keep(url, group, urls, hosts, hostIds, hostOf, changes, spans)) {
+            (url, host, group) -> {
+              if (!keep(url, host, group, urls, hosts, hostIds, hostOf, changes, spans)) {
                 sparse[0]++;
               }
             });
@@ -300,6 +313,7 @@ public final class CdxHistory {
    */
   private boolean keep(
       String url,
+      String host,
       List<Capture> group,
       List<String> urls,
       List<String> hosts,
@@ -314,16 +328,8 @@ public final class CdxHistory {
     for (int i = 1; i < group.size(); i++) {
       gaps[i - 1] = (group.get(i).time() - group.get(i - 1).time()) / 86_400.0;
     }
-    double[] sorted = gaps.clone();
-    Arrays.sort(sorted);
-    double median = sorted[sorted.length / 2];
-    String host;
-    try {
-      host = URI.create(url).getHost();
-    } catch (IllegalArgumentException notUrl) {
-      host = null;
-    }
-    if (median > o.maxMedianGapDays || host == null) {
+    Arrays.sort(gaps);
+    if (gaps[gaps.length / 2] > o.maxMedianGapDays || host == null) {
       return false;
     }
     double[] c = new double[group.size()];

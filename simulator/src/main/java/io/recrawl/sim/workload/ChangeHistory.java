@@ -64,15 +64,4 @@ public final class ChangeHistory {
     }
     return at < c.length ? c[at] : Double.POSITIVE_INFINITY;
   }
-
-  /** How many of the page's changes fall in {@code [from, to)}. */
-  public int changesIn(int page, double from, double to) {
-    int n = 0;
-    for (double c : times(page)) {
-      if (c >= from && c < to) {
-        n++;
-      }
-    }
-    return n;
-  }
 }

@@ -3,7 +3,6 @@ package io.recrawl.sim.workload;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,8 +90,7 @@ public final class GitHistory {
     }
     Process git = new ProcessBuilder(cmd).redirectErrorStream(false).start();
     git.getOutputStream().close();
-    Map<String, double[]> touches = new LinkedHashMap<>();
-    Map<String, Integer> counts = new LinkedHashMap<>();
+    Map<String, Times> touches = new LinkedHashMap<>();
     long commits = 0;
     long touched = 0;
     long filteredOut = 0;
@@ -123,17 +121,7 @@ public final class GitHistory {
           continue;
         }
         touched++;
-        double day = (commitTime - first) / 86_400.0;
-        double[] t = touches.get(line);
-        int n = counts.getOrDefault(line, 0);
-        if (t == null) {
-          t = new double[4];
-        } else if (n == t.length) {
-          t = Arrays.copyOf(t, n * 2);
-        }
-        t[n] = day;
-        touches.put(line, t);
-        counts.put(line, n + 1);
+        touches.computeIfAbsent(line, k -> new Times()).add((commitTime - first) / 86_400.0);
       }
     }
     int rc;
@@ -160,11 +148,23 @@ public final class GitHistory {
     }
     double span = Math.max((last - first) / 86_400.0, 1.0 / 86_400);
     summary = new Summary(commits, touched, filteredOut, span);
-    return workload(touches, counts, span);
+    return workload(touches, span);
   }
 
-  private Workload workload(Map<String, double[]> touches, Map<String, Integer> counts, double span)
-      throws WorkloadException {
+  /** A file's change times as they are read, in days. */
+  private static final class Times {
+    double[] days = new double[4];
+    int n;
+
+    void add(double day) {
+      if (n == days.length) {
+        days = Arrays.copyOf(days, n * 2);
+      }
+      days[n++] = day;
+    }
+  }
+
+  private Workload workload(Map<String, Times> touches, double span) throws WorkloadException {
     int n = touches.size();
     String[] urls = new String[n];
     int[] hostOf = new int[n];
@@ -173,7 +173,7 @@ public final class GitHistory {
     double[][] times = new double[n][];
     Map<String, Integer> hosts = new LinkedHashMap<>();
     int p = 0;
-    for (Map.Entry<String, double[]> e : touches.entrySet()) {
+    for (Map.Entry<String, Times> e : touches.entrySet()) {
       String url = url(e.getKey());
       String host = host(url);
       Integer h = hosts.get(host);
@@ -181,12 +181,12 @@ public final class GitHistory {
         h = hosts.size();
         hosts.put(host, h);
       }
-      int c = counts.get(e.getKey());
+      Times t = e.getValue();
       urls[p] = url;
       hostOf[p] = h;
       weight[p] = o.weight;
-      rate[p] = c / span;
-      times[p] = Arrays.copyOf(e.getValue(), c);
+      rate[p] = t.n / span;
+      times[p] = Arrays.copyOf(t.days, t.n);
       p++;
     }
     double[] maxRate = new double[hosts.size()];
@@ -238,11 +238,7 @@ public final class GitHistory {
 
   private static String host(String url) throws WorkloadException {
     try {
-      String host = URI.create(url).getHost();
-      if (host == null) {
-        throw new IllegalArgumentException("no host");
-      }
-      return host;
+      return CdxHistory.HOSTS.keyOf(url);
     } catch (IllegalArgumentException bad) {
       throw new WorkloadException(
           List.of("not a URL with a host: " + url + " (" + bad.getMessage() + ")"));

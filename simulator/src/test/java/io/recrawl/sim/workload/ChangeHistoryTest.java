@@ -23,7 +23,6 @@ class ChangeHistoryTest {
     assertThat(h.has(1)).isFalse();
     assertThat(h.has(2)).isTrue();
     assertThat(h.nextAfter(2, 0.0)).isEqualTo(Double.POSITIVE_INFINITY);
-    assertThat(h.changesIn(0, 1.0, 4.5)).isEqualTo(3);
   }
 
   @Test
