@@ -66,8 +66,7 @@ public final class StatusEventCodec implements Serializable {
       CrawlStatus status = status(WireJson.required(o, "status"));
       long time = WireJson.time(WireJson.required(o, "time"), "time", now, maxFutureMs);
       Map<String, List<String>> metadata = WireJson.metadata(WireJson.optional(o, "metadata"));
-      checkChangeRate(metadata);
-      checkRefetchAt(metadata);
+      checkMetadata(metadata);
       Boolean changed = changed(WireJson.optional(o, "changed"));
       Double weight = weight(WireJson.optional(o, "weight"));
       Integer httpStatus = httpStatus(WireJson.optional(o, "http_status"));
@@ -76,6 +75,72 @@ public final class StatusEventCodec implements Serializable {
     } catch (Rejection r) {
       return r.toParsed(raw, now);
     }
+  }
+
+  /** A status event checked as the job will read it, and the JSON the job will read. */
+  public record Encoded(StatusEvent event, String json) {}
+
+  /**
+   * Checks an event built in memory as {@link #parse} checks the JSON {@link #toJson} writes of it,
+   * without reading that JSON back: the same refusals, and on acceptance the event {@code parse}
+   * would return (its URL in its one spelling, its host key under this codec's mode) with its JSON.
+   * The event's {@code host} is not read.
+   */
+  public Parsed<Encoded> encode(StatusEvent e, long now) {
+    try {
+      // In parse's order, so that an event wrong twice is refused for the same reason.
+      String url = url(PageKeys.url(e.url()));
+      String host = hostKey(url);
+      String crawl = PageKeys.checked(PageKeys.crawl(e.url()));
+      if (e.status() == null) {
+        throw new Rejection(DeadLetterReason.UNKNOWN_STATUS, "no status");
+      }
+      long time = WireJson.checkedTime(e.time(), "time", now, maxFutureMs);
+      Map<String, List<String>> metadata = e.metadata() == null ? Map.of() : e.metadata();
+      checkMetadata(metadata);
+      Double weight = e.weight();
+      if (weight != null && !Double.isFinite(weight)) {
+        throw new Rejection(DeadLetterReason.BAD_WEIGHT, "'weight' must be finite, got " + weight);
+      }
+      if (weight != null) {
+        checkedWeight(weight, "weight", String.valueOf(weight));
+      }
+      if (e.httpStatus() != null) {
+        httpStatus(e.httpStatus(), String.valueOf(e.httpStatus()));
+      }
+      StatusEvent checked =
+          new StatusEvent(
+              PageKeys.of(crawl, url),
+              host,
+              e.status(),
+              time,
+              metadata,
+              e.changed(),
+              weight,
+              e.httpStatus());
+      String json = toJson(checked);
+      if (json.length() > maxChars) {
+        throw new Rejection(
+            DeadLetterReason.TOO_LARGE, json.length() + " characters, more than " + maxChars);
+      }
+      return Parsed.ok(new Encoded(checked, json));
+    } catch (Rejection r) {
+      return r.toParsed(String.valueOf(e), now);
+    }
+  }
+
+  /** What {@link #parse} refuses in metadata that a map in memory can hold. */
+  private static void checkMetadata(Map<String, List<String>> metadata) throws Rejection {
+    for (Map.Entry<String, List<String>> m : metadata.entrySet()) {
+      // A list that List.of made refuses contains(null): look at each value.
+      if (m.getValue() == null || m.getValue().stream().anyMatch(v -> v == null)) {
+        throw new Rejection(
+            DeadLetterReason.BAD_METADATA,
+            "metadata '" + m.getKey() + "' holds a null, not a string");
+      }
+    }
+    checkChangeRate(metadata);
+    checkRefetchAt(metadata);
   }
 
   /**
@@ -302,11 +367,22 @@ public final class StatusEventCodec implements Serializable {
     if (v == null) {
       return null;
     }
-    if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 100 || v.intValue() > 599) {
-      throw new Rejection(
-          DeadLetterReason.BAD_HTTP_STATUS,
-          "'http_status' must be an integer from 100 to 599, got " + v);
+    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+      throw badHttpStatus(v.toString());
     }
-    return v.intValue();
+    return httpStatus(v.intValue(), v.toString());
+  }
+
+  private static int httpStatus(int status, String shown) throws Rejection {
+    if (status < 100 || status > 599) {
+      throw badHttpStatus(shown);
+    }
+    return status;
+  }
+
+  private static Rejection badHttpStatus(String shown) {
+    return new Rejection(
+        DeadLetterReason.BAD_HTTP_STATUS,
+        "'http_status' must be an integer from 100 to 599, got " + shown);
   }
 }

@@ -110,6 +110,11 @@ final class WireJson {
           DeadLetterReason.BAD_TIME,
           "'" + field + "' must be epoch milliseconds or an ISO-8601 instant, got " + v);
     }
+    return checkedTime(t, field, now, maxFutureMs);
+  }
+
+  /** A time in epoch ms, checked: not before 1970 nor more than {@code maxFutureMs} after now. */
+  static long checkedTime(long t, String field, long now, long maxFutureMs) throws Rejection {
     if (t < 0) {
       throw new Rejection(DeadLetterReason.BAD_TIME, "'" + field + "' is before 1970: " + t);
     }

@@ -78,21 +78,21 @@ final class CrawlTopics implements AutoCloseable {
   }
 
   /**
-   * Checks a status event's JSON with the job's codec: the event the job will read, or its refusal
-   * (a dead letter's reason and detail).
+   * Checks a status event with the job's codec: the event and JSON the job will read, or its
+   * refusal (a dead letter's reason and detail).
    */
-  Parsed<StatusEvent> check(String json, long now) {
-    return codec.parse(json, now);
+  Parsed<StatusEventCodec.Encoded> check(StatusEvent e, long now) {
+    return codec.encode(e, now);
   }
 
   /**
-   * Sends the JSON of a status event that {@link #check} accepted, keyed by the checked event's
-   * host as the job partitions them: the job's codec reads that JSON as the check did.
+   * Sends a status event that {@link #check} accepted, keyed by its host as the job partitions
+   * them.
    */
-  void send(String json, StatusEvent checked, Sent whenSent) {
+  void send(StatusEventCodec.Encoded checked, Sent whenSent) {
     try {
       producer.send(
-          new ProducerRecord<>(settings.statusTopic(), checked.host(), json),
+          new ProducerRecord<>(settings.statusTopic(), checked.event().host(), checked.json()),
           (metadata, error) -> whenSent.sent(error));
     } catch (RuntimeException e) {
       whenSent.sent(e);

@@ -116,11 +116,11 @@ final class JobQueries implements AutoCloseable {
 
   /**
    * The same; {@code evenLate} (if set) takes the whole answer whenever it comes, within the
-   * timeout or up to {@link ReleasedUrls#DELETION_MEMORY_MS} after the query was sent.
+   * timeout or up to {@link Deletions#MEMORY_MS} after the query was sent.
    */
   List<QueryAnswer> ask(StateQuery q, Consumer<List<QueryAnswer>> evenLate)
       throws QueryFailed, TimeoutException, InterruptedException, ExecutionException {
-    forgetOlderThan(System.currentTimeMillis() - ReleasedUrls.DELETION_MEMORY_MS);
+    forgetOlderThan(System.currentTimeMillis() - Deletions.MEMORY_MS);
     Pending p = new Pending();
     pending.put(q.id(), p);
     synchronized (sent) {

@@ -5,7 +5,6 @@ import crawlercommons.urlfrontier.Urlfrontier.URLItem;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.recrawl.wire.Parsed;
-import io.recrawl.wire.StatusEvent;
 import io.recrawl.wire.StatusEventCodec;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -47,29 +46,27 @@ final class PutUrlsStream implements StreamObserver<URLItem> {
   public void onNext(URLItem item) {
     String id = item.getID().isEmpty() ? UrlItems.url(item) : item.getID();
     long now = System.currentTimeMillis();
-    String json;
+    Parsed<StatusEventCodec.Encoded> checked;
     try {
-      json =
-          StatusEventCodec.toJson(
-              UrlItems.toEvent(item, now, settings.modeOf(UrlItems.crawl(item))));
+      checked =
+          topics.check(UrlItems.toEvent(item, now, settings.modeOf(UrlItems.crawl(item))), now);
     } catch (IllegalArgumentException bad) {
       skip(id, bad.getMessage());
       return;
     }
-    Parsed<StatusEvent> checked = topics.check(json, now);
     if (!checked.ok()) {
       skip(id, checked.deadLetter().reason() + ": " + checked.deadLetter().detail());
       return;
     }
-    StatusEvent e = checked.value();
     if (item.hasKnown()) {
-      released.updated(e.url());
+      released.updated(checked.value().event().url());
     }
     synchronized (this) {
       pending++;
     }
     topics.send(
-        json, e, error -> ack(id, error == null ? AckMessage.Status.OK : AckMessage.Status.FAIL));
+        checked.value(),
+        error -> ack(id, error == null ? AckMessage.Status.OK : AckMessage.Status.FAIL));
   }
 
   private void skip(String id, String why) {

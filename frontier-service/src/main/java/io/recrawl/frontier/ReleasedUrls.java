@@ -69,43 +69,11 @@ final class ReleasedUrls {
   private final PriorityQueue<HandOut> expiries =
       new PriorityQueue<>((a, b) -> Long.compare(a.until(), b.until()));
 
-  /**
-   * A deletion of a queue or crawl: requests released before {@code asOf} (event time) and still on
-   * their way are dropped when they arrive; while the job has not answered ({@code pendingUntil},
-   * wall clock, is ahead), every request of the queue is, whenever it was released.
-   */
-  private record Deletion(long asOf, long pendingUntil) {
-    /** Whether {@code r}, arriving at {@code now}, is dropped. */
-    boolean drops(CrawlRequest r, long now) {
-      return pendingUntil > now || r.time() <= asOf;
-    }
-  }
+  /** Deletions whose requests on their way are dropped when they arrive. */
+  private final Deletions deletions = new Deletions();
 
-  /** Deletions by {@code crawl + '\n' + host}, host {@code *} for all. */
-  private final Map<String, Deletion> deleted = new HashMap<>();
-
-  /** How long a deletion is remembered for requests on their way, and waits for its answer. */
-  static final long DELETION_MEMORY_MS = 600_000;
-
-  /**
-   * A queue's last hand-out: when, the release time of its URL (the latest so far), the spacing it
-   * kept, and the pace before it (restored if the URL was never sent; kept only for hand-outs of
-   * the same instant, so that a queue's pace stays one record).
-   */
-  private record Pace(long at, long released, long spacing, String url, Pace before) {
-    /** The same without its history: a chain only within the hand-outs of one instant. */
-    Pace alone() {
-      return before == null ? this : new Pace(at, released, spacing, url, null);
-    }
-  }
-
-  /** The pace of each queue that handed out a URL within the last {@link #PACE_MEMORY_MS}. */
-  private final Map<String, Pace> paces = new HashMap<>();
-
-  /** How long a queue's last hand-out is kept to space the next (past the job's own spacing). */
-  private static final long PACE_MEMORY_MS = 3_600_000;
-
-  private long pacesPrunedAt;
+  /** Each queue's last hand-out, to space its next. */
+  private final QueuePaces paces = new QueuePaces();
 
   /** Queues blocked by a client (BlockQueueUntil), until when. */
   private final Map<String, Long> blocked = new HashMap<>();
@@ -121,7 +89,7 @@ final class ReleasedUrls {
    * job releases its URL again, and that newer request is the one to hand out.
    */
   synchronized void released(CrawlRequest r, long now) {
-    if (r.lease() <= now || (!deleted.isEmpty() && deletedBefore(r, now))) {
+    if (r.lease() <= now || deletions.drops(r, now)) {
       return;
     }
     HandOut out = handedOut.get(r.url());
@@ -163,15 +131,11 @@ final class ReleasedUrls {
   /**
    * A deletion was asked at {@code now} (epoch ms): what waits or is out for {@code crawl} (null =
    * every crawl) in queue {@code host} (null = every queue) is dropped, and so is every release of
-   * it that arrives until the job's answer ({@link #deleted}) or, if none comes, for {@link
-   * #DELETION_MEMORY_MS}: the job may apply a deletion after its asker stopped waiting.
+   * it that arrives until the job's answer ({@link #deleted}) or for {@link Deletions#MEMORY_MS}.
    */
   synchronized void deleting(String crawl, String host, long now) {
     dropHere(crawl, host);
-    deleted.merge(
-        deletion(crawl, host),
-        new Deletion(now, now + DELETION_MEMORY_MS),
-        (a, b) -> new Deletion(Math.max(a.asOf, b.asOf), Math.max(a.pendingUntil, b.pendingUntil)));
+    deletions.asked(crawl, host, now);
   }
 
   /**
@@ -181,11 +145,7 @@ final class ReleasedUrls {
    */
   synchronized void deleted(String crawl, String host, long asOf) {
     dropHere(crawl, host);
-    deleted.values().removeIf(d -> d.pendingUntil == 0 && d.asOf < asOf - DELETION_MEMORY_MS);
-    deleted.merge(
-        deletion(crawl, host),
-        new Deletion(asOf, 0),
-        (a, b) -> new Deletion(Math.max(a.asOf, b.asOf), 0));
+    deletions.answered(crawl, host, asOf);
   }
 
   private void dropHere(String crawl, String host) {
@@ -214,17 +174,6 @@ final class ReleasedUrls {
 
   private static boolean covers(CrawlRequest r, String crawl, String host) {
     return (host == null || host.equals(r.host())) && PageKeys.inCrawl(r.url(), crawl);
-  }
-
-  private static String deletion(String crawl, String host) {
-    return crawl + '\n' + (host == null ? "*" : host);
-  }
-
-  private boolean deletedBefore(CrawlRequest r, long now) {
-    String crawl = PageKeys.crawl(r.url());
-    Deletion queue = deleted.get(deletion(crawl, r.host()));
-    Deletion all = deleted.get(deletion(crawl, null));
-    return (queue != null && queue.drops(r, now)) || (all != null && all.drops(r, now));
   }
 
   /** URLs of {@code crawl} handed out whose delay is not over, in queue {@code host} or all. */
@@ -266,7 +215,7 @@ final class ReleasedUrls {
   private List<CrawlRequest> takeNow(
       int perQueue, int maxQueues, String key, String crawl, long delayMs, long now) {
     offerExpired(now);
-    prunePaces(now);
+    paces.prune(now);
     List<CrawlRequest> out = new ArrayList<>();
     List<String> served = new ArrayList<>();
     boolean leftReady = false;
@@ -292,9 +241,7 @@ final class ReleasedUrls {
         if (!PageKeys.inCrawl(r.url(), crawl)) {
           continue;
         }
-        Pace pace = paces.get(e.getKey());
-        long spacing = spacing(pace, r);
-        if (pace != null && now < pace.at() + spacing) {
+        if (!paces.allows(e.getKey(), r, now)) {
           break; // the queue's next URL waits for its spacing
         }
         if (perQueue > 0 && taken >= perQueue) {
@@ -303,14 +250,7 @@ final class ReleasedUrls {
         }
         q.remove();
         waiting.remove(r.url());
-        paces.put(
-            e.getKey(),
-            new Pace(
-                now,
-                pace == null ? r.time() : Math.max(pace.released(), r.time()),
-                spacing,
-                r.url(),
-                pace == null || pace.at() == now ? pace : pace.alone()));
+        paces.handedOut(e.getKey(), r, now);
         HandOut h = new HandOut(r, now + delayMs);
         handedOut.put(r.url(), h);
         expiries.add(h);
@@ -373,10 +313,9 @@ final class ReleasedUrls {
     if (until != null && until > now) {
       return false;
     }
-    Pace pace = paces.get(host);
     for (CrawlRequest r : q.values()) {
       if (r.lease() > now && PageKeys.inCrawl(r.url(), crawl)) {
-        return pace == null || now >= pace.at() + spacing(pace, r);
+        return paces.allows(host, r, now);
       }
     }
     return false;
@@ -394,27 +333,6 @@ final class ReleasedUrls {
       }
     }
     return pull.sample(readyQueues);
-  }
-
-  /**
-   * The least time between the queue's last hand-out and {@code r}'s: the time between their
-   * releases, or for a URL released no later than the last (offered again), the last spacing.
-   */
-  private static long spacing(Pace pace, CrawlRequest r) {
-    if (pace == null) {
-      return 0;
-    }
-    long released = r.time() > pace.released() ? r.time() - pace.released() : pace.spacing();
-    // The gap between two releases is the host's spacing plus the time the second waited for its
-    // value: only the spacing is politeness. Without it, a late hand-out made every next one late.
-    return r.spacing() > 0 ? Math.min(released, r.spacing()) : released;
-  }
-
-  private void prunePaces(long now) {
-    if (now - pacesPrunedAt >= 60_000) {
-      pacesPrunedAt = now;
-      paces.values().removeIf(p -> p.at() < now - PACE_MEMORY_MS);
-    }
   }
 
   /**
@@ -442,14 +360,7 @@ final class ReleasedUrls {
   synchronized void giveBack(List<CrawlRequest> unsent) {
     for (int i = unsent.size() - 1; i >= 0; i--) {
       CrawlRequest r = unsent.get(i);
-      Pace pace = paces.get(r.host());
-      if (pace != null && r.url().equals(pace.url())) {
-        if (pace.before() == null) {
-          paces.remove(r.host());
-        } else {
-          paces.put(r.host(), pace.before());
-        }
-      }
+      paces.givenBack(r);
       handedOut.remove(r.url());
       CrawlRequest again = held.remove(r.url());
       enqueue(again != null ? again : r, true);

@@ -155,7 +155,7 @@ class ReleasedUrlsTest {
   void aDeletionTheJobNeverAnswersHoldsItsQueueForTheDeletionsMemoryOnly() throws Exception {
     ReleasedUrls r = new ReleasedUrls();
     r.deleting("DEFAULT", null, 1_000); // every queue; the job restarted and lost it
-    long end = 1_000 + ReleasedUrls.DELETION_MEMORY_MS;
+    long end = 1_000 + Deletions.MEMORY_MS;
     r.released(released(null, "a", "/1", end - 1), end - 1);
     assertThat(r.waiting()).isZero();
     r.released(released(null, "a", "/2", end), end);

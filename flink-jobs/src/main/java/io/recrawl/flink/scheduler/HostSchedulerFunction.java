@@ -3,7 +3,6 @@ package io.recrawl.flink.scheduler;
 import io.recrawl.engine.DemandLedger;
 import io.recrawl.engine.EngineConfig;
 import io.recrawl.engine.EngineContext;
-import io.recrawl.engine.EngineOutcome;
 import io.recrawl.engine.HostEngine;
 import io.recrawl.engine.HostState;
 import io.recrawl.engine.HostStore;
@@ -37,9 +36,7 @@ import org.apache.flink.util.FlinkRuntimeException;
  *   <li>A status event is applied with {@link HostEngine#onStatus}; a timer runs {@link
  *       HostEngine#onWake}, which re-checks due pages against the current threshold θ_i = λ_i + λ_0
  *       and releases the best one if the host's pacing allows.
- *   <li>Each call is undoable: the host's records, the engine's shared state and the call's {@link
- *       EngineOutcome} commit together, and only then does the {@link OutcomeApplier} send what the
- *       call decided. A call rolled back sends nothing.
+ *   <li>Each call is one undoable {@link HostCall}: a call rolled back sends nothing.
  *   <li>{@code LAMBDA} messages set λ_0, {@code HOST_RATE} overrides go to broadcast state ({@link
  *       ControlSide}). λ_0 is read at every wake-up, so a change takes effect at each waiting
  *       page's next re-check. The broadcast side cannot register timers nor cheaply reach one key,
@@ -83,15 +80,13 @@ public class HostSchedulerFunction
 
   private transient HostEngine engine;
   private transient FlinkHostStore store;
-  private transient HostStore engineStore;
+  private transient HostCall call;
   private transient SchedulerMetrics metrics;
   private transient SubtaskDemand demand;
   private transient ControlSide control;
   private transient Quarantine quarantine;
   private transient OutcomeApplier applier;
   private transient WatermarkAdvance advance;
-  private transient EngineContext context;
-  private transient EngineOutcome outcome;
   private transient long wakeCount;
 
   /**
@@ -199,7 +194,6 @@ public class HostSchedulerFunction
         getRuntimeContext().getMapState(SchedulerState.slotsDescriptor());
     ValueState<LeaseSlots> leases = getRuntimeContext().getState(SchedulerState.leasesDescriptor());
     store = new FlinkHostStore(host, leases, pages, slots);
-    engineStore = engineStore(store);
     metrics = new SchedulerMetrics(getRuntimeContext().getMetricGroup());
     metrics.watch(store.hostCache());
     metrics.globalLambda = initialGlobalLambda;
@@ -214,9 +208,8 @@ public class HostSchedulerFunction
     control = new ControlSide(cfg, metrics);
     quarantine = new Quarantine(quarantineMaxHosts, store, metrics, demand);
     applier = new OutcomeApplier(metrics, demand, decisionLog);
+    call = new HostCall(engine, store, engineStore(store), applier, metrics, this::beforeCommit);
     advance = new WatermarkAdvance();
-    context = new EngineContext();
-    outcome = new EngineOutcome();
   }
 
   // ---------------------------------------------------------------- keyed side
@@ -239,32 +232,31 @@ public class HostSchedulerFunction
     quarantine.sendLetters(ctx::output);
     long now = statusClock(e.time(), ctx.timerService().currentWatermark(), before);
     double lambda0 = globalLambda(ctx.getBroadcastState(GLOBAL));
-    context.begin(host, now, lambda0);
+    EngineContext context = call.start(host, now, lambda0);
     Double cap = ctx.getBroadcastState(HOST_LIMITS).get(host);
     if (cap != null) {
       context.maxPages(cap.longValue());
     }
     metrics.hostBefore(before);
-    engine.begin();
     try {
       ReadOnlyBroadcastState<String, Double> rates = ctx.getBroadcastState(HOST_RATES);
       syncHostRate(host, rates);
-      engine.onStatus(engineStore, e, context, outcome);
+      engine.onStatus(call.engineStore(), e, context, call.outcome());
       if (before == null) {
         syncHostRate(host, rates); // the event created the host
       }
-      commit(host);
-      applier.apply(
-          outcome, lambda0, ctx.timerService(), OutcomeApplier.NO_TIMER, out, ctx::output);
-      if (outcome.refusal() != null) {
-        deadLetter(ctx::output, raw(e), outcome.refusal(), outcome.refusalDetail(), now);
+      call.commit(host);
+      String refusal = call.outcome().refusal();
+      String refusalDetail = call.outcome().refusalDetail();
+      call.send(lambda0, ctx.timerService(), OutcomeApplier.NO_TIMER, out, ctx::output);
+      if (refusal != null) {
+        deadLetter(ctx::output, raw(e), refusal, refusalDetail, now);
       }
-      outcome.clear();
       if (e.status() != CrawlStatus.DISCOVERED) {
         metrics.statusesSinceReport++;
       }
     } catch (FlinkRuntimeException stateFailure) {
-      rollback();
+      call.rollback();
       // The state backend failed (a real failure: let Flink restart), or a record of this host
       // cannot be read or written: quarantined if allowed, and the event with it.
       quarantine.quarantineOrThrow(host, stateFailure, now);
@@ -274,7 +266,7 @@ public class HostSchedulerFunction
       return;
     } catch (RuntimeException bad) {
       // An input the engine cannot digest must not fail (and then fail again after every restart).
-      rollback();
+      call.rollback();
       deadLetter(ctx::output, raw(e), SchedulerOutputs.REJECTED_BY_ENGINE, bad.toString(), now);
     }
     metrics.hostAfter(store.host());
@@ -293,23 +285,21 @@ public class HostSchedulerFunction
     double lambda0 = globalLambda(ctx.getBroadcastState(GLOBAL));
     // The host's clock is its timer's time, not the (possibly far ahead) watermark: pacing on the
     // output is then exact in event time, even when a replay moves the watermark in big steps.
-    advance.applyTo(context.begin(host, timestamp, lambda0));
     store.begin(host);
-    engine.begin();
+    advance.applyTo(call.start(host, timestamp, lambda0));
     try {
       metrics.hostBefore(store.host());
       syncHostRate(host, ctx.getBroadcastState(HOST_RATES));
-      engine.onWake(engineStore, context, outcome);
-      commit(host);
+      engine.onWake(call.engineStore(), call.context(), call.outcome());
+      call.commit(host);
     } catch (RuntimeException failure) {
-      rollback(); // nothing was sent: the restart's wake-up releases the same pages
+      call.rollback(); // nothing was sent: the restart's wake-up releases the same pages
       quarantine.quarantineOrThrow(
           host, failure, timestamp); // a wake-up has no input to dead-letter
       quarantine.sendLetters(ctx::output);
       return;
     }
-    applier.apply(outcome, lambda0, ctx.timerService(), timestamp, out, ctx::output);
-    outcome.clear();
+    call.send(lambda0, ctx.timerService(), timestamp, out, ctx::output);
     quarantine.sendLetters(ctx::output);
     HostState h = store.host();
     metrics.hostAfter(h);
@@ -317,20 +307,6 @@ public class HostSchedulerFunction
       double lambdaI = engine.thresholds().hostLambda(h, lambda0, timestamp);
       metrics.hostLambdaMicros.update(Math.round(Math.min(lambdaI, 1e12) * 1e6));
     }
-  }
-
-  /** The call's host records and the engine's shared state stand; its outcome is to be applied. */
-  private void commit(String host) {
-    beforeCommit(host);
-    store.commit();
-    engine.commit();
-  }
-
-  /** The call failed: its records, the engine's shared state and its outcome are dropped. */
-  private void rollback() {
-    store.rollback();
-    engine.rollback();
-    outcome.clear();
   }
 
   /**
@@ -371,7 +347,7 @@ public class HostSchedulerFunction
     Double override = rates.get(host);
     double want = override == null ? 0 : override;
     if (want != h.overrideRate) {
-      engine.onHostRate(engineStore, want, context, outcome);
+      engine.onHostRate(call.engineStore(), want, call.context(), call.outcome());
     }
   }
 
@@ -399,39 +375,18 @@ public class HostSchedulerFunction
 
   // ---------------------------------------------------------------- front-end queries
 
-  /** A front end's change of one host ({@link StateQueries}), as one engine call. */
-  interface HostChange {
-    long apply(HostEngine engine, HostStore store, EngineContext ctx, EngineOutcome out);
-  }
-
   /**
-   * Runs {@code change} on {@code host}, the current key, as one engine call: committed, then
-   * applied as a status event's is. A failure is rolled back and thrown; nothing was sent.
+   * A front end's change of {@code host}, the current key, as one engine call ({@link HostCall}).
    */
   long changeHost(
       String host,
       long now,
       double lambda0,
-      HostChange change,
+      HostCall.HostChange change,
       TimerService timers,
       Collector<CrawlRequest> out,
       SideOutput side) {
-    store.begin(host);
-    context.begin(host, now, lambda0);
-    engine.begin();
-    long result;
-    try {
-      metrics.hostBefore(store.host());
-      result = change.apply(engine, engineStore, context, outcome);
-      commit(host);
-    } catch (RuntimeException failure) {
-      rollback();
-      throw failure;
-    }
-    applier.apply(outcome, lambda0, timers, OutcomeApplier.NO_TIMER, out, side);
-    outcome.clear();
-    metrics.hostAfter(store.host());
-    return result;
+    return call.change(host, now, lambda0, change, timers, out, side);
   }
 
   /** Pages read from keyed state since the start: a catch-up step's work. */

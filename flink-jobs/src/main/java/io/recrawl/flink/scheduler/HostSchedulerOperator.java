@@ -4,9 +4,8 @@ import io.recrawl.engine.HostState;
 import io.recrawl.wire.ControlMessage;
 import io.recrawl.wire.CrawlRequest;
 import io.recrawl.wire.StatusEvent;
-import java.util.List;
-import java.util.Map;
-import org.apache.flink.api.common.state.ListState;
+import java.util.ArrayList;
+import java.util.HashMap;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -21,8 +20,6 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Flink's keyed-broadcast operator around a {@link HostSchedulerFunction}, with write-back host
@@ -57,8 +54,6 @@ import org.slf4j.LoggerFactory;
 public final class HostSchedulerOperator
     extends CoBroadcastWithKeyedOperator<String, StatusEvent, ControlMessage, CrawlRequest> {
 
-  private static final Logger LOG = LoggerFactory.getLogger(HostSchedulerOperator.class);
-
   private static final long serialVersionUID = 1L;
 
   /** The timer service's name in {@link CoBroadcastWithKeyedOperator}. */
@@ -70,20 +65,11 @@ public final class HostSchedulerOperator
 
   /**
    * The last watermark this subtask moved to: every status before it has been read. Kept in
-   * operator state (the least of all subtasks' after a rescale), so that the first advance after a
-   * restore knows which leases had their chance.
+   * operator state, so that the first advance after a restore knows which leases had their chance.
    */
   private transient long lastWatermark = Long.MIN_VALUE;
 
-  private transient ListState<Long> watermarkState;
-
-  /** The engine settings the state depends on (see {@link StateSettings}), and this run's. */
-  private transient ListState<String> settingsState;
-
-  /** The grid posterior's learned prior (see {@link LearnedPriorState}). */
-  private transient ListState<String> learnedPriorState;
-
-  private transient Map<String, String> settings;
+  private transient OperatorStates states;
 
   private transient StateQueries queries;
 
@@ -102,18 +88,15 @@ public final class HostSchedulerOperator
    * Hosts whose wake-up a full step put off to the next, with the wake-up's own time. In memory
    * only: after a restore every host's timer is armed again from its record.
    */
-  private transient java.util.HashMap<String, Long> deferred;
+  private transient HashMap<String, Long> deferred;
 
   private transient InternalTimerService<VoidNamespace> deferrals;
 
   /** Each deferred host's deferral timer. */
-  private transient java.util.HashMap<String, Long> deferralTimers;
+  private transient HashMap<String, Long> deferralTimers;
 
   /** The time stamped on answers and on the requests of a change. */
   private transient long queryTime;
-
-  /** Restored with other estimator priors: every host's prior sums are marked unknown. */
-  private transient boolean forgetPriorSums;
 
   /**
    * @param controlCarriesTime false: event time is the status input's watermark alone (bounded
@@ -142,46 +125,16 @@ public final class HostSchedulerOperator
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     restored = context.isRestored();
-    watermarkState =
-        context.getOperatorStateStore().getUnionListState(SchedulerState.watermarkDescriptor());
-    long least = Long.MAX_VALUE;
-    for (Long w : watermarkState.get()) {
-      least = Math.min(least, w);
-    }
-    lastWatermark = least == Long.MAX_VALUE ? Long.MIN_VALUE : least;
-    settingsState =
-        context
-            .getOperatorStateStore()
-            .getUnionListState(SchedulerState.engineSettingsDescriptor());
-    settings = StateSettings.of(scheduler().engineConfig(), scheduler().partitionMode());
-    forgetPriorSums =
-        !StateSettings.check(StateSettings.parse(settingsState.get()), settings).isEmpty();
-    learnedPriorState =
-        context.getOperatorStateStore().getUnionListState(SchedulerState.learnedPriorDescriptor());
-    double[] prior =
-        LearnedPriorState.restore(
-            learnedPriorState.get(),
-            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
-    if (prior != null && !forgetPriorSums) { // learned under other estimator priors: start afresh
-      scheduler().restoreLearnedPrior(prior);
-    }
+    states =
+        new OperatorStates(
+            context.getOperatorStateStore(), scheduler(), getRuntimeContext().getTaskInfo());
+    lastWatermark = states.restoredWatermark;
   }
 
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    watermarkState.update(List.of(lastWatermark));
-    settingsState.update(List.of(StateSettings.format(settings)));
-    double[] prior = scheduler().learnedPriorMass();
-    learnedPriorState.update(
-        prior == null
-            ? List.of()
-            : List.of(
-                LearnedPriorState.format(
-                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                    getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
-                    prior)));
+    states.snapshot(lastWatermark, scheduler());
   }
 
   @Override
@@ -191,8 +144,8 @@ public final class HostSchedulerOperator
     if (restored) {
       catchUp.restored(); // a restore may find a long downtime due: step from the start
     }
-    deferred = new java.util.HashMap<>();
-    deferralTimers = new java.util.HashMap<>();
+    deferred = new HashMap<>();
+    deferralTimers = new HashMap<>();
     stepEnd = Long.MAX_VALUE;
     deferrals = getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this);
     if (!controlCarriesTime) {
@@ -321,7 +274,7 @@ public final class HostSchedulerOperator
       return false;
     }
     deferralTimers.remove(host);
-    io.recrawl.engine.HostState h = scheduler().read(host).host();
+    HostState h = scheduler().read(host).host();
     return h == null || h.wakeAt != time;
   }
 
@@ -350,66 +303,19 @@ public final class HostSchedulerOperator
             getOperatorStateBackend().getBroadcastState(SchedulerState.globalDescriptor()));
   }
 
-  /**
-   * Registers the timer of every host with a wake-up (an existing one is not doubled), and notes
-   * the latest release in state.
-   */
+  /** Re-arms every host's wake-up timer ({@link RestorePass}). */
   private void rearmTimers() throws Exception {
-    long[] latest = {Long.MIN_VALUE};
-    long[] hostsAndPages = new long[2];
-    int gridSize = scheduler().engineConfig().grid.size();
-    InternalTimerService<VoidNamespace> timers =
-        getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this);
-    getKeyedStateBackend()
-        .applyToAllKeys(
-            VoidNamespace.INSTANCE,
-            VoidNamespaceSerializer.INSTANCE,
-            SchedulerState.hostDescriptor(),
-            (host, state) -> {
-              HostState h;
-              try {
-                h = state.value();
-              } catch (Exception unreadable) {
-                scheduler()
-                    .quarantine()
-                    .quarantineOrThrow(
-                        String.valueOf(host), unreadable, Math.max(0, lastWatermark));
-                return;
-              }
-              if (h != null && h.curve != null && h.curve.length != gridSize) {
-                // A savepoint from before the settings were kept (StateSettings), on another grid.
-                throw StateSettings.refusal(
-                    "host "
-                        + host
-                        + " has a demand curve of "
-                        + h.curve.length
-                        + " points and the grid of recrawl.engine.curve.min-threshold,"
-                        + " curve.max-threshold and curve.points-per-decade has "
-                        + gridSize);
-              }
-              if (h != null && forgetPriorSums) {
-                h.learnedPages = HostState.LEARNED_UNKNOWN;
-                h.learnedRateSum = 0;
-                state.update(h);
-              }
-              if (h != null && h.wakeAt != Long.MAX_VALUE) {
-                timers.registerEventTimeTimer(VoidNamespace.INSTANCE, h.wakeAt);
-              }
-              if (h != null) {
-                latest[0] = Math.max(latest[0], h.lastRelease);
-                hostsAndPages[0]++;
-                hostsAndPages[1] += h.pages;
-              }
-            });
-    LOG.info(
-        "restored {} hosts and {} pages (subtask {} of {})",
-        hostsAndPages[0],
-        hostsAndPages[1],
-        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() + 1,
-        getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
+    long latest =
+        RestorePass.run(
+            getKeyedStateBackend(),
+            getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this),
+            scheduler(),
+            states.forgetPriorSums,
+            Math.max(0, lastWatermark),
+            getRuntimeContext().getTaskInfo());
     if (lastWatermark == Long.MIN_VALUE) {
       // A savepoint of a build that kept no watermark: its leases all had their chance.
-      lastWatermark = latest[0];
+      lastWatermark = latest;
     }
   }
 
@@ -443,7 +349,7 @@ public final class HostSchedulerOperator
   /** Runs deferred wake-ups, each at its own time, until {@code work} is done. */
   private void drainDeferred(long work) throws Exception {
     long start = work();
-    for (String host : new java.util.ArrayList<>(deferred.keySet())) {
+    for (String host : new ArrayList<>(deferred.keySet())) {
       if (work() - start >= work) {
         return;
       }
