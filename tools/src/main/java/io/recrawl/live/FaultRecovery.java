@@ -14,8 +14,10 @@ import java.util.Map;
  * @param silenceSeconds from the fault to the next request the server received
  * @param recoverySeconds from the fault until the 10 s just past hold 90 % of the fetches 10 s held
  *     before the fault (averaged over the minute before it); NaN: never in the run
- * @param pagesDue pages fetched twice before the fault whose next fetch at their own last interval
- *     fell after the fault and at least a minute before the end
+ * @param pagesDue pages recrawled twice before the fault (three fetches: the gap from a page's
+ *     first crawl is no recrawl interval, since first crawls go heaviest first, not by value) whose
+ *     next fetch at their own last interval fell after the fault and at least a minute before the
+ *     end
  * @param p99LateSeconds of those, the 99th percentile of how late the next fetch came after that
  *     date (0 when on time); a page not fetched again counts as late until the end
  * @param maxLateSeconds the largest such lateness
@@ -64,7 +66,7 @@ record FaultRecovery(
       while (k < times.size() && times.get(k) < f) {
         k++;
       }
-      if (k < 2) {
+      if (k < 3) {
         continue;
       }
       long last = times.get(k - 1);

@@ -40,6 +40,26 @@ class FaultRecoveryTest {
     assertThat(r.maxLateSeconds()).isCloseTo(199, within(1e-9));
   }
 
+  /**
+   * A page crawled first at 90 s and again at 95 s has no recrawl interval yet: that the next
+   * recrawl comes later than 5 s after the second fetch is the schedule, not the fault.
+   */
+  @Test
+  void aPageWithoutTwoRecrawlsBeforeTheFaultIsNotDue() throws Exception {
+    StringBuilder log = new StringBuilder(RequestLog.HEADER).append('\n');
+    log.append("90000,a.web.test,/new,200,0,\n");
+    log.append("95000,a.web.test,/new,200,0,\n");
+    for (long t = 0; t < 300_000; t += 10_000) {
+      log.append(t).append(",a.web.test,/old,200,0,\n");
+    }
+    Path file = Files.writeString(dir.resolve("requests-y.csv"), log.toString());
+
+    FaultRecovery r = FaultRecovery.measure(file, 100, 300);
+
+    assertThat(r.pagesDue()).isEqualTo(1); // /old only
+    assertThat(r.notFetchedAgain()).isZero();
+  }
+
   @Test
   void aFaultNamesItsKindAndTime() {
     assertThat(LiveFault.parse("job@300")).isEqualTo(new LiveFault("job", 300));
