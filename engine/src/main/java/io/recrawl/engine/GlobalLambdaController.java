@@ -79,6 +79,7 @@ public final class GlobalLambdaController {
 
   private final ThresholdGrid grid;
   private final double periodDays;
+  private final double dayDays;
   private final double learningRate;
   private final double steadyBand;
   private final double headroom;
@@ -99,6 +100,10 @@ public final class GlobalLambdaController {
   /**
    * @param budget k_0, crawls per day
    * @param periodDays the control period, days (turns the change in URLs in flight into a rate)
+   * @param dayDays the length of the crawl's day, days: 1 in real time, a simulated day's length in
+   *     compressed time. The feedback's averaging and its wait after the start-up, and the
+   *     backlog's drain, are so many of these days: they follow how fast pages change and are
+   *     recrawled. The backlog's allowances are the crawler's queue, in real time.
    * @param learningRate weight of one steady period in the moving averages
    * @param steadyBand |log| of the change in lambda below which a period counts as steady
    * @param headroom share of the budget left unused on average
@@ -107,15 +112,20 @@ public final class GlobalLambdaController {
       ThresholdGrid grid,
       double budget,
       double periodDays,
+      double dayDays,
       double learningRate,
       double steadyBand,
       double headroom) {
     if (!(budget > 0)) {
       throw new IllegalArgumentException("budget must be > 0, got " + budget);
     }
+    if (!(dayDays > 0) || Double.isInfinite(dayDays)) {
+      throw new IllegalArgumentException("the crawl's day must be > 0 days, got " + dayDays);
+    }
     this.grid = grid;
     this.budget = budget;
     this.periodDays = periodDays;
+    this.dayDays = dayDays;
     this.learningRate = learningRate;
     this.steadyBand = steadyBand;
     this.headroom = headroom;
@@ -136,11 +146,18 @@ public final class GlobalLambdaController {
    * period is steady when lambda moved under 5 %; 0.25 % headroom.
    */
   public GlobalLambdaController(ThresholdGrid grid, double budget, double periodDays) {
+    this(grid, budget, periodDays, 1.0);
+  }
+
+  /** The same for a crawl whose day lasts {@code dayDays} days (compressed time). */
+  public GlobalLambdaController(
+      ThresholdGrid grid, double budget, double periodDays, double dayDays) {
     this(
         grid,
         budget,
         periodDays,
-        Math.min(1.0, periodDays / BIAS_AVERAGING_DAYS),
+        dayDays,
+        Math.min(1.0, periodDays / (BIAS_AVERAGING_DAYS * dayDays)),
         0.05,
         DEFAULT_HEADROOM);
   }
@@ -174,7 +191,7 @@ public final class GlobalLambdaController {
       periodsArmed++;
     }
     // The first crawl's aftermath is not model error (see the class comment).
-    boolean settled = !counted || periodsArmed * periodDays >= BIAS_AVERAGING_DAYS;
+    boolean settled = !counted || periodsArmed * periodDays >= BIAS_AVERAGING_DAYS * dayDays;
     boolean steady =
         lambda > 0
             && previousLambda > 0
@@ -196,7 +213,7 @@ public final class GlobalLambdaController {
       // crawler
       // may be idle or not), and a term that also raised the target made lambda ring hour to hour.
       double excess = Math.max(0, inFlight - allowance);
-      target -= Math.min(budget * MAX_QUEUE_CUT, excess / QUEUE_DRAIN_DAYS);
+      target -= Math.min(budget * MAX_QUEUE_CUT, excess / (QUEUE_DRAIN_DAYS * dayDays));
     }
     if (Double.isFinite(measuredRate) || previousInFlight < 0) {
       previousInFlight =

@@ -52,7 +52,7 @@ class GlobalLambdaControllerTest {
 
   /** The default settings but no headroom, so the loop aims at the budget itself. */
   private static GlobalLambdaController controller(double budget) {
-    return new GlobalLambdaController(GRID, budget, 1.0, 0.1, 0.05, 0.0);
+    return new GlobalLambdaController(GRID, budget, 1.0, 1.0, 0.1, 0.05, 0.0);
   }
 
   private static Frontier frontier(long seed) {
@@ -325,6 +325,36 @@ class GlobalLambdaControllerTest {
             .isLessThan(budget / 4);
       }
     }
+  }
+
+  /**
+   * A crawl in compressed time (a day in 20 s, a control period of 10 s) that sends 10 % less than
+   * the curve says: with its day stated, the feedback waits three of its days and learns the
+   * shortfall within a few more; in real days it would wait three real days, longer than the whole
+   * run, and the crawl would spend 90 % of its budget throughout.
+   */
+  @Test
+  void aCrawlInCompressedTimeLearnsItsShortfallInDaysOfItsOwn() {
+    double budget = 4000;
+    double[] curve = frontier(10).total();
+    double second = 1.0 / 86_400;
+    double[] compressed =
+        compressedRun(new GlobalLambdaController(GRID, budget, 10 * second, 20 * second), curve);
+    double[] realDays = compressedRun(new GlobalLambdaController(GRID, budget, 10 * second), curve);
+    assertThat(compressed[0] / budget).isBetween(0.985, 1.0);
+    assertThat(realDays[0] / budget).isBetween(0.89, 0.91);
+  }
+
+  /** 60 periods of a crawl that sends 0.9 of the curve with a few seconds of it in flight. */
+  private static double[] compressedRun(GlobalLambdaController c, double[] curve) {
+    double sent = Double.NaN;
+    double mean = 0;
+    for (int t = 0; t < 60; t++) {
+      double lambda = c.update(curve, sent, 0.2);
+      sent = 0.9 * GRID.demandAt(curve, lambda);
+      mean += t >= 40 ? sent / 20 : 0;
+    }
+    return new double[] {mean};
   }
 
   @Test

@@ -143,16 +143,18 @@ final class LiveConfigs {
                 "recrawl.output.delivery: at-least-once",
                 "recrawl.engine.due.bucket: 1 s",
                 "recrawl.engine.lease: 1 min"));
-    engine(t).forEach((k, v) -> b.append(k).append(": ").append(v).append('\n'));
+    paceKeys(t).forEach((k, v) -> b.append(k).append(": ").append(v).append('\n'));
     return b.toString();
   }
 
   /**
-   * What the live loop's job sets of the engine, through Kafka and through URL Frontier alike: the
-   * web's pace (a 1 s floor, re-checks within a minute), the prior, If-Modified-Since's date.
+   * What the live loop's job sets for the web's pace, through Kafka and through URL Frontier alike:
+   * the engine's (a 1 s floor, re-checks within a minute, the prior, If-Modified-Since's date) and
+   * the controller's day, a simulated day.
    */
-  static Map<String, String> engine(LiveTuning t) {
+  static Map<String, String> paceKeys(LiveTuning t) {
     Map<String, String> m = new LinkedHashMap<>();
+    m.put("recrawl.controller.day-ms", "" + Math.round(t.secondsPerDay() * 1000));
     m.put("recrawl.metadata.transfer", "[" + String.join(", ", t.transfer()) + "]");
     m.put("recrawl.engine.revisit.min-interval", "1 s");
     m.put("recrawl.engine.timer.recheck", "30 s");
@@ -181,7 +183,7 @@ final class LiveConfigs {
             "" + kafkaPort,
             "--delay",
             "60"));
-    engine(t).forEach((k, v) -> a.add("-D" + k + "=" + v));
+    paceKeys(t).forEach((k, v) -> a.add("-D" + k + "=" + v));
     // The first crawl goes out at once and waits in the outbox for a crawler that takes the budget
     // a second: a lease shorter than that wait releases every waiting URL again and again
     // (docs/url-frontier.md#delays-leases-and-restarts).

@@ -270,6 +270,14 @@ public final class RecrawlOptions {
               1,
               DAY,
               "control period: lambda_0 is recomputed at the first tick at least this long after the last update; at least recrawl.control.tick-interval-ms"));
+  public static final ConfigKey<Long> CONTROLLER_DAY_MS =
+      add(
+          integer(
+              "recrawl.controller.day-ms",
+              86_400_000,
+              1_000,
+              DAY,
+              "the length of the crawl's day, ms: the controller's feedback averages over three of these days, waits three after the start-up, and drains a backlog over two, since those follow how fast pages change and are recrawled; a day in real time, a simulated day's length for a crawl in compressed time (the live benchmark sets its --seconds-per-day)"));
 
   // ---- job
   public static final ConfigKey<String> JOB_NAME =

@@ -26,7 +26,8 @@ public final class GlobalLambdaControl {
       DataStream<ControlMessage> control,
       Map<String, ?> engineSettings,
       double budget,
-      long periodMs) {
+      long periodMs,
+      long dayMs) {
     DataStream<ControlMessage> budgets =
         control
             .filter(m -> m.kind() == ControlMessage.Kind.BUDGET)
@@ -35,7 +36,8 @@ public final class GlobalLambdaControl {
     return reports
         .connect(budgets)
         .process(
-            new GlobalLambdaFunction(engineSettings, budget, periodMs), WireTypes.CONTROL_MESSAGE)
+            new GlobalLambdaFunction(engineSettings, budget, periodMs, dayMs),
+            WireTypes.CONTROL_MESSAGE)
         .setParallelism(1)
         .setMaxParallelism(1)
         .uid(OPERATOR_UID)

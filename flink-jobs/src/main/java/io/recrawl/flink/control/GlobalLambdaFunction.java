@@ -35,6 +35,7 @@ public class GlobalLambdaFunction
   private final HashMap<String, Object> engineSettings;
   private final double budget;
   private final long periodMs;
+  private final long dayMs;
 
   private transient GlobalLambdaRounds rounds;
   private transient ListState<double[]> saved;
@@ -45,20 +46,26 @@ public class GlobalLambdaFunction
    * @param engineSettings the engine keys (their threshold grid is the demand curves')
    * @param budget k_0, crawls per day, until a {@code BUDGET} message says otherwise
    * @param periodMs the control period
+   * @param dayMs the length of the crawl's day ({@code recrawl.controller.day-ms}): a day in real
+   *     time, a simulated day's length in compressed time
    */
-  public GlobalLambdaFunction(Map<String, ?> engineSettings, double budget, long periodMs) {
+  public GlobalLambdaFunction(
+      Map<String, ?> engineSettings, double budget, long periodMs, long dayMs) {
     EngineConfig.fromMap(
         engineSettings, "recrawl.engine."); // a bad key fails when the job is built
-    if (!(budget > 0) || Double.isInfinite(budget) || periodMs <= 0) {
+    if (!(budget > 0) || Double.isInfinite(budget) || periodMs <= 0 || dayMs <= 0) {
       throw new IllegalArgumentException(
-          "the controller needs a finite budget > 0 and a period > 0 ms, got "
+          "the controller needs a finite budget > 0, a period > 0 ms and a day > 0 ms, got "
               + budget
               + " and "
-              + periodMs);
+              + periodMs
+              + " and "
+              + dayMs);
     }
     this.engineSettings = new HashMap<>(engineSettings);
     this.budget = budget;
     this.periodMs = periodMs;
+    this.dayMs = dayMs;
   }
 
   @Override
@@ -66,7 +73,11 @@ public class GlobalLambdaFunction
     EngineConfig cfg = EngineConfig.fromMap(engineSettings, "recrawl.engine.");
     rounds =
         new GlobalLambdaRounds(
-            new GlobalLambdaController(cfg.grid, budget, periodMs / (double) EngineConfig.DAY_MS),
+            new GlobalLambdaController(
+                cfg.grid,
+                budget,
+                periodMs / (double) EngineConfig.DAY_MS,
+                dayMs / (double) EngineConfig.DAY_MS),
             periodMs);
     saved =
         context

@@ -115,7 +115,8 @@ public final class RecrawlJob {
               control,
               config.engineSettings(),
               config.get(RecrawlOptions.CONTROLLER_BUDGET),
-              config.get(RecrawlOptions.CONTROLLER_PERIOD_MS)));
+              config.get(RecrawlOptions.CONTROLLER_PERIOD_MS),
+              config.get(RecrawlOptions.CONTROLLER_DAY_MS)));
     }
   }
 

@@ -24,6 +24,7 @@ class GlobalLambdaFunctionTest {
   private static final ThresholdGrid GRID = EngineConfig.defaults().grid;
   private static final long T0 = 1_700_000_000_000L;
   private static final long HOUR = 3_600_000;
+  private static final long DAY_MS = 86_400_000;
 
   private static TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage>
       harness() throws Exception {
@@ -33,7 +34,7 @@ class GlobalLambdaFunctionTest {
   private static TwoInputStreamOperatorTestHarness<DemandReport, ControlMessage, ControlMessage>
       harness(double budget) throws Exception {
     return new TwoInputStreamOperatorTestHarness<>(
-        new CoProcessOperator<>(new GlobalLambdaFunction(Map.of(), budget, HOUR)));
+        new CoProcessOperator<>(new GlobalLambdaFunction(Map.of(), budget, HOUR, DAY_MS)));
   }
 
   /** Period {@code i}'s two reports: a demand that grows, a steady fetch count, a backlog. */
@@ -129,11 +130,11 @@ class GlobalLambdaFunctionTest {
 
   @Test
   void aBudgetOrPeriodThatCannotWorkIsRefusedWhenTheJobIsBuilt() {
-    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of(), 0, HOUR))
+    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of(), 0, HOUR, DAY_MS))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of(), 100, 0))
+    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of(), 100, 0, DAY_MS))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of("bogus", 1), 100, HOUR))
+    assertThatThrownBy(() -> new GlobalLambdaFunction(Map.of("bogus", 1), 100, HOUR, DAY_MS))
         .hasMessageContaining("bogus");
   }
 }
