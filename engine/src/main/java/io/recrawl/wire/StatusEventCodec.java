@@ -99,10 +99,11 @@ public final class StatusEventCodec implements Serializable {
       Map<String, List<String>> metadata = e.metadata() == null ? Map.of() : e.metadata();
       checkMetadata(metadata);
       Double weight = e.weight();
-      if (weight != null && !Double.isFinite(weight)) {
-        throw new Rejection(DeadLetterReason.BAD_WEIGHT, "'weight' must be finite, got " + weight);
-      }
       if (weight != null) {
+        if (!Double.isFinite(weight)) {
+          throw new Rejection(
+              DeadLetterReason.BAD_WEIGHT, "'weight' must be finite, got " + weight);
+        }
         checkedWeight(weight, "weight", String.valueOf(weight));
       }
       if (e.httpStatus() != null) {
