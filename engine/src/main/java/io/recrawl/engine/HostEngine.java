@@ -27,6 +27,7 @@ public final class HostEngine {
   private final HostThreshold thresholds;
 
   private final PageValuation valuation;
+  private final ChangeLearning learning;
   private final DueIndex dueIndex;
   private final HostDemand demand;
   private final Releases releases;
@@ -35,17 +36,21 @@ public final class HostEngine {
   public HostEngine(EngineConfig cfg) {
     this.cfg = cfg;
     this.thresholds = new HostThreshold(cfg);
-    this.valuation = new PageValuation(cfg);
+    LearnedRates rates = new LearnedRates(cfg);
+    this.valuation = new PageValuation(cfg, rates);
+    this.learning = new ChangeLearning(cfg, rates);
     this.dueIndex = new DueIndex(cfg, valuation);
     this.demand = new HostDemand(cfg, thresholds, valuation);
     HostPoliteness politeness = new HostPoliteness(cfg, thresholds);
     Leases leases = new Leases(cfg);
-    this.releases = new Releases(cfg, thresholds, valuation, dueIndex, demand, politeness, leases);
+    this.releases =
+        new Releases(cfg, thresholds, valuation, dueIndex, demand, politeness, leases, rates);
     this.statusRules =
         new StatusRules(
             cfg,
             thresholds,
             valuation,
+            learning,
             dueIndex,
             demand,
             new MetadataTransfer(cfg),
@@ -67,6 +72,11 @@ public final class HostEngine {
     return valuation;
   }
 
+  /** What this engine learns of pages' change rates, and the crawl's learned prior. */
+  public ChangeLearning changeLearning() {
+    return learning;
+  }
+
   // ---------------------------------------------------------------- calls a caller may undo
 
   /**
@@ -77,12 +87,12 @@ public final class HostEngine {
    */
   public void begin() {
     demand.abandon();
-    valuation.begin();
+    learning.begin();
   }
 
   /** The call's changes to the engine's shared state stand. */
   public void commit() {
-    valuation.commit();
+    learning.commit();
   }
 
   /**
@@ -91,7 +101,7 @@ public final class HostEngine {
    */
   public void rollback() {
     demand.abandon();
-    valuation.rollback();
+    learning.rollback();
   }
 
   // ---------------------------------------------------------------- status events

@@ -1,89 +1,21 @@
 package io.recrawl.engine;
 
-import io.recrawl.estimate.ChangeEvidence;
 import io.recrawl.estimate.ChangeStats;
-import io.recrawl.estimate.RateGrid;
-import io.recrawl.wire.StatusEvent;
 
 /**
- * A page's worth: its crawl value and value ceiling under its change-rate posterior, the time its
- * value reaches a threshold, and what each fetch teaches about how often it changes. It reads and
- * writes only the page's (and its host's learned-rate) fields; it indexes and releases nothing.
+ * A page's worth: its crawl value and value ceiling under its change-rate posterior, and the time
+ * its value reaches a threshold, within the revisit bounds. It reads the page's fields (and its
+ * host's learned-rate sum) and writes only a page's age; what a fetch teaches is {@link
+ * ChangeLearning}'s, and it indexes and releases nothing.
  */
 public final class PageValuation {
 
   private final EngineConfig cfg;
+  private final LearnedRates rates;
 
-  /**
-   * The prior's statistics as a page stores them, to tell a page with evidence from one without.
-   */
-  private final float priorShape;
-
-  private final float priorRate;
-
-  /**
-   * With {@code estimator.posterior: grid}, the crawl's learned prior over the rate grid. Only
-   * status events change it (never a wake-up), so a wake-up computed on another engine's thread
-   * reads nothing of it.
-   */
-  private final RateGrid.Prior gridPrior;
-
-  private final ChangeSignals signals;
-
-  /**
-   * The crawl's learned prior over the rate grid ({@code estimator.posterior: grid}), or null. The
-   * Flink job checkpoints its mass: a restore that started it afresh would take out of it, at each
-   * page's next fetch, what was never put in.
-   */
-  public RateGrid.Prior learnedPrior() {
-    return gridPrior;
-  }
-
-  // The learned prior as the caller's call found it (see HostEngine#begin), copied at the call's
-  // first change to it: a call that changes nothing of it, a wake-up or most events, copies
-  // nothing.
-  private RateGrid.Prior priorAtBegin;
-  private boolean callOpen;
-  private boolean priorChanged;
-
-  /** A call that may be rolled back begins: the learned prior is kept before its first change. */
-  void begin() {
-    callOpen = true;
-    priorChanged = false;
-  }
-
-  /** The call's changes to the learned prior stand. */
-  void commit() {
-    callOpen = false;
-    priorChanged = false;
-  }
-
-  /** The learned prior is again as the call found it. */
-  void rollback() {
-    if (priorChanged) {
-      gridPrior.copyFrom(priorAtBegin);
-    }
-    commit();
-  }
-
-  private void keepPriorForRollback() {
-    if (callOpen && !priorChanged) {
-      if (priorAtBegin == null) {
-        priorAtBegin = gridPrior.copy();
-      } else {
-        priorAtBegin.copyFrom(gridPrior);
-      }
-      priorChanged = true;
-    }
-  }
-
-  PageValuation(EngineConfig cfg) {
+  PageValuation(EngineConfig cfg, LearnedRates rates) {
     this.cfg = cfg;
-    this.signals = new ChangeSignals(cfg);
-    this.gridPrior = cfg.gridPosterior ? new RateGrid.Prior(1.0, cfg.estimator.prior()) : null;
-    ChangeStats prior = cfg.estimator.prior();
-    this.priorShape = (float) prior.shape();
-    this.priorRate = (float) prior.rate();
+    this.rates = rates;
   }
 
   /**
@@ -181,7 +113,9 @@ public final class PageValuation {
       return cfg.estimator.priorRate();
     }
     return cfg.estimator.pooledPriorMean(
-        h.learnedRateSum, h.learnedPages, hasEvidence(p) ? learnedRate(p) : Double.NaN);
+        h.learnedRateSum,
+        h.learnedPages,
+        rates.hasEvidence(p) ? LearnedRates.learnedRate(p) : Double.NaN);
   }
 
   /**
@@ -222,206 +156,6 @@ public final class PageValuation {
 
   boolean floorReached(PageState p, long now) {
     return cfg.maxRevisitMs > 0 && !p.neverFetched() && now - p.lastFetch >= cfg.maxRevisitMs;
-  }
-
-  /**
-   * Gives a new page its weight and its change statistics: the event's known rate, else the prior.
-   */
-  void initialise(HostState h, PageState p, StatusEvent e) {
-    p.weight = (float) (e.weight() != null ? e.weight() : cfg.defaultWeight);
-    Double known = knownChangeRate(p, e);
-    ChangeStats prior = known != null ? cfg.estimator.known(known) : cfg.estimator.prior();
-    p.changeShape = (float) prior.shape();
-    p.changeRate = (float) prior.rate();
-    countLearnedRate(h, p, +1);
-  }
-
-  /** Learns from a fetch whether the page changed, unless the event states its rate. */
-  void learnChange(HostState h, PageState p, StatusEvent e) {
-    Double known = knownChangeRate(p, e);
-    if (known != null) {
-      setChangeStats(h, p, cfg.estimator.known(known));
-    }
-    String signature = e.first(StatusEvent.SIGNATURE_KEY);
-    String etag = e.first(StatusEvent.ETAG_KEY);
-    long sigHash = signature == null ? 0 : hash64(signature);
-    int etagHash = etag == null ? 0 : etag.hashCode() | 1;
-    Long lastModified = ChangeEvidence.parseDate(e.first(StatusEvent.LAST_MODIFIED_KEY));
-    ChangeEvidence.Verdict verdict =
-        ChangeEvidence.assess(
-            e.changed(),
-            e.statusCode(),
-            sigHash == 0 ? null : Long.toString(sigHash),
-            p.signatureHash == 0 ? null : Long.toString(p.signatureHash),
-            etagHash == 0 ? null : Integer.toString(etagHash),
-            p.etagHash == 0 ? null : Integer.toString(p.etagHash),
-            lastModified,
-            p.lastFetch);
-    if (known == null && !p.neverFetched() && e.time() > p.lastFetch) {
-      long since =
-          verdict == ChangeEvidence.Verdict.CHANGED
-              ? ChangeEvidence.sinceLastChange(
-                  lastModified,
-                  ChangeEvidence.parseDate(e.first(StatusEvent.DATE_KEY)),
-                  p.lastFetch,
-                  e.time())
-              : -1;
-      long signal = ChangeSignals.signalDate(e);
-      if (signal >= 0 && verdict != ChangeEvidence.Verdict.UNKNOWN) {
-        boolean claimsChange = signal > p.lastFetch;
-        if (since < 0
-            && claimsChange
-            && verdict == ChangeEvidence.Verdict.CHANGED
-            && signals.trusted(h, true)
-            && signals.trusted(h, false)
-            && signal <= e.time()) {
-          // A signal dates the last change only if it misses none: a sitemap regenerated late
-          // says "changed" truly, but dates an earlier change, and "none since" would then be
-          // learned wrongly.
-          since = e.time() - signal;
-        }
-        ChangeSignals.checkSignal(h, claimsChange, verdict == ChangeEvidence.Verdict.CHANGED);
-      }
-      long from = p.lastFetch;
-      double quiet = 0;
-      if (p.ageFrom > p.lastFetch
-          && p.ageFrom < e.time()
-          && !cfg.estimator.isKnown(new ChangeStats(p.changeShape, p.changeRate))) {
-        // A trusted "unchanged" signal at ageFrom: no change until then, this verdict since.
-        quiet = (p.ageFrom - p.lastFetch) / (double) EngineConfig.DAY_MS;
-        from = p.ageFrom;
-        if (since > e.time() - from) {
-          since = -1;
-        }
-      }
-      double interval = (e.time() - from) / (double) EngineConfig.DAY_MS;
-      if (gridPrior != null) {
-        learnOnGrid(h, p, quiet, interval, verdict, since / (double) EngineConfig.DAY_MS);
-      } else {
-        ChangeStats s = new ChangeStats(p.changeShape, p.changeRate);
-        if (quiet > 0) {
-          s = cfg.estimator.observe(s, quiet, false);
-        }
-        setChangeStats(
-            h, p, cfg.estimator.learn(s, interval, verdict, since / (double) EngineConfig.DAY_MS));
-      }
-    }
-    if (sigHash != 0) {
-      p.signatureHash = sigHash;
-    }
-    if (etagHash != 0) {
-      p.etagHash = etagHash;
-    }
-  }
-
-  /**
-   * {@code estimator.posterior: grid}: the page's evidence grows by this fetch, its term in the
-   * learned prior is replaced, and its Gamma is the projection of its posterior on the grid.
-   */
-  private void learnOnGrid(
-      HostState h,
-      PageState p,
-      double quiet,
-      double interval,
-      ChangeEvidence.Verdict verdict,
-      double since) {
-    if (verdict == ChangeEvidence.Verdict.UNKNOWN || !(interval > 0)) {
-      return;
-    }
-    if (cfg.estimator.isKnown(new ChangeStats(p.changeShape, p.changeRate))) {
-      return; // a known rate is not learned (it came with this very event's metadata)
-    }
-    RateGrid.Evidence before =
-        new RateGrid.Evidence(
-            p.evidenceUnchanged, p.evidenceChanged, p.evidenceLnGap, p.evidenceDated);
-    if (before.none() && hasEvidence(p)) {
-      // A page learned before the grid (state of an earlier layout, or estimator.posterior: gamma
-      // then): its Gamma over the prior's is read as the conjugate evidence it would be, events
-      // and exposure, so that what it learned is not thrown away at its first fetch under the grid.
-      before =
-          new RateGrid.Evidence(
-              Math.max(0, p.changeRate - priorRate), 0, 0, Math.max(0, p.changeShape - priorShape));
-    }
-    double cap = cfg.estimator.maxShape();
-    RateGrid.Evidence quietBefore =
-        quiet > 0 ? RateGrid.observe(before, quiet, false, cap) : before;
-    RateGrid.Evidence after =
-        verdict == ChangeEvidence.Verdict.CHANGED && since >= 0 && since <= interval
-            ? RateGrid.observeChangeAt(quietBefore, since, cap)
-            : RateGrid.observe(
-                quietBefore, interval, verdict == ChangeEvidence.Verdict.CHANGED, cap);
-    keepPriorForRollback();
-    gridPrior.replace(before, after);
-    p.evidenceUnchanged = (float) after.unchanged();
-    p.evidenceChanged = (float) after.changed();
-    p.evidenceLnGap = (float) after.meanLnGap();
-    p.evidenceDated = (float) after.dated();
-    setChangeStats(h, p, gridPrior.project(gridPrior.posterior(after), cap));
-  }
-
-  /** The host's change signals, and whether they are trusted. */
-  ChangeSignals signals() {
-    return signals;
-  }
-
-  /** See {@link ChangeSignals#signal}. */
-  boolean signal(HostState h, PageState p, StatusEvent e, long now) {
-    return signals.signal(h, p, e, now);
-  }
-
-  /**
-   * The event's known change rate ({@link StatusEvent#knownChangeRate}), parsed only when its text
-   * differs from the one this page record last carried: a sitemap (or the simulator's oracle)
-   * states the same rate event after event, and parsing it cost more than the engine's work on the
-   * event.
-   */
-  static Double knownChangeRate(PageState p, StatusEvent e) {
-    String text = e.first(StatusEvent.CHANGE_RATE_KEY);
-    if (text == null) {
-      return null;
-    }
-    if (!text.equals(p.knownRateText)) {
-      p.knownRate = e.knownChangeRate();
-      p.knownRateText = text;
-    }
-    return p.knownRate;
-  }
-
-  /** Sets the page's change statistics and keeps its host's sum of learned rates in step. */
-  void setChangeStats(HostState h, PageState p, ChangeStats s) {
-    countLearnedRate(h, p, -1);
-    p.changeShape = (float) s.shape();
-    p.changeRate = (float) s.rate();
-    countLearnedRate(h, p, +1);
-  }
-
-  void countLearnedRate(HostState h, PageState p, int sign) {
-    if (h.learnedPages != HostState.LEARNED_UNKNOWN && hasEvidence(p)) {
-      h.learnedPages += sign;
-      h.learnedRateSum = h.learnedPages == 0 ? 0 : h.learnedRateSum + sign * learnedRate(p);
-    }
-  }
-
-  /**
-   * Whether the page's statistics are more than the prior: it was observed, or its rate is known.
-   */
-  private boolean hasEvidence(PageState p) {
-    return p.changeShape != priorShape || p.changeRate != priorRate;
-  }
-
-  /** The page's posterior mean rate under the configured prior. */
-  private static double learnedRate(PageState p) {
-    return p.changeShape / (double) p.changeRate;
-  }
-
-  /** A 64-bit string hash (FNV-1a); collisions would only hide one change. */
-  static long hash64(String s) {
-    long h = 0xcbf29ce484222325L;
-    for (int i = 0; i < s.length(); i++) {
-      h ^= s.charAt(i);
-      h *= 0x100000001b3L;
-    }
-    return h == 0 ? 1 : h;
   }
 
   /**

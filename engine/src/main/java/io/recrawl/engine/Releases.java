@@ -19,6 +19,7 @@ final class Releases {
   private final FreeSlotSearch freeSlots;
   private final HostPoliteness politeness;
   private final Leases leases;
+  private final LearnedRates rates;
 
   Releases(
       EngineConfig cfg,
@@ -27,7 +28,8 @@ final class Releases {
       DueIndex dueIndex,
       HostDemand demand,
       HostPoliteness politeness,
-      Leases leases) {
+      Leases leases,
+      LearnedRates rates) {
     this.cfg = cfg;
     this.thresholds = thresholds;
     this.valuation = valuation;
@@ -36,6 +38,7 @@ final class Releases {
     this.freeSlots = new FreeSlotSearch(dueIndex, valuation);
     this.politeness = politeness;
     this.leases = leases;
+    this.rates = rates;
   }
 
   /**
@@ -257,7 +260,7 @@ final class Releases {
       HostStore store, HostState h, PageState p, String url, EngineContext ctx, EngineOutcome out) {
     DueIndex.unindex(store, p);
     store.removePage(url);
-    valuation.countLearnedRate(h, p, -1);
+    rates.count(h, p, -1);
     h.pages--;
     out.pageRemoved();
     out.stateChanged(-1, 0);

@@ -17,6 +17,7 @@ final class StatusRules {
   private final EngineConfig cfg;
   private final HostThreshold thresholds;
   private final PageValuation valuation;
+  private final ChangeLearning learning;
   private final DueIndex dueIndex;
   private final HostDemand demand;
   private final MetadataTransfer metadataTransfer;
@@ -28,6 +29,7 @@ final class StatusRules {
       EngineConfig cfg,
       HostThreshold thresholds,
       PageValuation valuation,
+      ChangeLearning learning,
       DueIndex dueIndex,
       HostDemand demand,
       MetadataTransfer metadataTransfer,
@@ -37,6 +39,7 @@ final class StatusRules {
     this.cfg = cfg;
     this.thresholds = thresholds;
     this.valuation = valuation;
+    this.learning = learning;
     this.dueIndex = dueIndex;
     this.demand = demand;
     this.metadataTransfer = metadataTransfer;
@@ -113,7 +116,7 @@ final class StatusRules {
       }
       switch (e.status()) {
         case FETCHED:
-          valuation.learnChange(h, p, e);
+          learning.learnChange(h, p, e);
         // fall through: both count as a visit
         case REDIRECTION:
           p.lastFetch = e.time();
@@ -197,14 +200,14 @@ final class StatusRules {
    */
   private boolean rediscover(
       HostStore store, HostState h, PageState p, StatusEvent e, long now, double lambda0) {
-    Double known = PageValuation.knownChangeRate(p, e);
+    Double known = ChangeLearning.knownChangeRate(p, e);
     ChangeStats knownStats = known == null ? null : cfg.estimator.known(known);
     boolean newWeight = e.weight() != null && e.weight().floatValue() != p.weight;
     boolean newRate =
         knownStats != null
             && ((float) knownStats.shape() != p.changeShape
                 || (float) knownStats.rate() != p.changeRate);
-    boolean signalled = !newRate && valuation.signal(h, p, e, now);
+    boolean signalled = !newRate && learning.signal(h, p, e, now);
     if (!newWeight && !newRate && !signalled) {
       return false;
     }
@@ -214,7 +217,7 @@ final class StatusRules {
     }
     if (newRate) {
       valuation.keepExpectedChanges(p, knownStats, now);
-      valuation.setChangeStats(h, p, knownStats);
+      learning.rerate(h, p, knownStats);
     }
     demand.setContribution(h, p, true);
     boolean waiting =
@@ -245,7 +248,7 @@ final class StatusRules {
 
   private PageState newPage(HostState h, StatusEvent e, EngineOutcome out) {
     PageState p = new PageState();
-    valuation.initialise(h, p, e);
+    learning.initialise(h, p, e);
     p.status = (byte) CrawlStatus.DISCOVERED.ordinal();
     metadataTransfer.keep(p, e, out);
     return p;

@@ -18,7 +18,7 @@ class DueIndexTest {
   @Test
   void checksComeThreeQuartersOfTheWaitAheadBetweenTheRecheckIntervalAndTheHorizon() {
     EngineConfig cfg = config(Map.of("timer.recheck", "6 h", "timer.horizon", "7 d"));
-    DueIndex index = new DueIndex(cfg, new PageValuation(cfg));
+    DueIndex index = new DueIndex(cfg, new PageValuation(cfg, new LearnedRates(cfg)));
     assertThat(index.checkTime(T0 - HOUR, T0)).isEqualTo(T0);
     assertThat(index.checkTime(T0 + 5 * HOUR, T0))
         .isEqualTo(T0 + 5 * HOUR); // near: the due time itself
@@ -34,7 +34,7 @@ class DueIndexTest {
   @Test
   void theEndOfTheLastBucketSaturatesInsteadOfWrappingIntoThePast() {
     EngineConfig cfg = config(Map.of());
-    DueIndex index = new DueIndex(cfg, new PageValuation(cfg));
+    DueIndex index = new DueIndex(cfg, new PageValuation(cfg, new LearnedRates(cfg)));
     long last = Long.MAX_VALUE / cfg.bucketMs; // the bucket of a page due never
     assertThat(index.bucketEnd(last)).isEqualTo(Long.MAX_VALUE);
     assertThat(index.bucketEnd(last - 1)).isEqualTo(last * cfg.bucketMs);

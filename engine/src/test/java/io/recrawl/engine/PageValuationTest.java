@@ -268,7 +268,7 @@ class PageValuationTest {
     HostState h = lied.store("liar.example").host();
     assertThat(h.signalChangedMade).isEqualTo(40f);
     assertThat(h.signalChangedHeld).isEqualTo(14f); // only the pages that did change
-    assertThat(lied.engine().valuation().signals().trusted(h, true)).isFalse();
+    assertThat(lied.engine().changeLearning().signals().trusted(h, true)).isFalse();
     // Between fetches the liar says "changed" of every page: nothing moves.
     long later = T0 + 12 * DAY;
     Sink sink = new Sink();
@@ -300,8 +300,10 @@ class PageValuationTest {
     assertThat(h.signalChangedMade).isEqualTo(14f);
     assertThat(h.signalChangedHeld).isEqualTo(14f);
     assertThat(h.signalUnchangedMade).isEqualTo(26f);
-    assertThat(v.signals().trusted(h, true)).isFalse(); // 15/16 < 0.95: not yet
-    assertThat(v.signals().trusted(h, false)).isFalse(); // 27/28 < 0.99: not yet
+    assertThat(f.engine().changeLearning().signals().trusted(h, true))
+        .isFalse(); // 15/16 < 0.95: not yet
+    assertThat(f.engine().changeLearning().signals().trusted(h, false))
+        .isFalse(); // 27/28 < 0.99: not yet
     long second = T0 + 10 * DAY;
     Sink sink = new Sink();
     // Untrusted, neither kind of claim changes anything.
@@ -316,7 +318,7 @@ class PageValuationTest {
     for (int k = 0; k < 80; k++) {
       ChangeSignals.checkSignal(h, false, false);
     }
-    assertThat(v.signals().trusted(h, false)).isTrue(); // 107/108
+    assertThat(f.engine().changeLearning().signals().trusted(h, false)).isTrue(); // 107/108
     PageState p = f.store("true.example").page(url);
     double before = v.crawlValue(h, p, second + 5 * DAY);
     f.onStatus(withSignal(url, CrawlStatus.DISCOVERED, second + 2 * DAY, null, T0 - DAY), sink);
@@ -334,7 +336,7 @@ class PageValuationTest {
     for (int k = 0; k < 10; k++) {
       ChangeSignals.checkSignal(h, true, true);
     }
-    assertThat(v.signals().trusted(h, true)).isTrue();
+    assertThat(f.engine().changeLearning().signals().trusted(h, true)).isTrue();
     f.onStatus(withSignal(q, CrawlStatus.DISCOVERED, second + DAY, null, second + DAY / 2), sink);
     assertThat(f.store("true.example").page(q).ageFrom).isZero();
     // With both kinds trusted, a fetch's signal dates the change: "a change then, none since".

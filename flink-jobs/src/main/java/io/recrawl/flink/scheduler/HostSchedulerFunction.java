@@ -139,9 +139,9 @@ public class HostSchedulerFunction
 
   /** The learned prior's mass now, for the operator's checkpoint; null if there is none. */
   double[] learnedPriorMass() {
-    return engine == null || engine.valuation().learnedPrior() == null
+    return engine == null || engine.changeLearning().learnedPrior() == null
         ? null
-        : engine.valuation().learnedPrior().mass();
+        : engine.changeLearning().learnedPrior().mass();
   }
 
   /** The partition mode of the keys, or null. */
@@ -184,8 +184,8 @@ public class HostSchedulerFunction
   public void open(OpenContext openContext) {
     EngineConfig cfg = engineConfig();
     engine = new HostEngine(cfg);
-    if (restoredPriorMass != null && engine.valuation().learnedPrior() != null) {
-      engine.valuation().learnedPrior().restore(restoredPriorMass);
+    if (restoredPriorMass != null && engine.changeLearning().learnedPrior() != null) {
+      engine.changeLearning().learnedPrior().restore(restoredPriorMass);
     }
     ValueState<HostState> host = getRuntimeContext().getState(SchedulerState.hostDescriptor());
     MapState<String, PageState> pages =
