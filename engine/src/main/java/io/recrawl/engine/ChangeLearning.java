@@ -8,9 +8,9 @@ import io.recrawl.wire.StatusEvent;
 /**
  * What each fetch teaches about how often a page changes: the verdict from the status's evidence
  * (signature, ETag, Last-Modified, the host's change signals), the page's posterior, and the
- * crawl's learned prior over the rate grid, kept so that a call can be rolled back. It writes only
- * the page's change fields and its host's learned-rate sum; what a page is worth is {@link
- * PageValuation}'s.
+ * crawl's learned prior over the rate grid, kept so that a call can be rolled back. It writes a new
+ * page's weight, a page's change statistics and evidence, and its host's learned-rate sum; what a
+ * page is worth is {@link PageValuation}'s.
  */
 public final class ChangeLearning {
 
@@ -25,6 +25,13 @@ public final class ChangeLearning {
   private final RateGrid.Prior gridPrior;
 
   private final ChangeSignals signals;
+
+  // The learned prior as the caller's call found it (see HostEngine#begin), copied at the call's
+  // first change to it: a call that changes nothing of it, a wake-up or most events, copies
+  // nothing.
+  private RateGrid.Prior priorAtBegin;
+  private boolean callOpen;
+  private boolean priorChanged;
 
   ChangeLearning(EngineConfig cfg, LearnedRates rates) {
     this.cfg = cfg;
@@ -41,13 +48,6 @@ public final class ChangeLearning {
   public RateGrid.Prior learnedPrior() {
     return gridPrior;
   }
-
-  // The learned prior as the caller's call found it (see HostEngine#begin), copied at the call's
-  // first change to it: a call that changes nothing of it, a wake-up or most events, copies
-  // nothing.
-  private RateGrid.Prior priorAtBegin;
-  private boolean callOpen;
-  private boolean priorChanged;
 
   /** A call that may be rolled back begins: the learned prior is kept before its first change. */
   void begin() {
