@@ -6,7 +6,10 @@ package io.recrawl.frontier;
  *
  * <ul>
  *   <li>most calls left URLs behind that they could have had: the crawler takes all it can, so what
- *       it took is its capacity, and the budget becomes that rate;
+ *       it took is its capacity, and the budget becomes that rate, less a drain of what waits
+ *       beyond {@link #ALLOWANCE_PERIODS} of it: released at the crawler's capacity, a backlog (the
+ *       first crawl's, a burst's) would otherwise stand for good, and every URL would wait behind
+ *       it;
  *   <li>no call came while URLs were ready: the crawler is stalled (its fetcher queues full, or
  *       down for a while), and the budget halves, not more in one period: a stalled crawler is not
  *       a crawler with no capacity;
@@ -32,6 +35,18 @@ final class PullBudget {
   static final double CAP_FACTOR = 2;
 
   static final int CAP_PERIODS = 12;
+
+  /**
+   * URLs the outbox may hold for the next calls, in periods of what the crawler takes: enough for
+   * every call to come back full and to choose among queues, a quarter of a period as the rises of
+   * {@link #RISE} leave.
+   */
+  static final double ALLOWANCE_PERIODS = 0.25;
+
+  /**
+   * Periods over which a backlog beyond the allowance is drained, at most half the take a period.
+   */
+  static final double DRAIN_PERIODS = 3;
 
   private final double periodSeconds;
   private final double floor;
@@ -75,7 +90,10 @@ final class PullBudget {
       return budget;
     }
     if (2 * s.leftReady() > s.calls()) {
-      budget = Math.max(floor, taken); // full: what it took is what it can take
+      // full: what it took is what it can take, less the drain of a backlog beyond the allowance
+      double excess = Math.max(0, s.waiting() - ALLOWANCE_PERIODS * s.taken());
+      double drain = Math.min(MOST_FALL * taken, excess / (DRAIN_PERIODS * periodSeconds));
+      budget = Math.max(floor, taken - drain);
     } else {
       budget = Math.min(cap(), Math.max(budget, taken) * RISE);
     }

@@ -59,7 +59,7 @@ final class PullPricing implements AutoCloseable {
           s.leftReady(),
           s.taken(),
           s.readyQueues(),
-          released.waiting(),
+          s.waiting(),
           String.format(Locale.ROOT, "%.3f", b));
       if (!(Math.abs(b - sent) <= CHANGE * sent) || periods % RESEND == 0) {
         topics.budget(b * (EngineConfig.DAY_MS / 1000.0), now);

@@ -322,17 +322,22 @@ final class ReleasedUrls {
   }
 
   /**
-   * What the clients' calls since the last sample took, and how many queues have a URL a client
-   * could take now: the crawler's pull, for {@link PullBudget}.
+   * What the clients' calls since the last sample took, how many queues have a URL a client could
+   * take now, and how many URLs wait in queues no client blocked: the crawler's pull, for {@link
+   * PullBudget}.
    */
   synchronized PullSample pullSample(long now) {
     int readyQueues = 0;
+    int unblocked = 0;
     for (Map.Entry<String, TreeMap<Long, CrawlRequest>> e : queues.entrySet()) {
       if (ready(e.getKey(), e.getValue(), null, now)) {
         readyQueues++;
       }
+      if (!blockedAt(e.getKey(), now)) {
+        unblocked += e.getValue().size();
+      }
     }
-    return pull.sample(readyQueues);
+    return pull.sample(readyQueues, unblocked);
   }
 
   /**

@@ -279,13 +279,13 @@ class ReleasedUrlsTest {
       r.released(request(host, "/1"), t);
     }
     r.take(1, 2, "", null, 60_000, t, 0); // two queues of three: one left ready
-    assertThat(r.pullSample(t)).isEqualTo(new PullSample(1, 1, 2, 1));
+    assertThat(r.pullSample(t)).isEqualTo(new PullSample(1, 1, 2, 1, 1));
 
     r.take(1, 2, "", null, 60_000, t, 0); // the last one: nothing left
     // Nothing at all, after a wait of several looks: still one call.
     r.take(1, 2, "", null, 60_000, System.currentTimeMillis(), 300);
     PullSample hungry = r.pullSample(System.currentTimeMillis());
-    assertThat(hungry).isEqualTo(new PullSample(2, 0, 1, 0));
+    assertThat(hungry).isEqualTo(new PullSample(2, 0, 1, 0, 0));
     assertThat(hungry.emptied()).isEqualTo(2);
 
     long later = System.currentTimeMillis() + 120_000;
