@@ -28,6 +28,12 @@ public final class EngineConfig {
   public final long maxRevisitMs;
   public final long leaseMs;
   public final long maxLeaseMs;
+
+  /**
+   * How long of a host's rate limit may be in flight: {@code host.in-flight}, or half the lease.
+   */
+  public final double hostInFlightMs;
+
   public final long bucketMs;
   public final long recheckMs;
   public final long horizonMs;
@@ -79,6 +85,8 @@ public final class EngineConfig {
     leaseMs = Math.max(1, r.duration("lease"));
     long maxLease = r.duration("lease.max");
     maxLeaseMs = maxLease == 0 ? 24 * leaseMs : maxLease;
+    long inFlight = r.duration("host.in-flight");
+    hostInFlightMs = inFlight == 0 ? leaseMs / 2.0 : inFlight;
     bucketMs = r.duration("due.bucket");
     recheckMs = r.duration("timer.recheck");
     horizonMs = r.duration("timer.horizon");

@@ -90,6 +90,10 @@ public final class EngineKeys {
     doc("revisit.max-interval", "0", "recrawl every page at least this often; 0 = no floor");
     doc("lease", "1 h", "a released URL is released again if no status comes back within this");
     doc(
+        "host.in-flight",
+        "0",
+        "the most URLs a host may have in flight (released, no status yet), as so long of its rate limit, at least one; 0 = half the lease. A crawler that takes a host's URLs more slowly than its limit (a pull of a few queues an ask) holds at most this much of them waiting");
+    doc(
         "lease.max",
         "0",
         "each lease that runs out without a status doubles the next one of the URL, up to this (a crawler that is down is not sent the same URL every lease period); a status resets it; 0 = 24 x lease");

@@ -58,10 +58,10 @@ public final class HostThreshold {
   }
 
   /**
-   * Most URLs the host may have in flight (released, no status yet): what it may fetch in half a
-   * lease, or one while it has a learned capacity. A crawler that fetches the host more slowly than
-   * its limit is not sent more than it can take; otherwise its queue for the host grows until
-   * leases expire and slots go to re-releases.
+   * Most URLs the host may have in flight (released, no status yet): what it may fetch in {@code
+   * host.in-flight} (half a lease unless set), or one while it has a learned capacity. A crawler
+   * that fetches the host more slowly than its limit is not sent more than it can take; otherwise
+   * its queue for the host grows until leases expire and slots go to re-releases.
    */
   public long maxInFlight(HostState h, long now) {
     if (h.capacityRate > 0) {
@@ -69,7 +69,7 @@ public final class HostThreshold {
       // holds for it when it next refuses would be fetched into the block.
       return 1;
     }
-    return Math.max(1, (long) (maxRate(h, now) * cfg.leaseMs / (2.0 * EngineConfig.DAY_MS)));
+    return Math.max(1, (long) (maxRate(h, now) * cfg.hostInFlightMs / EngineConfig.DAY_MS));
   }
 
   /** θ_i^c: where the host's own demand meets its rate limit (0 = never constrained). */

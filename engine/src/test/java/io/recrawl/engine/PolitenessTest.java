@@ -489,6 +489,18 @@ class PolitenessTest {
   }
 
   @Test
+  void aHostHasInFlightAtMostHostInFlightOfItsRateHalfALeaseUnlessSet() {
+    // One a minute, no status comes back: half an hour-long lease lets all ten go, three minutes
+    // three (a crawler that takes the host's URLs slowly holds no more of them waiting).
+    Sink halfLease = new Sink();
+    tenPages(Map.of("host.max-rate", 1440, "lease", "1 h"), halfLease);
+    assertThat(halfLease.out).extracting(CrawlRequest::url).doesNotHaveDuplicates().hasSize(10);
+    Sink set = new Sink();
+    tenPages(Map.of("host.max-rate", 1440, "lease", "1 h", "host.in-flight", "3 min"), set);
+    assertThat(set.out).hasSize(3);
+  }
+
+  @Test
   void aBadPolitenessSettingIsRefusedNamingItsKey() {
     Map<String, Object> bad =
         Map.of(

@@ -188,6 +188,10 @@ final class LiveConfigs {
     // a second: a lease shorter than that wait releases every waiting URL again and again
     // (docs/url-frontier.md#delays-leases-and-restarts).
     a.add("-Drecrawl.engine.lease=10 min");
+    // The room a host has in flight stays the Kafka path's (half its 1 min lease): at half the long
+    // lease, a host the pull serves more slowly than its limit queued minutes of URLs in the
+    // outbox.
+    a.add("-Drecrawl.engine.host.in-flight=30 s");
     return a;
   }
 
