@@ -330,11 +330,12 @@ final class ReleasedUrls {
     int readyQueues = 0;
     int unblocked = 0;
     for (Map.Entry<String, TreeMap<Long, CrawlRequest>> e : queues.entrySet()) {
+      if (blockedAt(e.getKey(), now)) {
+        continue;
+      }
+      unblocked += e.getValue().size();
       if (ready(e.getKey(), e.getValue(), null, now)) {
         readyQueues++;
-      }
-      if (!blockedAt(e.getKey(), now)) {
-        unblocked += e.getValue().size();
       }
     }
     return pull.sample(readyQueues, unblocked);
