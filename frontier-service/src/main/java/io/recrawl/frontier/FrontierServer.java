@@ -68,6 +68,11 @@ public final class FrontierServer implements AutoCloseable {
     return released.waiting();
   }
 
+  /** Whether this instance holds queue {@code host} blocked now. */
+  public boolean blocks(String host) {
+    return released.blocked(host, System.currentTimeMillis());
+  }
+
   public FrontierService service() {
     return service;
   }

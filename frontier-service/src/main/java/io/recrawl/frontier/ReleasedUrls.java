@@ -294,6 +294,11 @@ final class ReleasedUrls {
     return order;
   }
 
+  /** Whether queue {@code host} is blocked at {@code now}, epoch ms. */
+  synchronized boolean blocked(String host, long now) {
+    return blockedAt(host, now);
+  }
+
   /** Whether queue {@code host} is blocked at {@code now}; a block that ended is forgotten. */
   private boolean blockedAt(String host, long now) {
     Long until = blocked.get(host);

@@ -124,28 +124,33 @@ class FrontierTwoInstancesITCase {
     }
     assertThat(frontier.server.waiting()).isPositive();
     assertThat(second.waiting()).isPositive();
-    long until = System.currentTimeMillis() + 6_000;
+    long blockEnd = (System.currentTimeMillis() + 6_000 + 999) / 1_000 * 1_000;
     for (String h : hosts) {
       frontier
           .blocking()
           .blockQueueUntil(
-              BlockQueueParams.newBuilder().setKey(h).setTime((until + 999) / 1_000).build());
+              BlockQueueParams.newBuilder().setKey(h).setTime(blockEnd / 1_000).build());
+      assertThat(frontier.server.blocks(h)).as("the instance asked holds %s", h).isTrue();
     }
-    while (System.currentTimeMillis() < until - 1_000) {
-      for (URLFrontierGrpc.URLFrontierBlockingStub stub : both()) {
-        assertThat(take(stub, hosts)).isEmpty();
-      }
-      Thread.sleep(200);
+    // The other instance follows at its next read of the control topic: milliseconds, seconds
+    // on a loaded machine.
+    end = System.currentTimeMillis() + 5_000;
+    while (!hosts.stream().allMatch(second::blocks) && System.currentTimeMillis() < end) {
+      Thread.sleep(10);
     }
-    Thread.sleep(Math.max(0, until + 1_000 - System.currentTimeMillis()));
+    assertThat(hosts).allMatch(second::blocks, "held by the other instance");
+    // Every hand-out of a blocked host, by either instance, comes at the block's end or later; a
+    // GetURLs that waits may end with one after it.
     Map<String, List<Long>> after = new HashMap<>();
-    end = System.currentTimeMillis() + 30_000;
+    end = blockEnd + 30_000;
     while (after.size() < hosts.size() && System.currentTimeMillis() < end) {
       for (URLFrontierGrpc.URLFrontierBlockingStub stub : both()) {
-        after.putAll(take(stub, hosts));
+        take(stub, hosts)
+            .forEach((h, at) -> after.computeIfAbsent(h, k -> new ArrayList<>()).addAll(at));
       }
       Thread.sleep(100);
     }
+    after.forEach((h, at) -> assertThat(at).as("hand-outs of %s", h).allMatch(t -> t >= blockEnd));
     assertThat(after.keySet()).containsExactlyInAnyOrderElementsOf(hosts);
   }
 
