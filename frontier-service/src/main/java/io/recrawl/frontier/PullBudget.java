@@ -6,10 +6,12 @@ package io.recrawl.frontier;
  *
  * <ul>
  *   <li>most calls left URLs behind that they could have had: the crawler takes all it can, so what
- *       it took is its capacity, and the budget becomes that rate, less a drain of what waits
- *       beyond {@link #ALLOWANCE_PERIODS} of it: released at the crawler's capacity, a backlog (the
- *       first crawl's, a burst's) would otherwise stand for good, and every URL would wait behind
- *       it;
+ *       it took is its capacity, and the budget becomes that rate, less a drain of what clients
+ *       could take within a period beyond {@link #ALLOWANCE_PERIODS} of it: released at the
+ *       crawler's capacity, a backlog (the first crawl's, a burst's) would otherwise stand for
+ *       good, and every URL would wait behind it. URLs that wait for their host's spacing are not
+ *       counted: a host held to its limit releases at it whatever the budget, so cutting the budget
+ *       for them starves the crawler and drains nothing;
  *   <li>no call came while URLs were ready: the crawler is stalled (its fetcher queues full, or
  *       down for a while), and the budget halves, not more in one period: a stalled crawler is not
  *       a crawler with no capacity;
@@ -91,7 +93,7 @@ final class PullBudget {
     }
     if (2 * s.leftReady() > s.calls()) {
       // full: what it took is what it can take, less the drain of a backlog beyond the allowance
-      double excess = Math.max(0, s.waiting() - ALLOWANCE_PERIODS * s.taken());
+      double excess = Math.max(0, s.takeable() - ALLOWANCE_PERIODS * s.taken());
       double drain = Math.min(MOST_FALL * taken, excess / (DRAIN_PERIODS * periodSeconds));
       budget = Math.max(floor, taken - drain);
     } else {

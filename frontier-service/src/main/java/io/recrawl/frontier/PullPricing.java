@@ -27,12 +27,14 @@ final class PullPricing implements AutoCloseable {
   private final CrawlTopics topics;
   private final PullBudget budget;
   private final ScheduledExecutorService timer;
+  private final long periodMs;
   private double sent = Double.NaN;
   private int periods;
 
   PullPricing(ReleasedUrls released, CrawlTopics topics, double initialPerSecond, long periodMs) {
     this.released = released;
     this.topics = topics;
+    this.periodMs = periodMs;
     this.budget = new PullBudget(initialPerSecond, periodMs / 1000.0);
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
@@ -41,25 +43,26 @@ final class PullPricing implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    released.pullSample(System.currentTimeMillis()); // the period starts now
+    released.pullSample(System.currentTimeMillis(), periodMs); // the period starts now
     timer.scheduleAtFixedRate(this::period, periodMs, periodMs, TimeUnit.MILLISECONDS);
   }
 
   private void period() {
     long now = System.currentTimeMillis();
     try {
-      PullSample s = released.pullSample(now);
+      PullSample s = released.pullSample(now, periodMs);
       double b = budget.update(s);
       periods++;
       // Every period, sent or not: the line is the pull's record (bench live charts it).
       LOG.info(
-          "pull: {} calls, {} left URLs ready, {} taken, {} queues ready, {} waiting: budget {} a"
-              + " second",
+          "pull: {} calls, {} left URLs ready, {} taken, {} queues ready, {} takeable, {} waiting:"
+              + " budget {} a second",
           s.calls(),
           s.leftReady(),
           s.taken(),
           s.readyQueues(),
-          s.waiting(),
+          s.takeable(),
+          released.waiting(),
           String.format(Locale.ROOT, "%.3f", b));
       if (!(Math.abs(b - sent) <= CHANGE * sent) || periods % RESEND == 0) {
         topics.budget(b * (EngineConfig.DAY_MS / 1000.0), now);

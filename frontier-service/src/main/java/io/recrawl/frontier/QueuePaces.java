@@ -33,8 +33,13 @@ final class QueuePaces {
 
   /** Whether queue {@code host} may hand out {@code r} at {@code now}. */
   boolean allows(String host, CrawlRequest r, long now) {
+    return now >= nextAt(host, r);
+  }
+
+  /** The earliest time queue {@code host} may hand out {@code r}, epoch ms. */
+  long nextAt(String host, CrawlRequest r) {
     Pace pace = paces.get(host);
-    return pace == null || now >= pace.at() + spacing(pace, r);
+    return pace == null ? Long.MIN_VALUE : pace.at() + spacing(pace, r);
   }
 
   /** Queue {@code host} handed out {@code r} at {@code now}. */

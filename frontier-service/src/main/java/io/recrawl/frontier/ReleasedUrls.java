@@ -328,22 +328,42 @@ final class ReleasedUrls {
 
   /**
    * What the clients' calls since the last sample took, how many queues have a URL a client could
-   * take now, and how many URLs wait in queues no client blocked: the crawler's pull, for {@link
-   * PullBudget}.
+   * take now, and how many URLs clients could take by {@code now + horizonMs} at their hosts'
+   * spacing, in queues no client blocked: the crawler's pull, for {@link PullBudget}.
    */
-  synchronized PullSample pullSample(long now) {
+  synchronized PullSample pullSample(long now, long horizonMs) {
     int readyQueues = 0;
-    int unblocked = 0;
+    int takeable = 0;
     for (Map.Entry<String, TreeMap<Long, CrawlRequest>> e : queues.entrySet()) {
       if (blockedAt(e.getKey(), now)) {
         continue;
       }
-      unblocked += e.getValue().size();
+      takeable += takeableBy(e.getKey(), e.getValue(), now, now + horizonMs);
       if (ready(e.getKey(), e.getValue(), null, now)) {
         readyQueues++;
       }
     }
-    return pull.sample(readyQueues, unblocked);
+    return pull.sample(readyQueues, takeable);
+  }
+
+  /**
+   * URLs of queue {@code host} a client could take by {@code by}, each its host's spacing after the
+   * one before: a host held to its limit hands out no faster, whatever the crawler's capacity.
+   */
+  private int takeableBy(String host, TreeMap<Long, CrawlRequest> q, long now, long by) {
+    int n = 0;
+    long at = Long.MIN_VALUE;
+    for (CrawlRequest r : q.values()) {
+      if (r.lease() <= now) {
+        continue;
+      }
+      at = at == Long.MIN_VALUE ? Math.max(now, paces.nextAt(host, r)) : at + r.spacing();
+      if (at > by) {
+        break;
+      }
+      n++;
+    }
+    return n;
   }
 
   /**

@@ -279,12 +279,12 @@ class ReleasedUrlsTest {
       r.released(request(host, "/1"), t);
     }
     r.take(1, 2, "", null, 60_000, t, 0); // two queues of three: one left ready
-    assertThat(r.pullSample(t)).isEqualTo(new PullSample(1, 1, 2, 1, 1));
+    assertThat(r.pullSample(t, 0)).isEqualTo(new PullSample(1, 1, 2, 1, 1));
 
     r.take(1, 2, "", null, 60_000, t, 0); // the last one: nothing left
     // Nothing at all, after a wait of several looks: still one call.
     r.take(1, 2, "", null, 60_000, System.currentTimeMillis(), 300);
-    PullSample hungry = r.pullSample(System.currentTimeMillis());
+    PullSample hungry = r.pullSample(System.currentTimeMillis(), 0);
     assertThat(hungry).isEqualTo(new PullSample(2, 0, 1, 0, 0));
     assertThat(hungry.emptied()).isEqualTo(2);
 
@@ -292,6 +292,21 @@ class ReleasedUrlsTest {
     r.released(request("a", "/2"), later);
     r.released(request("a", "/3"), later); // released together: the second is ready as soon
     r.take(1, 0, "", null, 60_000, later, 0);
-    assertThat(r.pullSample(later).leftReady()).isEqualTo(1);
+    assertThat(r.pullSample(later, 0).leftReady()).isEqualTo(1);
+  }
+
+  @Test
+  void thePullCountsAsTakeableOnlyWhatTheHostsSpacingLetsOutWithinTheHorizon() throws Exception {
+    ReleasedUrls r = new ReleasedUrls();
+    for (int i = 0; i < 30; i++) { // a host spaced by a second, 30 URLs ahead of the crawler
+      r.released(spaced("/" + i, i * 1_000L, 1_000), 0);
+    }
+    r.released(request("b", "/1"), 0);
+    r.released(request("b", "/2"), 0); // no spacing stated: both at once
+    assertThat(r.pullSample(0, 10_000).takeable()).isEqualTo(11 + 2);
+    r.take(1, 0, "a", null, 60_000, 0, 0); // the host's last hand-out now: the next a second on
+    assertThat(r.pullSample(500, 10_000).takeable()).isEqualTo(10 + 2);
+    r.block("b", 60_000);
+    assertThat(r.pullSample(500, 10_000).takeable()).isEqualTo(10);
   }
 }

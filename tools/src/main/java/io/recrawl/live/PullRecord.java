@@ -32,7 +32,7 @@ record PullRecord(List<Period> periods, double capacity, double[] spell) {
   private static final Pattern LINE =
       Pattern.compile(
           "^(\\d\\d):(\\d\\d):(\\d\\d) .*pull: (\\d+) calls, \\d+ left URLs ready, (\\d+) taken,"
-              + " \\d+ queues ready, (\\d+) waiting: budget ([0-9.]+) a second");
+              + " \\d+ queues ready, (?:\\d+ takeable, )?(\\d+) waiting: budget ([0-9.]+) a second");
 
   /**
    * Reads the service's log; its lines carry the time of day (log4j's {@code HH:mm:ss} in this

@@ -23,7 +23,7 @@ class PullRecordTest {
     return time
         + " INFO  PullPricing: pull: 10 calls, 0 left URLs ready, "
         + taken
-        + " taken, 0 queues ready, "
+        + " taken, 0 queues ready, 3 takeable, "
         + waiting
         + " waiting: budget "
         + budget
