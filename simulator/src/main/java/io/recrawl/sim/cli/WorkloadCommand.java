@@ -155,13 +155,14 @@ public final class WorkloadCommand {
     GitHistory.Summary s = history.summary();
     System.err.printf(
         java.util.Locale.ROOT,
-        "wrote %s: %,d pages on %,d hosts from %,d commits over %.1f days; %,d changes, %,d touches"
-            + " outside --path-filter%n",
+        "wrote %s: %,d pages on %,d hosts from %,d commits over %.1f days; %,d changes (%,d touches,"
+            + " those of one instant merged), %,d touches outside --path-filter%n",
         out,
         w.pages(),
         w.hosts(),
         s.commits(),
         s.spanDays(),
+        s.changes(),
         s.touches(),
         s.filteredOut());
     return 0;

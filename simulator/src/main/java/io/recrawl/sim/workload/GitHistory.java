@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
 /**
  * A workload from a git repository's history: each file that passes the path filter is a page at
  * {@code url-prefix + path}, and each commit that touches it is one of its changes, at the commit's
- * time. Read from {@code git log} as it streams, one commit at a time.
+ * time. Read from {@code git log} as it streams, one commit at a time. Commits of one instant (a
+ * pull request rebased and merged gives its commits one committer time) are one change: no crawler
+ * could see the versions between them.
  *
  * <p>What the replay assumes: every page exists from the history's start (simulated day 0, the
  * first commit read); the commit that adds a file is its first change, and a commit that deletes it
@@ -49,8 +51,12 @@ public final class GitHistory {
     public long sinceEpochSeconds;
   }
 
-  /** How many commits and touches were read, and how many touches the filter left out. */
-  public record Summary(long commits, long touches, long filteredOut, double spanDays) {}
+  /**
+   * How many commits and touches were read, how many touches the filter left out, and how many
+   * changes the kept touches made once those of one instant are merged.
+   */
+  public record Summary(
+      long commits, long touches, long filteredOut, long changes, double spanDays) {}
 
   private final Options o;
   private Summary summary;
@@ -95,6 +101,7 @@ public final class GitHistory {
     long touched = 0;
     long filteredOut = 0;
     long first = Long.MIN_VALUE;
+    long earliest = Long.MAX_VALUE;
     long last = Long.MIN_VALUE;
     long commitTime = Long.MIN_VALUE;
     try (BufferedReader in =
@@ -109,6 +116,7 @@ public final class GitHistory {
           if (first == Long.MIN_VALUE) {
             first = commitTime;
           }
+          earliest = Math.min(earliest, commitTime);
           last = Math.max(last, commitTime);
           commits++;
           continue;
@@ -146,8 +154,14 @@ public final class GitHistory {
                   + filteredOut
                   + " touches left out)"));
     }
-    double span = Math.max((last - first) / 86_400.0, 1.0 / 86_400);
-    summary = new Summary(commits, touched, filteredOut, span);
+    // Day 0 is the earliest commit, which need not be the first git lists.
+    double span = Math.max((last - earliest) / 86_400.0, 1.0 / 86_400);
+    double shift = (first - earliest) / 86_400.0;
+    long changes = 0;
+    for (Times t : touches.values()) {
+      changes += t.distinct(shift);
+    }
+    summary = new Summary(commits, touched, filteredOut, changes, span);
     return workload(touches, span);
   }
 
@@ -161,6 +175,27 @@ public final class GitHistory {
         days = Arrays.copyOf(days, n * 2);
       }
       days[n++] = day;
+    }
+
+    /**
+     * Moves the times {@code shift} days on, sorts them (git's order is the graph's, and a commit's
+     * time may go back) and keeps one of each instant; returns how many are left.
+     */
+    int distinct(double shift) {
+      if (shift != 0) {
+        for (int i = 0; i < n; i++) {
+          days[i] += shift;
+        }
+      }
+      Arrays.sort(days, 0, n);
+      int k = 0;
+      for (int i = 0; i < n; i++) {
+        if (k == 0 || days[i] != days[k - 1]) {
+          days[k++] = days[i];
+        }
+      }
+      n = k;
+      return n;
     }
   }
 

@@ -74,6 +74,28 @@ class GitHistoryTest {
   }
 
   @Test
+  void commitsOfOneInstantAreOneChangeAndTimesThatGoBackAreSorted() throws Exception {
+    git("init", "-q");
+    commit(T0 + DAY / 2, Map.of("a.md", "a1"));
+    commit(T0 + 2 * DAY, Map.of("a.md", "a2"));
+    commit(T0 + 2 * DAY, Map.of("a.md", "a3")); // a pull request's commits, rebased and merged
+    commit(T0 + 2 * DAY, Map.of("a.md", "a4"));
+    commit(T0 + DAY, Map.of("a.md", "a5")); // a committer clock behind the last commit's
+    commit(T0 + 4 * DAY, Map.of("a.md", "a6"));
+    commit(T0, Map.of("b.md", "b1")); // before the first commit git lists: day 0
+    GitHistory.Options o = new GitHistory.Options();
+    o.repo = repo;
+    GitHistory h = new GitHistory(o);
+    Workload w = h.load();
+    assertThat(w.history().times(0)).containsExactly(0.5, 1.0, 2.0, 4.0);
+    assertThat(w.history().times(1)).containsExactly(0.0);
+    assertThat(w.changeRate(0)).isEqualTo(4 / 4.0);
+    assertThat(h.summary().touches()).isEqualTo(7);
+    assertThat(h.summary().changes()).isEqualTo(5);
+    assertThat(h.summary().spanDays()).isEqualTo(4.0);
+  }
+
+  @Test
   void aRepositoryWhoseFilesTheFilterLeavesOutIsRefusedWithTheCounts() throws Exception {
     git("init", "-q");
     commit(T0, Map.of("README.txt", "x"));
