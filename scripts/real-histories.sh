@@ -35,8 +35,8 @@ imp --git "$CLONES/peps" --out "$OUT/peps" --path-filter 'peps/pep-[0-9]+\.(rst|
 
 # Budget: about one crawl per change of the history (its changes over its span, a day), and four
 # draws around it (0.9, 0.95, 1.05 and 1.1 times): on one history a fixed schedule's phase against
-# the history's dates moves a policy's freshness by up to 0.02 between neighbouring budgets, so one
-# budget does not order the policies (docs/decisions/real-histories.md).
+# the history's dates is luck, so one budget does not order the policies
+# (docs/decisions/real-histories.md).
 for run in "rust-book 1.2 1654" "flink-web 43 1017" "peps 2.2 1694"; do
   read -r name budget days <<<"$run"
   for draw in 0.9 0.95 1 1.05 1.1; do
